@@ -1,0 +1,45 @@
+/**
+ * Everything the CLI touches of its process, behind one small interface so
+ * `main(argv, io)` is tested in-process.
+ */
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Reads all of standard input (for `--stdin`). */
+  readStdin: () => Promise<string>;
+  /** Whether stdout is a terminal (colour, TTY effects). */
+  isTTY: boolean;
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (text) => { process.stdout.write(text); },
+    stderr: (text) => { process.stderr.write(text); },
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stdout.isTTY),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
+
+/** An in-memory CliIO for tests: collects what would be printed. */
+export function memoryIO(options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; isTTY?: boolean } = {}): CliIO & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: (text) => { out += text; },
+    stderr: (text) => { err += text; },
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? { NO_COLOR: '1' },
+    isTTY: options.isTTY ?? false,
+    readStdin: async () => options.stdin ?? '',
+    out: () => out,
+    err: () => err,
+  };
+}

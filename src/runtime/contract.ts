@@ -1,0 +1,63 @@
+/**
+ * What the agent runtime (claude-flow-novice) promises a hook: its names, the
+ * environment it sets, its timeout, and the coordination commands it offers.
+ * Taken from the runtime's documentation and code (see DESIGN.md); the linter's
+ * rules, the schema and the executor all read it from here.
+ */
+
+export const HOOK_TIMEOUT_MS = 5000;
+
+export const BLOCKING_HOOKS = ['on_blocking_start', 'on_signal_received', 'on_blocking_timeout'] as const;
+
+/** Older hook keys seen in real profiles; they run with the same bash runner. */
+export const LEGACY_HOOKS = [
+  'pre', 'post', 'task_complete', 'on_rerun_request', 'pre_execution', 'post_execution',
+  'on_error', 'pre_task', 'post_task', 'post_edit', 'notification',
+] as const;
+
+export const LIFECYCLE_HOOKS = ['init', 'start', 'pause', 'resume', 'stop', 'cleanup'] as const;
+
+/** Keys under `hooks:` that real profiles use for settings rather than scripts. */
+export const HOOK_SETTING_KEYS = ['memory_key', 'validation'] as const;
+
+export const KNOWN_HOOK_NAMES: readonly string[] = [...BLOCKING_HOOKS, ...LEGACY_HOOKS];
+
+/** Variables the runtime sets for every blocking hook. */
+export const COMMON_ENV = ['AGENT_ID', 'TASK', 'SWARM_ID', 'ITERATION', 'PHASE', 'BLOCKING_TYPE', 'TIMEOUT_THRESHOLD'] as const;
+/** Set by the real runtime on top of the documented ones. */
+export const RUNTIME_EXTRA_ENV = ['HOOK_NAME', 'SIGNAL_ID', 'COORDINATOR_COUNT', 'RECEIVED_COUNT', 'MISSING_COUNT', 'MISSING_COORDINATORS'] as const;
+export const SIGNAL_ENV = ['SIGNAL_DATA', 'WAIT_DURATION'] as const;
+export const TIMEOUT_ENV = ['TIMEOUT_DURATION', 'EXCEEDED_BY'] as const;
+
+/** Every variable the runtime sets for the named hook (`lifecycle.init` style names included). */
+export function runtimeEnvFor(hookName: string): readonly string[] {
+  const base: string[] = [...COMMON_ENV, ...RUNTIME_EXTRA_ENV];
+  if (hookName === 'on_signal_received') base.push(...SIGNAL_ENV);
+  if (hookName === 'on_blocking_timeout') base.push(...TIMEOUT_ENV);
+  return base;
+}
+
+/** Variables any hook may read whatever runs it: the process environment bash itself provides. */
+export const SHELL_ENV = [
+  'HOME', 'PATH', 'PWD', 'OLDPWD', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'LANG', 'LC_ALL', 'TERM',
+  'HOSTNAME', 'RANDOM', 'SECONDS', 'LINENO', 'BASH_SOURCE', 'BASHPID', 'PPID', 'UID', 'EUID', 'IFS',
+  'OSTYPE', 'BASH_VERSION', 'PIPESTATUS', 'FUNCNAME', 'REPLY', 'OPTARG', 'OPTIND', 'CI', 'NODE_ENV',
+] as const;
+
+export const MEMORY_COMMAND = '/sqlite-memory';
+export const EVENTBUS_COMMAND = '/eventbus';
+/** Documented `/sqlite-memory` subcommands: writes, then the read side. */
+export const MEMORY_SUBCOMMANDS = ['store', 'retrieve', 'list', 'delete', 'search'] as const;
+export const MEMORY_LEVELS = ['agent', 'swarm', 'project'] as const;
+export const EVENTBUS_SUBCOMMANDS = ['publish', 'subscribe'] as const;
+/** The docs show priorities 6–9; real profiles use 8–10. Both are accepted. */
+export const EVENT_PRIORITY_MIN = 1;
+export const EVENT_PRIORITY_MAX = 10;
+
+/** CFN Loop thresholds per mode. */
+export const CFN_MODES = {
+  mvp: { gate: 0.70, consensus: 0.80 },
+  standard: { gate: 0.75, consensus: 0.90 },
+  enterprise: { gate: 0.75, consensus: 0.95 },
+} as const;
+export const CFN_MAX_ITERATIONS = 10;
