@@ -1,0 +1,53 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { bashSyntax } from '../../src/shell/bash-check.js';
+import { firstSyntaxError } from '../../src/shell/parser.js';
+
+/**
+ * A hook that bash cannot parse never runs at all. The tree-sitter grammar
+ * recovers from errors and marks them; each is confirmed with `bash -n` before
+ * it is reported, because the grammar rejects a few constructs bash accepts.
+ * Where bash names another line than the grammar, bash's line wins.
+ */
+export default defineRule({
+  id: 'shell-syntax',
+  meta: { description: 'A hook script is not valid bash.', severity: 'error', category: 'shell' },
+  messages: {
+    syntax: 'Invalid bash syntax in hook `{{hook}}`: {{detail}}.',
+  },
+  checkScript(context) {
+    const error = firstSyntaxError(context.tree.rootNode);
+    if (!error) return;
+    const verdict = bashSyntax(context.hook.text);
+    if (verdict?.ok) return;
+    const text = context.hook.text;
+    const treeLine = context.range(error.startIndex, error.startIndex).line;
+    if (verdict?.line !== undefined && verdict.line !== treeLine) {
+      const lineStart = nthLineStart(text, verdict.line);
+      context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail: verdict.message ?? 'syntax error' }, range: context.range(lineStart, lineEnd(text, lineStart)) });
+      return;
+    }
+    const detail = verdict?.message ?? (error.isMissing ? `expected \`${error.type}\`` : `unexpected \`${truncate(error.text)}\``);
+    const end = Math.max(error.endIndex, error.startIndex + 1);
+    context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail }, range: context.range(error.startIndex, Math.min(end, lineEnd(text, error.startIndex))) });
+  },
+});
+
+function truncate(text: string): string {
+  const first = text.split('\n')[0] ?? '';
+  return first.length > 40 ? `${first.slice(0, 40)}…` : first;
+}
+
+function lineEnd(text: string, offset: number): number {
+  const newline = text.indexOf('\n', offset);
+  return Math.max(offset + 1, newline === -1 ? text.length : newline);
+}
+
+function nthLineStart(text: string, line: number): number {
+  let offset = 0;
+  for (let i = 1; i < line; i++) {
+    const next = text.indexOf('\n', offset);
+    if (next === -1) return offset;
+    offset = next + 1;
+  }
+  return offset;
+}

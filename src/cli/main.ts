@@ -1,0 +1,192 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { countBySeverity, type LintResult } from '../diagnostics.js';
+import { toolVersion } from '../version.js';
+import { discoverFiles, UsageError } from './discover.js';
+import type { CliIO } from './io.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+
+const SUBCOMMANDS: Record<string, () => Promise<(args: string[], io: CliIO) => Promise<number>>> = {
+  run: async () => (await import('./run.js')).runCommand,
+};
+
+export const HELP = `Usage: validate-agent-hooks [options] [file|dir|glob ...]
+       validate-agent-hooks run PROFILE --hook NAME [options]   (see: run --help)
+
+Lint agent profiles (Markdown with YAML frontmatter) and the bash hook scripts in them.
+
+Files:
+  --all                    Lint every *.md under .claude/agents/ of the current directory (or --root)
+  --root DIR               Directory whose .claude/agents/ --all searches (default: .)
+  --stdin                  Lint the profile text on standard input
+  --stdin-filename PATH    Path to report (and find configuration from) for --stdin
+
+Output:
+  -f, --format NAME        stylish (default) or json
+  --quiet                  Report errors only
+  --max-warnings N         Exit 1 when there are more than N warnings
+  --verbose                Print each file's status, info findings and a code frame per finding
+  --color / --no-color     Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR are honoured)
+
+Checks:
+  -c, --config PATH        Use this configuration file instead of looking for one
+  --no-inline-config       Ignore validate-agent-hooks-disable comments
+  --no-shellcheck          Do not run ShellCheck
+  --ci                     CI mode: no colour, and a missing tool the checks need is an error (exit 2)
+
+  -h, --help               Show this help
+  -v, --version            Show the version
+
+Exit codes: 0 no error-severity finding, 1 errors found (or more warnings than --max-warnings),
+2 usage error, missing tool under --ci, or internal error.
+`;
+
+interface LintFlags {
+  all: boolean;
+  root?: string;
+  format: string;
+  quiet: boolean;
+  maxWarnings?: number;
+  verbose: boolean;
+  ci: boolean;
+  color?: boolean;
+  stdin: boolean;
+  stdinFilename?: string;
+  files: string[];
+}
+
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    const subcommand = first !== undefined ? SUBCOMMANDS[first] : undefined;
+    if (subcommand) return await (await subcommand())(rest, io);
+    return await lintCommand(argv, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`validate-agent-hooks: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`validate-agent-hooks: internal error: ${message}\n`);
+    if (io.env.VALIDATE_AGENT_HOOKS_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        all: { type: 'boolean', default: false },
+        root: { type: 'string' },
+        format: { type: 'string', short: 'f', default: 'stylish' },
+        quiet: { type: 'boolean', default: false },
+        'max-warnings': { type: 'string' },
+        verbose: { type: 'boolean', default: false },
+        ci: { type: 'boolean', default: false },
+        color: { type: 'boolean' },
+        'no-color': { type: 'boolean' },
+        stdin: { type: 'boolean', default: false },
+        'stdin-filename': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  const flags: LintFlags = {
+    all: values.all, format: values.format, quiet: values.quiet, verbose: values.verbose, ci: values.ci,
+    stdin: values.stdin, files: positionals,
+  };
+  if (values.root !== undefined) flags.root = values.root;
+  if (values['stdin-filename'] !== undefined) flags.stdinFilename = values['stdin-filename'];
+  if (values['no-color']) flags.color = false;
+  else if (values.color) flags.color = true;
+  if (values['max-warnings'] !== undefined) {
+    const n = Number(values['max-warnings']);
+    if (!Number.isInteger(n) || n < -1) throw new UsageError(`--max-warnings expects a whole number, got "${values['max-warnings']}"`);
+    flags.maxWarnings = n;
+  }
+  if (!['stylish', 'json'].includes(flags.format)) throw new UsageError(`Unknown --format "${flags.format}": expected stylish or json`);
+  if (!flags.stdin && !flags.all && flags.files.length === 0) throw new UsageError('No files to lint: name files, directories or globs, or use --all (see --help).');
+  if (flags.stdin && (flags.all || flags.files.length > 0)) throw new UsageError('--stdin lints standard input only; do not combine it with files or --all.');
+  return flags;
+}
+
+async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> {
+  const flags = parseLintFlags(argv);
+  if (flags === 'help') { io.stdout(HELP); return EXIT_OK; }
+  if (flags === 'version') { io.stdout(`${toolVersion()}\n`); return EXIT_OK; }
+
+  const { lintInputs } = await import('../engine/lint.js');
+  const { rules } = await import('../../rules/index.js');
+  const { defaultConfig } = await import('../engine/config.js');
+  const config = defaultConfig();
+
+  let inputs;
+  if (flags.stdin) {
+    const filePath = resolve(io.cwd, flags.stdinFilename ?? '<stdin>.md');
+    inputs = [{ filePath, text: await io.readStdin() }];
+  } else {
+    const files = await discoverFiles(flags.files, { cwd: io.cwd, all: flags.all, ...(flags.root !== undefined ? { root: flags.root } : {}) });
+    inputs = await readAll(files);
+  }
+  let results: LintResult[] = await lintInputs(inputs, { rules, config });
+  if (!flags.verbose) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity !== 'info') }));
+  if (flags.quiet) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
+
+  const color = flags.color ?? (!flags.ci && colorFromEnv(io));
+  const reporterOptions = { cwd: io.cwd, color, verbose: flags.verbose, rules, toolVersion: toolVersion() };
+  if (flags.verbose && flags.format === 'stylish') {
+    for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
+  }
+  const reporter = flags.format === 'json' ? (await import('../reporters/json.js')).jsonReporter : (await import('../reporters/stylish.js')).stylishReporter;
+  io.stdout(reporter(results, reporterOptions));
+
+  const totals = countBySeverity(results.flatMap((r) => r.diagnostics));
+  if (totals.errors > 0) return EXIT_FINDINGS;
+  if (flags.maxWarnings !== undefined && flags.maxWarnings >= 0 && totals.warnings > flags.maxWarnings) {
+    io.stderr(`validate-agent-hooks: too many warnings (${totals.warnings}; maximum: ${flags.maxWarnings}).\n`);
+    return EXIT_FINDINGS;
+  }
+  return EXIT_OK;
+}
+
+/** NO_COLOR and FORCE_COLOR as the conventions define them; otherwise colour on a terminal. */
+function colorFromEnv(io: CliIO): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.isTTY;
+}
+
+/** Reads files in parallel, a bounded number at a time, each once. */
+async function readAll(files: readonly string[]): Promise<{ filePath: string; bytes: Uint8Array }[]> {
+  const out = new Array<{ filePath: string; bytes: Uint8Array }>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      const filePath = files[index]!;
+      try {
+        out[index] = { filePath, bytes: await readFile(filePath) };
+      } catch (error) {
+        throw new UsageError(`Cannot read ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, files.length) }, worker));
+  return out;
+}

@@ -1,0 +1,76 @@
+import type { Severity } from '../diagnostics.js';
+import { basename, type ShellCommand } from '../shell/commands.js';
+import { defineRule, type Rule, type RuleMeta } from './rule.js';
+
+/**
+ * A command rule written as data (`rules/<id>/rule.json`): which commands,
+ * with which flags or arguments, are forbidden in hooks. The first pattern
+ * that matches a command decides its message and severity.
+ */
+export interface CommandPattern {
+  /** Command names; a trailing `*` matches a prefix (`mkfs*` matches `mkfs.ext4`). */
+  commands: string[];
+  /** Every group must be present; a group is satisfied by any of its flags (`r` matches `-rf`, `--force` matches itself). */
+  flags?: string[][];
+  /** A regular expression (case-insensitive) one argument, here-document or here-string must match. */
+  argument?: string;
+  messageId: string;
+  severity?: Severity;
+}
+
+export interface CommandRuleData {
+  id: string;
+  description: string;
+  severity: Severity | 'off';
+  securitySeverity?: number;
+  messages: Record<string, string>;
+  patterns: CommandPattern[];
+}
+
+export function commandRule(data: CommandRuleData): Rule {
+  const meta: RuleMeta = { description: data.description, severity: data.severity, category: 'shell' };
+  if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
+  return defineRule({
+    id: data.id,
+    meta,
+    messages: data.messages,
+    checkScript(context) {
+      for (const command of context.commands) {
+        const pattern = data.patterns.find((p) => matchesPattern(command, p));
+        if (!pattern) continue;
+        const report = { messageId: pattern.messageId, data: { command: command.name.value ?? command.name.text }, range: context.range(command.start, command.end) };
+        context.report(pattern.severity ? { ...report, severity: pattern.severity } : report);
+      }
+    },
+  });
+}
+
+export function matchesPattern(command: ShellCommand, pattern: CommandPattern): boolean {
+  const name = command.name.value;
+  if (name === undefined) return false;
+  const base = basename(name);
+  const nameMatches = pattern.commands.some((candidate) =>
+    candidate.endsWith('*') ? base.startsWith(candidate.slice(0, -1)) : base === candidate);
+  if (!nameMatches) return false;
+  if (pattern.flags && !pattern.flags.every((group) => group.some((flag) => hasFlag(command, flag)))) return false;
+  if (pattern.argument !== undefined) {
+    const expression = new RegExp(pattern.argument, 'i');
+    const texts = [...command.args.map((arg) => arg.value ?? arg.text), ...command.heredocs];
+    if (!texts.some((text) => expression.test(text))) return false;
+  }
+  return true;
+}
+
+function hasFlag(command: ShellCommand, flag: string): boolean {
+  for (const arg of command.args) {
+    const value = arg.value;
+    if (value === undefined) continue;
+    if (value === '--') return false;
+    if (flag.startsWith('--')) {
+      if (value === flag || value.startsWith(`${flag}=`)) return true;
+    } else if (/^-[A-Za-z0-9]+$/.test(value) && value.slice(1).includes(flag)) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,176 @@
+import type { Diagnostic, LintResult, Range, Severity } from '../diagnostics.js';
+import { compareDiagnostics } from '../diagnostics.js';
+import { hookEntries, type HookEntry } from '../hooks/extract.js';
+import { ScriptSourceMap } from '../hooks/source-map.js';
+import type { HookScript } from '../hooks/types.js';
+import { profileFromBytes, profileFromText, type Profile } from '../profile/profile.js';
+import { collectCommands } from '../shell/commands.js';
+import { loadShellParser, parseShell } from '../shell/parser.js';
+import { settingOptions, settingSeverity, toSeverity, type LintConfig } from './config.js';
+import { applySuppressions } from './suppressions.js';
+import { DOCS_BASE, formatMessage, type AnalysedHook, type Report, type Rule } from './rule.js';
+
+export interface LintInput {
+  filePath: string;
+  /** Raw bytes from disk; or `text` for editor buffers and stdin. */
+  bytes?: Uint8Array;
+  text?: string;
+}
+
+/**
+ * A stage that runs across the hooks of many files at once (ShellCheck):
+ * it returns, for each hook given, that hook's findings in file positions.
+ */
+export interface BatchAnalyzer {
+  analyze(hooks: readonly { hook: HookScript; map: ScriptSourceMap }[]): Promise<Diagnostic[][]>;
+}
+
+export interface EngineOptions {
+  rules: readonly Rule<any>[];
+  config: LintConfig;
+  batchAnalyzers?: BatchAnalyzer[];
+}
+
+interface FileState {
+  input: LintInput;
+  profile?: Profile;
+  diagnostics: Diagnostic[];
+  hooks: { hook: HookScript; map: ScriptSourceMap }[];
+}
+
+/**
+ * Lints profiles: per file, the reader, the YAML parser, the profile rules
+ * and the script rules; then the batch analyzers over every hook of every
+ * file at once; then severities from the configuration and suppressions.
+ */
+export async function lintInputs(inputs: readonly LintInput[], options: EngineOptions): Promise<LintResult[]> {
+  const parser = await loadShellParser();
+  const active = options.rules.filter((rule) => effectiveSeverity(rule, options.config) !== undefined);
+  const states: FileState[] = inputs.map((input) => lintOne(input, active, options.config, parser));
+  const owned = states.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
+  for (const analyzer of owned.length ? options.batchAnalyzers ?? [] : []) {
+    const found = await analyzer.analyze(owned.map((o) => o.hook));
+    found.forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
+  }
+  return states.map((state) => finish(state, options));
+}
+
+function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConfig, parser: Awaited<ReturnType<typeof loadShellParser>>): FileState {
+  const state: FileState = { input, diagnostics: [], hooks: [] };
+  let profile: Profile;
+  if (input.text !== undefined) {
+    profile = profileFromText(input.filePath, input.text);
+  } else {
+    const loaded = profileFromBytes(input.filePath, input.bytes ?? new Uint8Array());
+    if (!loaded.ok) {
+      state.diagnostics.push(loaded.diagnostic);
+      return state;
+    }
+    profile = loaded.profile;
+  }
+  state.profile = profile;
+  state.diagnostics.push(...profile.problems);
+  const entries: HookEntry[] = hookEntries(profile);
+  const push = (rule: Rule<any>, report: Report, range: Range, hook?: string): void => {
+    state.diagnostics.push(toDiagnostic(rule, report, range, hook));
+  };
+  for (const rule of rules) {
+    if (!rule.checkProfile) continue;
+    rule.checkProfile({ profile, hooks: entries, options: ruleOptions(rule, config), report: (r) => push(rule, r, r.range) });
+  }
+  const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
+  try {
+    for (const entry of entries) {
+      if (!entry.script) continue;
+      const hook = entry.script;
+      const map = new ScriptSourceMap(hook, profile.lines);
+      const tree = parseShell(parser, hook.text);
+      const scriptLines = map.scriptLines;
+      analysed.push({ hook, tree, map, commands: collectCommands(tree.rootNode, hook.text), range: (start, end) => scriptLines.rangeOf(start, end) });
+      state.hooks.push({ hook, map });
+    }
+    for (const item of analysed) {
+      for (const rule of rules) {
+        if (!rule.checkScript) continue;
+        rule.checkScript({ ...item, options: ruleOptions(rule, config), report: (r) => push(rule, r, item.map.mapRange(r.range).range, item.hook.name) });
+      }
+    }
+    for (const rule of rules) {
+      if (!rule.checkHooks || analysed.length === 0) continue;
+      rule.checkHooks({
+        profile, hooks: analysed, options: ruleOptions(rule, config),
+        report: (r) => {
+          const item = analysed.find((a) => a.hook === r.hook);
+          if (item) push(rule, r, item.map.mapRange(r.range).range, r.hook.name);
+        },
+      });
+    }
+  } finally {
+    // Trees live in WASM memory; free them as soon as the rules are done.
+    for (const item of analysed) item.tree.delete();
+  }
+  return state;
+}
+
+function finish(state: FileState, options: EngineOptions): LintResult {
+  const byId = new Map(options.rules.map((r) => [r.id, r]));
+  const configured: Diagnostic[] = [];
+  for (const diagnostic of state.diagnostics) {
+    const severity = resolveSeverity(diagnostic, byId.get(diagnostic.ruleId), options.config);
+    if (severity === undefined) continue;
+    configured.push({ ...diagnostic, severity });
+  }
+  let kept = configured;
+  if (state.profile && options.config.inlineConfig) {
+    const suppressed = applySuppressions(state.profile, configured, state.hooks.map((h) => h.hook), options.config.reportUnusedDisableDirectives);
+    kept = suppressed.kept;
+    for (const unused of suppressed.unused) {
+      const severity = resolveSeverity(unused, byId.get(unused.ruleId), options.config);
+      if (severity !== undefined) kept.push({ ...unused, severity, docsUrl: `${DOCS_BASE}${unused.ruleId}/README.md` });
+    }
+  }
+  kept.sort(compareDiagnostics);
+  const result: LintResult = { filePath: state.input.filePath, diagnostics: kept };
+  if (state.profile) result.source = state.profile.source.text;
+  return result;
+}
+
+function effectiveSeverity(rule: Rule<any>, config: LintConfig): Severity | undefined {
+  const configured = settingSeverity(config.rules[rule.id]);
+  if (configured !== undefined) return toSeverity(configured);
+  return rule.meta.severity === 'off' ? undefined : rule.meta.severity;
+}
+
+/** The configuration decides; without a setting, a finding's own severity, then its rule's. */
+function resolveSeverity(diagnostic: Diagnostic, rule: Rule<any> | undefined, config: LintConfig): Severity | undefined {
+  const exact = settingSeverity(config.rules[diagnostic.ruleId]);
+  const family = diagnostic.ruleId.includes('/') ? settingSeverity(config.rules[diagnostic.ruleId.split('/')[0]!]) : undefined;
+  const configured = exact ?? family;
+  if (configured !== undefined) return toSeverity(configured);
+  if (rule && rule.meta.severity === 'off') return undefined;
+  return diagnostic.severity;
+}
+
+function ruleOptions(rule: Rule<any>, config: LintConfig): any {
+  return { ...(rule.defaultOptions ?? {}), ...(settingOptions(config.rules[rule.id]) ?? {}), config };
+}
+
+function toDiagnostic(rule: Rule<any>, report: Report, range: Range, hook?: string): Diagnostic {
+  const template = rule.messages[report.messageId] ?? report.messageId;
+  const diagnostic: Diagnostic = {
+    ruleId: rule.id,
+    severity: report.severity ?? (rule.meta.severity === 'off' ? 'warning' : rule.meta.severity),
+    message: formatMessage(template, report.data),
+    messageId: report.messageId,
+    line: range.line,
+    column: range.column,
+    endLine: range.endLine,
+    endColumn: range.endColumn,
+    docsUrl: `${DOCS_BASE}${rule.id}/README.md`,
+  };
+  if (hook !== undefined) diagnostic.hook = hook;
+  if (report.related) diagnostic.related = report.related;
+  if (report.fixes) diagnostic.fixes = report.fixes;
+  return diagnostic;
+}
+

@@ -1,0 +1,81 @@
+import type { Fix, Range, RelatedInformation, Severity } from '../diagnostics.js';
+import type { HookEntry } from '../hooks/extract.js';
+import type { HookScript } from '../hooks/types.js';
+import type { Profile } from '../profile/profile.js';
+import type { ShellCommand } from '../shell/commands.js';
+import type { SyntaxTree } from '../shell/parser.js';
+
+export const DOCS_BASE = 'https://github.com/validate-agent-hooks/validate-agent-hooks/blob/main/rules/';
+
+export type RuleCategory = 'file' | 'frontmatter' | 'hooks' | 'shell' | 'injection' | 'runtime' | 'shellcheck' | 'suppressions';
+
+export interface RuleMeta {
+  description: string;
+  /** Severity when the configuration says nothing. */
+  severity: Severity | 'off';
+  category: RuleCategory;
+  fixable?: boolean;
+  /** Security findings carry a `security-severity` in SARIF (0–10). */
+  securitySeverity?: number;
+}
+
+export interface Report {
+  messageId: string;
+  data?: Record<string, string | number>;
+  range: Range;
+  /** Overrides the rule's severity for this finding (e.g. a DROP in sqlite3 is an error). */
+  severity?: Severity;
+  fixes?: Fix[];
+  related?: RelatedInformation[];
+}
+
+/** Context of rules that look at the profile as a whole; ranges are file ranges. */
+export interface ProfileContext<Options> {
+  profile: Profile;
+  hooks: HookEntry[];
+  options: Options;
+  report(report: Report): void;
+}
+
+/** An analysed hook: its script, shell tree and simple commands. */
+export interface AnalysedHook {
+  hook: HookScript;
+  tree: SyntaxTree;
+  commands: ShellCommand[];
+  /** Script range of script offsets [start, end). */
+  range(start: number, end: number): Range;
+}
+
+/** Context of rules that read one hook script; ranges are script ranges, the engine maps them. */
+export interface ScriptContext<Options> extends AnalysedHook {
+  options: Options;
+  report(report: Report): void;
+}
+
+/** Context of rules that compare the hooks of one profile with each other. */
+export interface HooksContext<Options> {
+  profile: Profile;
+  hooks: AnalysedHook[];
+  options: Options;
+  report(report: Report & { hook: HookScript }): void;
+}
+
+export interface Rule<Options = Record<string, unknown>> {
+  id: string;
+  meta: RuleMeta;
+  messages: Record<string, string>;
+  /** JSON Schema of the rule's options in the configuration file. */
+  optionsSchema?: Record<string, unknown>;
+  defaultOptions?: Options;
+  checkProfile?(context: ProfileContext<Options>): void;
+  checkScript?(context: ScriptContext<Options>): void;
+  checkHooks?(context: HooksContext<Options>): void;
+}
+
+export function defineRule<Options = Record<string, unknown>>(rule: Rule<Options>): Rule<Options> {
+  return rule;
+}
+
+export function formatMessage(template: string, data: Record<string, string | number> = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => (key in data ? String(data[key]) : whole));
+}

@@ -1,0 +1,170 @@
+import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import type { Diagnostic, Range } from '../diagnostics.js';
+import { LineIndex } from '../text/line-index.js';
+import { bytePosition, decodeSource, fromText, MAX_FILE_BYTES, type SourceProblem, type SourceText } from './source.js';
+
+/** Aliases expanded while converting YAML to data; more means a "billion laughs" document. */
+export const MAX_ALIAS_COUNT = 200;
+
+export interface Frontmatter {
+  /** File offsets of the YAML text between the `---` fences. */
+  start: number;
+  end: number;
+  doc: Document.Parsed;
+  /** The YAML as data, or undefined when it has errors or could not be expanded safely. */
+  data: unknown;
+}
+
+export interface Profile {
+  path: string;
+  source: SourceText;
+  lines: LineIndex;
+  frontmatter?: Frontmatter;
+  /** File offset where the Markdown body starts. */
+  bodyStart: number;
+  /** Problems found while reading and parsing, reported under the core rules' ids. */
+  problems: Diagnostic[];
+}
+
+export type LoadedProfile = { ok: true; profile: Profile } | { ok: false; diagnostic: Diagnostic };
+
+const FENCE = /^---[ \t]*\r?$/;
+const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*\r?$/;
+
+export function profileFromBytes(path: string, bytes: Uint8Array): LoadedProfile {
+  const decoded = decodeSource(bytes);
+  if ('kind' in decoded) return { ok: false, diagnostic: sourceProblemDiagnostic(decoded, bytes) };
+  return { ok: true, profile: parseProfile(path, decoded) };
+}
+
+export function profileFromText(path: string, text: string): Profile {
+  return parseProfile(path, fromText(text));
+}
+
+function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Diagnostic {
+  const at = (offset: number): Range => {
+    const { line, column } = bytePosition(bytes, offset);
+    return { line, column, endLine: line, endColumn: column + 1 };
+  };
+  switch (problem.kind) {
+    case 'binary':
+      return { ruleId: 'file-unreadable', severity: 'error', ...at(problem.offset), message: 'Unexpected binary content (a NUL byte): this is not a Markdown profile.' };
+    case 'encoding':
+      return { ruleId: 'file-unreadable', severity: 'error', ...at(problem.offset), message: 'Invalid UTF-8 byte sequence: profiles must be UTF-8 text.' };
+    case 'too-large':
+      return { ruleId: 'file-unreadable', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unexpected file size of ${problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.` };
+  }
+}
+
+function parseProfile(path: string, source: SourceText): Profile {
+  const lines = new LineIndex(source.text);
+  const problems: Diagnostic[] = [];
+  const profile: Profile = { path, source, lines, bodyStart: 0, problems };
+  const first = lines.lineText(1);
+  if (!FENCE.test(first)) {
+    problems.push({ ruleId: 'frontmatter-missing', severity: 'warning', line: 1, column: 1, endLine: 1, endColumn: Math.max(1, first.length) + 1, message: 'Expected YAML frontmatter between `---` lines at the start of the profile.' });
+    return profile;
+  }
+  let closingLine = 0;
+  for (let line = 2; line <= lines.lineCount; line++) {
+    if (CLOSING_FENCE.test(lines.lineText(line))) { closingLine = line; break; }
+  }
+  if (closingLine === 0) {
+    problems.push({ ruleId: 'frontmatter-unclosed', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 4, message: 'Expected a closing `---` line for the frontmatter opened here.' });
+    return profile;
+  }
+  const start = lines.lineStarts[1]!;
+  const end = lines.lineStarts[closingLine - 1]!;
+  profile.bodyStart = lines.lineStarts[closingLine] ?? source.text.length;
+  const yamlText = source.text.slice(start, end);
+  if (yamlText.trim() === '') {
+    problems.push({ ruleId: 'frontmatter-empty', severity: 'warning', line: 1, column: 1, endLine: closingLine, endColumn: 4, message: 'Unexpected empty frontmatter: a profile needs at least a `name` and a `description`.' });
+    return profile;
+  }
+  const doc = parseDocument(yamlText, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, strict: true });
+  const frontmatter: Frontmatter = { start, end, doc, data: undefined };
+  profile.frontmatter = frontmatter;
+  const rangeAt = (pos: readonly [number, number]): Range => lines.rangeOf(start + pos[0], start + Math.max(pos[1], pos[0] + 1));
+  // One broken line makes the parser report again and again on it; the first report explains it.
+  const reportedLines = new Set<number>();
+  for (const error of doc.errors) {
+    const range = rangeAt(error.pos);
+    if (reportedLines.has(range.line)) continue;
+    reportedLines.add(range.line);
+    const hint = error.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (a plain value cannot contain `: `; quote it or use a `>` block)' : '';
+    problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...range, message: `Invalid YAML: ${firstLine(error.message)}${hint}` });
+  }
+  for (const warning of doc.warnings) {
+    problems.push({ ruleId: 'frontmatter-yaml', severity: 'warning', ...rangeAt(warning.pos), message: `Unexpected YAML: ${firstLine(warning.message)}` });
+  }
+  if (doc.errors.length === 0) {
+    try {
+      frontmatter.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (error) {
+      // yaml refuses to expand a document whose aliases multiply past the bound.
+      problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...lines.rangeOf(start, start + 3), ...firstAliasRange(doc, rangeAt), message: `Invalid YAML: ${firstLine(String((error as Error).message))}` });
+    }
+  }
+  return profile;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+function firstAliasRange(doc: Document.Parsed, rangeAt: (pos: readonly [number, number]) => Range): Range | undefined {
+  let found: Range | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.range) found = rangeAt([node.range[0], node.range[1]]);
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
+/** File range of a YAML node (its value part, without trailing comments). */
+export function nodeRange(profile: Profile, node: YamlNode | null | undefined): Range | undefined {
+  const fm = profile.frontmatter;
+  if (!fm || !node?.range) return undefined;
+  const [from, to] = node.range;
+  return profile.lines.rangeOf(fm.start + from, fm.start + Math.max(to, from + 1));
+}
+
+/** The top-level map of the frontmatter, when it is one. */
+export function rootMap(profile: Profile): YAMLMap | undefined {
+  const contents = profile.frontmatter?.doc.contents;
+  return isMap(contents) ? contents : undefined;
+}
+
+export function mapPairs(node: unknown): Pair<YamlNode, YamlNode | null>[] {
+  return isMap(node) ? (node.items as Pair<YamlNode, YamlNode | null>[]) : [];
+}
+
+export function keyName(pair: Pair<YamlNode, YamlNode | null>): string | undefined {
+  const key = pair.key;
+  return isScalar(key) ? String(key.value) : undefined;
+}
+
+export function findPair(map: unknown, name: string): Pair<YamlNode, YamlNode | null> | undefined {
+  return mapPairs(map).find((pair) => keyName(pair) === name);
+}
+
+/** Walks a JSON-pointer-like path (`/hooks/pre/0`) through the YAML tree. */
+export function nodeAtPath(root: unknown, segments: readonly string[]): { node: YamlNode | null | undefined; pair?: Pair<YamlNode, YamlNode | null> } {
+  let node = root as YamlNode | null | undefined;
+  let pair: Pair<YamlNode, YamlNode | null> | undefined;
+  for (const segment of segments) {
+    if (isMap(node)) {
+      pair = findPair(node, segment);
+      if (!pair) return { node: undefined };
+      node = pair.value;
+    } else if (isSeq(node)) {
+      node = node.items[Number(segment)] as YamlNode | undefined;
+      pair = undefined;
+    } else {
+      return { node: undefined };
+    }
+  }
+  return { node, pair };
+}

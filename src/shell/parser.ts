@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import type { Language as TSLanguage, Node as TSNode, Parser as TSParser, Tree } from 'web-tree-sitter';
+
+export type SyntaxNode = TSNode;
+export type SyntaxTree = Tree;
+
+let parserPromise: Promise<TSParser> | undefined;
+
+/**
+ * One parser for the whole process: loading the WASM grammar is the
+ * expensive part (tens of milliseconds), parsing a hook is ~0.2 ms.
+ */
+export function loadShellParser(): Promise<TSParser> {
+  parserPromise ??= (async () => {
+    const { Parser, Language } = await import('web-tree-sitter');
+    await Parser.init();
+    const require = createRequire(import.meta.url);
+    const language: TSLanguage = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const parser = new Parser();
+    parser.setLanguage(language);
+    return parser;
+  })();
+  return parserPromise;
+}
+
+export function parseShell(parser: TSParser, text: string): Tree {
+  const tree = parser.parse(text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  return tree;
+}
+
+/** The first ERROR or MISSING node in document order, if any. */
+export function firstSyntaxError(root: SyntaxNode): SyntaxNode | undefined {
+  if (!root.hasError) return undefined;
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      const node = cursor.currentNode;
+      if (node.type === 'ERROR' || node.isMissing) return node;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return undefined;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
