@@ -1,0 +1,73 @@
+import commandRmRf from '../../rules/command-rm-rf/index.js';
+import commandSqlite3 from '../../rules/command-sqlite3/index.js';
+import commandSudo from '../../rules/command-sudo/index.js';
+import commandChmod777 from '../../rules/command-chmod-777/index.js';
+import commandNcListen from '../../rules/command-nc-listen/index.js';
+import commandDd from '../../rules/command-dd/index.js';
+import commandMkfs from '../../rules/command-mkfs/index.js';
+import commandChownRoot from '../../rules/command-chown-root/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+ruleTester(commandRmRf, {
+  accept: [
+    '# rm -rf is forbidden here\necho done',
+    'echo "never run rm -rf /"',
+    "echo 'rm -rf'",
+    'rm -f ./out.log',
+    'rm -r ./empty-dir',
+    'cat <<EOF\nrm -rf /\nEOF',
+  ],
+  reject: [
+    { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
+    { code: 'rm -r -f x', errors: [{ line: 1, column: 1 }] },
+    { code: 'rm --recursive --force x', errors: [{ line: 1, column: 1 }] },
+    { code: 'rm -fR x', errors: [{ line: 1, column: 1 }] },
+    { name: 'inside $(...)', code: 'echo "$(rm -rf /tmp/x)"', errors: [{ line: 1, column: 9, endColumn: 22 }] },
+    { name: 'in a pipeline and && list', code: 'ls | rm -rf x && echo ok', errors: [{ line: 1, column: 6 }] },
+    { name: 'in a subshell', code: '(cd /tmp && rm -rf build)', errors: [{ line: 1, column: 13 }] },
+    { name: 'in a function', code: 'cleanup() {\n  rm -rf "$1"\n}\ncleanup x', errors: [{ line: 2, column: 3 }] },
+    { name: 'behind sudo', code: 'sudo -u root rm -rf /var/x', errors: [{ line: 1, column: 14 }] },
+    { name: 'behind the tree-sitter-bash misparse of a 3-stage pipeline', code: 'a | b | c\nrm -rf x && y', errors: [{ line: 2, column: 1, endColumn: 9 }] },
+    { name: 'misparse inside a longer script', code: 'echo start\ncat f | grep x | sort\nrm -rf "$DIR" && echo gone\n', errors: [{ line: 3, column: 1 }] },
+    { name: 'nested lifecycle hook', hook: 'lifecycle.cleanup', code: 'rm -rf ./tmp', errors: [{ line: 1, column: 1, endColumn: 13 }] },
+  ],
+});
+
+ruleTester(commandSqlite3, {
+  accept: ['/sqlite-memory retrieve --key k --level swarm', 'echo "sqlite3 is not used"'],
+  reject: [
+    { code: 'sqlite3 db.sqlite "SELECT 1"', errors: [{ messageId: 'direct', severity: 'warning', line: 1, column: 1 }] },
+    { code: 'sqlite3 db.sqlite "drop table memory"', errors: [{ messageId: 'drop', severity: 'error', line: 1, column: 1 }] },
+    { name: 'DROP in a here-document', code: 'sqlite3 db <<SQL\nDROP TABLE x;\nSQL', errors: [{ messageId: 'drop', line: 1, column: 1 }] },
+  ],
+});
+
+ruleTester(commandSudo, {
+  accept: ['echo sudo', 'redis-cli ping'],
+  reject: [{ code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] }],
+});
+
+ruleTester(commandChmod777, {
+  accept: ['chmod 755 x', 'chmod u+x run.sh'],
+  reject: [{ code: 'chmod -R 777 ./shared', errors: [{ line: 1, column: 1 }] }, { code: 'chmod a+rwx f', errors: [{ line: 1, column: 1 }] }],
+});
+
+ruleTester(commandNcListen, {
+  accept: ['nc -z localhost 6379'],
+  reject: [{ code: 'nc -lvp 4444', errors: [{ line: 1, column: 1 }] }],
+});
+
+ruleTester(commandDd, {
+  accept: ['echo dd if=/dev/zero'],
+  reject: [{ code: 'dd if=/dev/zero of=/dev/sda', errors: [{ line: 1, column: 1, endColumn: 28 }] }],
+});
+
+ruleTester(commandMkfs, {
+  accept: ['echo mkfs'],
+  reject: [{ code: 'mkfs.ext4 /dev/sdb1', errors: [{ line: 1, column: 1 }] }],
+});
+
+ruleTester(commandChownRoot, {
+  accept: ['chown "$USER" f', 'chown rooted f'],
+  reject: [{ code: 'chown root:root f', errors: [{ line: 1, column: 1 }] }],
+});
