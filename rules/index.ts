@@ -2,6 +2,7 @@
 import type { Rule } from '../src/engine/rule.js';
 import commandChmod777 from './command-chmod-777/index.js';
 import commandChownRoot from './command-chown-root/index.js';
+import commandCustom from './command-custom/index.js';
 import commandDd from './command-dd/index.js';
 import commandMkfs from './command-mkfs/index.js';
 import commandNcListen from './command-nc-listen/index.js';
@@ -25,6 +26,7 @@ import suppressionUnused from './suppression-unused/index.js';
 export const rules: Rule<any>[] = [
   commandChmod777,
   commandChownRoot,
+  commandCustom,
   commandDd,
   commandMkfs,
   commandNcListen,

@@ -1,6 +1,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { bashSyntax } from '../../src/shell/bash-check.js';
-import { firstSyntaxError } from '../../src/shell/parser.js';
+import { firstSyntaxError, type SyntaxNode } from '../../src/shell/parser.js';
 
 /**
  * A hook that bash cannot parse never runs at all. The tree-sitter grammar
@@ -20,6 +20,12 @@ export default defineRule({
     const verdict = bashSyntax(context.hook.text);
     if (verdict?.ok) return;
     const text = context.hook.text;
+    const opener = verdict?.message?.includes('unexpected end of file') ? unclosedConstruct(error) : undefined;
+    if (opener) {
+      const detail = `\`${opener.text.split(/\s/)[0]}\` is never closed (unexpected end of file)`;
+      context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail }, range: context.range(opener.startIndex, lineEnd(text, opener.startIndex)) });
+      return;
+    }
     const treeLine = context.range(error.startIndex, error.startIndex).line;
     if (verdict?.line !== undefined && verdict.line !== treeLine) {
       const lineStart = nthLineStart(text, verdict.line);
@@ -50,4 +56,14 @@ function nthLineStart(text: string, line: number): number {
     offset = next + 1;
   }
   return offset;
+}
+
+const COMPOUND = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'compound_statement', 'subshell', 'function_definition', 'string', 'raw_string', 'command_substitution', 'heredoc_redirect']);
+
+/** At the end of the file, the error is the construct left open: the innermost one around the missing token. */
+function unclosedConstruct(error: SyntaxNode): SyntaxNode | undefined {
+  for (let node: SyntaxNode | null = error; node; node = node.parent) {
+    if (COMPOUND.has(node.type)) return node;
+  }
+  return undefined;
 }

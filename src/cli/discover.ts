@@ -11,7 +11,7 @@ const GLOB_CHARS = /[*?[\]{}]/;
  * files as given, directories searched for `*.md`, glob patterns expanded,
  * and `--all` meaning every `*.md` under `.claude/agents/` of the root.
  */
-export async function discoverFiles(patterns: readonly string[], options: { cwd: string; all: boolean; root?: string; ignore?: readonly string[] }): Promise<string[]> {
+export async function discoverFiles(patterns: readonly string[], options: { cwd: string; all: boolean; root?: string }): Promise<string[]> {
   const found = new Set<string>();
   if (options.all) {
     const root = resolve(options.cwd, options.root ?? '.');
@@ -41,12 +41,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
       found.add(path);
     }
   }
-  let files = [...found];
-  if (options.ignore?.length) {
-    const { ignored } = await import('./ignore.js');
-    files = files.filter((file) => !ignored(file, options.ignore!, options.cwd));
-  }
-  return files;
+  return [...found];
 }
 
 async function exists(path: string): Promise<boolean> {

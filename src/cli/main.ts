@@ -3,7 +3,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { LintConfig } from '../engine/config.js';
+import type { BatchAnalyzer, LintInput } from '../engine/lint.js';
 import { discoverFiles, UsageError } from './discover.js';
+import { ignored } from './ignore.js';
 import type { CliIO } from './io.js';
 
 export const EXIT_OK = 0;
@@ -56,6 +60,9 @@ interface LintFlags {
   color?: boolean;
   stdin: boolean;
   stdinFilename?: string;
+  config?: string;
+  inlineConfig: boolean;
+  shellcheck: boolean;
   files: string[];
 }
 
@@ -96,6 +103,9 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
         'no-color': { type: 'boolean' },
         stdin: { type: 'boolean', default: false },
         'stdin-filename': { type: 'string' },
+        config: { type: 'string', short: 'c' },
+        'no-inline-config': { type: 'boolean', default: false },
+        'no-shellcheck': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -109,7 +119,9 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
   const flags: LintFlags = {
     all: values.all, format: values.format, quiet: values.quiet, verbose: values.verbose, ci: values.ci,
     stdin: values.stdin, files: positionals,
+    inlineConfig: !values['no-inline-config'], shellcheck: !values['no-shellcheck'],
   };
+  if (values.config !== undefined) flags.config = values.config;
   if (values.root !== undefined) flags.root = values.root;
   if (values['stdin-filename'] !== undefined) flags.stdinFilename = values['stdin-filename'];
   if (values['no-color']) flags.color = false;
@@ -132,18 +144,37 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
 
   const { lintInputs } = await import('../engine/lint.js');
   const { rules } = await import('../../rules/index.js');
-  const { defaultConfig } = await import('../engine/config.js');
-  const config = defaultConfig();
+  const { ConfigResolver, ConfigError } = await import('../config/load.js');
+  const resolver = new ConfigResolver(flags.config !== undefined ? resolve(io.cwd, flags.config) : undefined);
 
-  let inputs;
-  if (flags.stdin) {
-    const filePath = resolve(io.cwd, flags.stdinFilename ?? '<stdin>.md');
-    inputs = [{ filePath, text: await io.readStdin() }];
-  } else {
-    const files = await discoverFiles(flags.files, { cwd: io.cwd, all: flags.all, ...(flags.root !== undefined ? { root: flags.root } : {}) });
-    inputs = await readAll(files);
+  let inputs: LintInput[];
+  let configs: Map<LoadedConfig, LintInput[]>;
+  try {
+    if (flags.stdin) {
+      const filePath = resolve(io.cwd, flags.stdinFilename ?? '<stdin>.md');
+      inputs = [{ filePath, text: await io.readStdin() }];
+    } else {
+      const files = await discoverFiles(flags.files, { cwd: io.cwd, all: flags.all, ...(flags.root !== undefined ? { root: flags.root } : {}) });
+      const kept = files.filter((file) => !isIgnored(file, resolver.forFile(file).config.ignorePatterns));
+      if (flags.verbose) for (const file of files) if (!kept.includes(file)) io.stderr(`skip ${file} (ignorePatterns)\n`);
+      inputs = await readAll(kept);
+    }
+    configs = groupBy(inputs, (input) => resolver.forFile(input.filePath));
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
   }
-  let results: LintResult[] = await lintInputs(inputs, { rules, config });
+
+  const shellcheck = await shellcheckFor(flags, [...configs.keys()], io);
+  if (shellcheck === 'missing-in-ci') return EXIT_USAGE;
+  let results: LintResult[] = [];
+  for (const [loaded, group] of configs) {
+    const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
+    const batchAnalyzers = shellcheck && loaded.shellcheckEnabled ? [shellcheck(config)] : [];
+    results.push(...await lintInputs(group, { rules, config, batchAnalyzers }));
+  }
+  const order = new Map(inputs.map((input, index) => [input.filePath, index]));
+  results.sort((a, b) => order.get(a.filePath)! - order.get(b.filePath)!);
   if (!flags.verbose) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity !== 'info') }));
   if (flags.quiet) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
 
@@ -164,6 +195,41 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   return EXIT_OK;
 }
 
+/**
+ * The ShellCheck analyzer to use, undefined when ShellCheck is off or
+ * missing (a one-line notice), or 'missing-in-ci' when --ci needs it.
+ */
+async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<((config: LintConfig) => BatchAnalyzer) | undefined | 'missing-in-ci'> {
+  if (!flags.shellcheck || !configs.some((c) => c.shellcheckEnabled)) return undefined;
+  const { shellcheckAnalyzer, shellcheckVersion, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
+  const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
+  if (shellcheckVersion(binary) === undefined) {
+    if (flags.ci) {
+      io.stderr(`validate-agent-hooks: ShellCheck is required under --ci but was not found (${binary}): ${SHELLCHECK_INSTALL_HINT}.\n`);
+      return 'missing-in-ci';
+    }
+    io.stderr(`validate-agent-hooks: ShellCheck not found; its checks are skipped (${SHELLCHECK_INSTALL_HINT}).\n`);
+    return undefined;
+  }
+  return (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' });
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+/** Patterns are absolute (the configuration made them so), hence matched from the file system root. */
+function isIgnored(file: string, patterns: readonly string[]): boolean {
+  return patterns.length > 0 && ignored(file, patterns, '/');
+}
+
 /** NO_COLOR and FORCE_COLOR as the conventions define them; otherwise colour on a terminal. */
 function colorFromEnv(io: CliIO): boolean {
   const force = io.env.FORCE_COLOR;
@@ -173,8 +239,8 @@ function colorFromEnv(io: CliIO): boolean {
 }
 
 /** Reads files in parallel, a bounded number at a time, each once. */
-async function readAll(files: readonly string[]): Promise<{ filePath: string; bytes: Uint8Array }[]> {
-  const out = new Array<{ filePath: string; bytes: Uint8Array }>(files.length);
+async function readAll(files: readonly string[]): Promise<LintInput[]> {
+  const out = new Array<LintInput>(files.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {

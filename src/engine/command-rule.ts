@@ -27,7 +27,7 @@ export interface CommandRuleData {
   patterns: CommandPattern[];
 }
 
-export function commandRule(data: CommandRuleData): Rule {
+export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCommands: string[] } }> {
   const meta: RuleMeta = { description: data.description, severity: data.severity, category: 'shell' };
   if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
   return defineRule({
@@ -35,7 +35,9 @@ export function commandRule(data: CommandRuleData): Rule {
     meta,
     messages: data.messages,
     checkScript(context) {
+      const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
+        if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
         const report = { messageId: pattern.messageId, data: { command: command.name.value ?? command.name.text }, range: context.range(command.start, command.end) };

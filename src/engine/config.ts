@@ -10,7 +10,7 @@ export interface LintConfig {
   inlineConfig: boolean;
   /** Report suppression comments that suppress nothing. */
   reportUnusedDisableDirectives: boolean;
-  /** Glob patterns of files not to lint. */
+  /** Absolute glob patterns of files not to lint. */
   ignorePatterns: string[];
   /** Extra forbidden commands, in the shape of the data rules' patterns. */
   forbiddenCommands: { commands: string[]; flags?: string[][]; argument?: string; message: string; severity?: Severity }[];

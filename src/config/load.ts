@@ -1,0 +1,136 @@
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { defaultConfig, type LintConfig } from '../engine/config.js';
+import { nodeAtPath } from '../profile/profile.js';
+import { validate } from '../schema/generated/config-validator.js';
+
+export const CONFIG_NAMES = ['.validate-agent-hooks.yaml', '.validate-agent-hooks.yml', '.validate-agent-hooks.json'] as const;
+
+export class ConfigError extends Error {}
+
+interface ConfigFile {
+  root?: boolean;
+  rules?: LintConfig['rules'];
+  ignorePatterns?: string[];
+  forbiddenCommands?: LintConfig['forbiddenCommands'];
+  allowedCommands?: string[];
+  inlineConfig?: boolean;
+  reportUnusedDisableDirectives?: boolean;
+  shellcheck?: { enabled?: boolean; info?: 'warn' | 'off' };
+}
+
+export interface LoadedConfig {
+  config: LintConfig;
+  /** The files it came from, nearest last. */
+  sources: string[];
+  shellcheckEnabled: boolean;
+}
+
+/**
+ * Finds and merges the configuration of a file: every config file from the
+ * file's directory up to the root of the file system (or one that says
+ * `root: true`), nearer files overriding farther ones, rule by rule.
+ */
+export class ConfigResolver {
+  private readonly byDirectory = new Map<string, LoadedConfig>();
+
+  constructor(private readonly explicitPath?: string) {}
+
+  forFile(file: string): LoadedConfig {
+    if (this.explicitPath) return this.cached(`explicit:${this.explicitPath}`, () => merge([readConfigFile(this.explicitPath!)]));
+    return this.forDirectory(dirname(resolve(file)));
+  }
+
+  private forDirectory(dir: string): LoadedConfig {
+    return this.cached(dir, () => {
+      const chain: { path: string; data: ConfigFile }[] = [];
+      for (let current = dir; ; current = dirname(current)) {
+        const found = CONFIG_NAMES.map((name) => join(current, name)).find(isFile);
+        if (found) {
+          const loaded = readConfigFile(found);
+          chain.unshift(loaded);
+          if (loaded.data.root) break;
+        }
+        if (dirname(current) === current) break;
+      }
+      return merge(chain);
+    });
+  }
+
+  private cached(key: string, load: () => LoadedConfig): LoadedConfig {
+    let value = this.byDirectory.get(key);
+    if (!value) {
+      value = load();
+      this.byDirectory.set(key, value);
+    }
+    return value;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads one config file; any problem is a ConfigError naming the file, line and column. */
+export function readConfigFile(path: string): { path: string; data: ConfigFile } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read configuration ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number): string => {
+    const { line, col } = lineCounter.linePos(offset);
+    return `${path}:${line}:${col}`;
+  };
+  const firstError = doc.errors[0];
+  if (firstError) throw new ConfigError(`${at(firstError.pos[0])}: Invalid configuration: ${firstError.message.split('\n')[0]}`);
+  const data = (doc.toJS({ maxAliasCount: 50 }) ?? {}) as unknown;
+  if (!validate(data)) {
+    const error = validate.errors![0]!;
+    const segments = error.instancePath.split('/').slice(1);
+    const { node, pair } = nodeAtPath(doc.contents, segments);
+    const where = error.keyword === 'additionalProperties'
+      ? nodeAtPath(doc.contents, [...segments, String(error.params.additionalProperty)]).pair?.key
+      : node ?? pair?.key;
+    const offset = (where as { range?: [number, number] } | undefined)?.range?.[0] ?? 0;
+    const detail = error.keyword === 'additionalProperties' ? `unknown key \`${String(error.params.additionalProperty)}\`` : `\`${segments.join('.') || 'configuration'}\` ${error.message ?? 'is invalid'}`;
+    throw new ConfigError(`${at(offset)}: Invalid configuration: ${detail}`);
+  }
+  const config = data as ConfigFile;
+  for (const [index, pattern] of (config.forbiddenCommands ?? []).entries()) {
+    if (pattern.argument === undefined) continue;
+    try {
+      new RegExp(pattern.argument);
+    } catch (error) {
+      const { node } = nodeAtPath(doc.contents, ['forbiddenCommands', String(index), 'argument']);
+      throw new ConfigError(`${at(node?.range?.[0] ?? 0)}: Invalid configuration: ${(error as Error).message}`);
+    }
+  }
+  return { path, data: config };
+}
+
+function merge(chain: { path: string; data: ConfigFile }[]): LoadedConfig {
+  const config = defaultConfig();
+  let shellcheckEnabled = true;
+  for (const { path, data } of chain) {
+    Object.assign(config.rules, data.rules ?? {});
+    const base = dirname(path);
+    // Patterns are relative to their file's directory; one without a slash matches at any depth, as in .gitignore.
+    config.ignorePatterns.push(...(data.ignorePatterns ?? []).map((p) => (p.replace(/\/$/, '').includes('/') ? join(base, p) : join(base, '**', p))));
+    config.forbiddenCommands.push(...(data.forbiddenCommands ?? []));
+    config.allowedCommands.push(...(data.allowedCommands ?? []));
+    if (data.inlineConfig !== undefined) config.inlineConfig = data.inlineConfig;
+    if (data.reportUnusedDisableDirectives !== undefined) config.reportUnusedDisableDirectives = data.reportUnusedDisableDirectives;
+    if (data.shellcheck?.info !== undefined) config.shellcheckInfo = data.shellcheck.info;
+    if (data.shellcheck?.enabled !== undefined) shellcheckEnabled = data.shellcheck.enabled;
+  }
+  return { config, sources: chain.map((c) => c.path), shellcheckEnabled };
+}

@@ -1,0 +1,165 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Diagnostic, Fix, Severity } from '../diagnostics.js';
+import type { BatchAnalyzer } from '../engine/lint.js';
+import type { ScriptSourceMap } from '../hooks/source-map.js';
+import type { HookScript } from '../hooks/types.js';
+
+/** The arguments every run uses; part of the cache key too. */
+export const SHELLCHECK_ARGS = ['-f', 'json1', '--norc', '-s', 'bash'] as const;
+export const SHELLCHECK_INSTALL_HINT = 'install it with `apt-get install shellcheck` (Debian/Ubuntu) or `brew install shellcheck` (macOS), or pass --no-shellcheck';
+
+export interface ShellCheckOptions {
+  /** Path of the binary (default `shellcheck` on PATH). */
+  binary?: string;
+  /** What ShellCheck's `info` and `style` findings become. */
+  infoSeverity: 'warning' | 'off';
+  /** Processes to spread a batch over (default: one per core). */
+  processes?: number;
+}
+
+interface ShellCheckComment {
+  file: string;
+  line: number;
+  endLine: number;
+  column: number;
+  endColumn: number;
+  level: 'error' | 'warning' | 'info' | 'style';
+  code: number;
+  message: string;
+  fix: { replacements: { line: number; endLine: number; column: number; endColumn: number; replacement: string; precedence: number }[] } | null;
+}
+
+/** The version of the ShellCheck binary, or undefined when it cannot be run. */
+export function shellcheckVersion(binary = 'shellcheck'): string | undefined {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.error || result.status !== 0) return undefined;
+  return /version:\s*(\S+)/.exec(result.stdout)?.[1] ?? 'unknown';
+}
+
+export function wikiUrl(code: number): string {
+  return `https://www.shellcheck.net/wiki/SC${code}`;
+}
+
+/**
+ * Runs ShellCheck over the hooks of every file at once: the scripts are
+ * written verbatim to temporary files (never with a line of ours in front,
+ * so the user's `# shellcheck` directives keep their meaning), split over
+ * about one process per core, and each finding is mapped back to the
+ * profile. ShellCheck counts columns in code points; they are converted to
+ * UTF-16 units here. The runtime's variables need no declaring: they are all
+ * upper-case, which ShellCheck takes for environment variables (SC2154 is
+ * never raised for them; a test keeps that true).
+ */
+export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
+  return {
+    async analyze(hooks) {
+      const dir = await mkdtemp(join(tmpdir(), 'validate-agent-hooks-'));
+      try {
+        const paths = await Promise.all(hooks.map(async ({ hook }, index) => {
+          const path = join(dir, `${index}.sh`);
+          await writeFile(path, hook.text);
+          return path;
+        }));
+        const groups = splitEvenly(paths.map((path, index) => ({ path, index })), options.processes ?? Math.max(1, availableParallelism()));
+        const results: Diagnostic[][] = hooks.map(() => []);
+        await Promise.all(groups.map(async (group) => {
+          const comments = await runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path));
+          const indexOf = new Map(group.map((g) => [g.path, g.index]));
+          for (const comment of comments) {
+            const index = indexOf.get(comment.file);
+            if (index === undefined) continue;
+            const { hook, map } = hooks[index]!;
+            const diagnostic = toDiagnostic(comment, hook, map, options);
+            if (diagnostic) results[index]!.push(diagnostic);
+          }
+        }));
+        return results;
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function splitEvenly<T>(items: T[], parts: number): T[][] {
+  // Below a few scripts per process the start-up of another process costs more than it saves.
+  const count = Math.max(1, Math.min(parts, Math.ceil(items.length / 8)));
+  const groups: T[][] = Array.from({ length: count }, () => []);
+  items.forEach((item, i) => groups[i % count]!.push(item));
+  return groups.filter((g) => g.length > 0);
+}
+
+function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComment[]> {
+  return new Promise((resolve, reject) => {
+    execFile(binary, [...SHELLCHECK_ARGS, ...files], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      // Exit 1 means "findings"; anything else without JSON is a failure of ShellCheck itself.
+      if (stdout.trim().startsWith('{')) {
+        try {
+          resolve((JSON.parse(stdout) as { comments: ShellCheckComment[] }).comments);
+          return;
+        } catch (parseError) {
+          reject(parseError as Error);
+          return;
+        }
+      }
+      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') reject(new Error(`ShellCheck not found (${binary}): ${SHELLCHECK_INSTALL_HINT}`));
+      else reject(new Error(`ShellCheck failed: ${stderr.trim() || error?.message || 'no output'}`));
+    });
+  });
+}
+
+function severityOf(level: ShellCheckComment['level'], options: ShellCheckOptions): Severity | undefined {
+  if (level === 'error') return 'error';
+  if (level === 'warning') return 'warning';
+  return options.infoSeverity === 'off' ? undefined : 'warning';
+}
+
+function toDiagnostic(comment: ShellCheckComment, hook: HookScript, map: ScriptSourceMap, options: ShellCheckOptions): Diagnostic | undefined {
+  const severity = severityOf(comment.level, options);
+  if (!severity) return undefined;
+  const lines = map.scriptLines;
+  const utf16 = (line: number, column: number): number => codePointColumnToUtf16(lines.lineText(line), column);
+  const scriptRange = {
+    line: comment.line, column: utf16(comment.line, comment.column),
+    endLine: comment.endLine, endColumn: utf16(comment.endLine, comment.endColumn),
+  };
+  const { range } = map.mapRange(scriptRange);
+  const diagnostic: Diagnostic = {
+    ruleId: `shellcheck/SC${comment.code}`,
+    severity,
+    message: `${comment.message.replace(/\.$/, '')} (${wikiUrl(comment.code)}).`,
+    ...range,
+    hook: hook.name,
+    docsUrl: wikiUrl(comment.code),
+  };
+  const fix = comment.fix ? toFix(comment, map, utf16) : undefined;
+  if (fix) diagnostic.fixes = [fix];
+  return diagnostic;
+}
+
+/** ShellCheck's replacements as file edits; dropped when any of them cannot be placed exactly. */
+function toFix(comment: ShellCheckComment, map: ScriptSourceMap, utf16: (line: number, column: number) => number): Fix | undefined {
+  const edits = [];
+  for (const r of comment.fix!.replacements) {
+    if (r.replacement.includes('\n')) return undefined;
+    const mapped = map.mapRange({ line: r.line, column: utf16(r.line, r.column), endLine: r.endLine, endColumn: utf16(r.endLine, r.endColumn) });
+    if (!mapped.exact) return undefined;
+    edits.push({ range: mapped.range, text: r.replacement });
+  }
+  return edits.length ? { title: `Apply ShellCheck's fix for SC${comment.code}`, safe: true, edits } : undefined;
+}
+
+/** ShellCheck's 1-based code-point column as a 1-based UTF-16 column on the same line. */
+export function codePointColumnToUtf16(lineText: string, column: number): number {
+  let units = 0;
+  let points = 1;
+  for (const char of lineText) {
+    if (points >= column) break;
+    units += char.length;
+    points++;
+  }
+  return units + 1 + Math.max(0, column - points);
+}
