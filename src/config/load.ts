@@ -124,7 +124,7 @@ function merge(chain: { path: string; data: ConfigFile }[]): LoadedConfig {
     Object.assign(config.rules, data.rules ?? {});
     const base = dirname(path);
     // Patterns are relative to their file's directory; one without a slash matches at any depth, as in .gitignore.
-    config.ignorePatterns.push(...(data.ignorePatterns ?? []).map((p) => (p.replace(/\/$/, '').includes('/') ? join(base, p) : join(base, '**', p))));
+    config.ignorePatterns.push(...(data.ignorePatterns ?? []).map((p) => p.replace(/\/+$/, '')).map((p) => (p.includes('/') ? join(base, p) : join(base, '**', p))));
     config.forbiddenCommands.push(...(data.forbiddenCommands ?? []));
     config.allowedCommands.push(...(data.allowedCommands ?? []));
     if (data.inlineConfig !== undefined) config.inlineConfig = data.inlineConfig;

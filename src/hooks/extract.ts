@@ -69,7 +69,9 @@ function scriptOf(profile: Profile, pair: Pair<YamlNode, YamlNode | null>, name:
   const style = styleOf(value);
   const text = value.value;
   const rawStart = fm.start + value.range[0];
-  const rawEnd = fm.start + value.range[1];
+  // A block scalar's range runs to the start of the next key; the value ends with its last non-blank line.
+  let rawEnd = fm.start + value.range[1];
+  while (rawEnd > rawStart && /\s/.test(profile.source.text[rawEnd - 1]!)) rawEnd--;
   const raw = profile.source.text.slice(rawStart, rawEnd);
   const valueRange = profile.lines.rangeOf(rawStart, rawEnd);
   return {

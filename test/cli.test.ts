@@ -1,0 +1,142 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.js';
+import { memoryIO } from '../src/cli/io.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const DEMO = join(ROOT, 'fixtures', 'demo');
+
+function tempTree(files: Record<string, string | Buffer>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vah-cli-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+  return dir;
+}
+
+const GOOD = '---\nname: good\ndescription: A clean profile.\nhooks:\n  on_blocking_start: |\n    echo "Agent ${AGENT_ID} blocking"\n---\n';
+const BAD = '---\nname: bad\ndescription: A dangerous profile.\nhooks:\n  on_blocking_start: |\n    rm -rf "$WORKDIR"\n---\n';
+const WARN = '---\nname: warn\ndescription: A profile with a typo.\nhooks:\n  on_blocking_starts: |\n    echo hi\n---\n';
+
+async function run(args: string[], cwd: string, env: Record<string, string> = { NO_COLOR: '1' }) {
+  const io = memoryIO({ cwd, env });
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('CLI', () => {
+  it('--all lints every profile under .claude/agents recursively and exits 1 on errors', async () => {
+    const dir = tempTree({ '.claude/agents/a/good.md': GOOD, '.claude/agents/b/c/bad.md': BAD, 'other/ignored.md': BAD });
+    const { code, out } = await run(['--all', '--ci', '--no-shellcheck'], dir);
+    expect(code).toBe(1);
+    expect(out).toContain(join('.claude', 'agents', 'b', 'c', 'bad.md'));
+    expect(out).toMatch(/6:5\s+error\s+Disallowed `rm -rf`/);
+    expect(out).not.toContain('ignored.md');
+  });
+
+  it('--root points --all at another directory', async () => {
+    const dir = tempTree({ 'repo/.claude/agents/good.md': GOOD });
+    expect((await run(['--all', '--root', 'repo', '--no-shellcheck'], dir)).code).toBe(0);
+  });
+
+  it('exit 2 with a clear message for a missing path, an empty --all, and bad flags', async () => {
+    const dir = tempTree({ 'x.txt': 'x' });
+    const missing = await run(['nope.md', '--no-shellcheck'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('No such file or directory: nope.md');
+    const none = await run(['--all', '--no-shellcheck'], dir);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/No \.claude\/agents\/ directory/);
+    expect((await run(['--bogus'], dir)).code).toBe(2);
+    expect((await run(['--format', 'xml', 'x.txt'], dir)).code).toBe(2);
+    expect((await run([], dir)).err).toContain('No files to lint');
+  });
+
+  it('directories and globs', async () => {
+    const dir = tempTree({ 'agents/a.md': GOOD, 'agents/sub/b.md': BAD });
+    expect((await run(['agents', '--no-shellcheck'], dir)).code).toBe(1);
+    const glob = await run(['agents/*.md', '--no-shellcheck', '--format', 'json'], dir);
+    expect(glob.code).toBe(0);
+    expect(JSON.parse(glob.out).map((r: { filePath: string }) => r.filePath)).toEqual([join(dir, 'agents', 'a.md')]);
+  });
+
+  it('--max-warnings and --quiet', async () => {
+    const dir = tempTree({ 'w.md': WARN });
+    expect((await run(['w.md', '--no-shellcheck'], dir)).code).toBe(0);
+    expect((await run(['w.md', '--no-shellcheck', '--max-warnings', '0'], dir)).code).toBe(1);
+    expect((await run(['w.md', '--no-shellcheck', '--max-warnings', '1'], dir)).code).toBe(0);
+    expect((await run(['w.md', '--no-shellcheck', '--quiet'], dir)).out).not.toContain('hook-name-unknown');
+  });
+
+  it('a file without frontmatter is a warning and does not stop the run; binary and bad UTF-8 are positioned errors', async () => {
+    const dir = tempTree({ 'plain.md': '# Just a prompt\n', 'bin.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]), 'latin1.md': Buffer.from('---\nname: caf\xe9\n---\n', 'latin1'), 'good.md': GOOD });
+    const { code, out } = await run(['plain.md', 'bin.md', 'latin1.md', 'good.md', '--no-shellcheck', '--format', 'json'], dir);
+    expect(code).toBe(1);
+    const byFile = Object.fromEntries(JSON.parse(out).map((r: { filePath: string; messages: unknown[] }) => [r.filePath.split('/').pop(), r.messages]));
+    expect(byFile['plain.md']).toMatchObject([{ ruleId: 'frontmatter-missing', severity: 1, line: 1 }]);
+    expect(byFile['bin.md']).toMatchObject([{ ruleId: 'file-unreadable', severity: 2, line: 2, column: 1 }]);
+    expect(byFile['latin1.md']).toMatchObject([{ ruleId: 'file-unreadable', severity: 2, line: 2, column: 10 }]);
+    expect(byFile['good.md']).toEqual([]);
+  });
+
+  it('YAML alias bombs, tabs, unclosed and empty frontmatter give positioned diagnostics', async () => {
+    const bomb = ['---', 'name: bomb', 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`), '---', ''].join('\n');
+    const dir = tempTree({ 'bomb.md': bomb, 'tabs.md': '---\nname: t\nhooks:\n\ton_blocking_start: echo\n---\n', 'open.md': '---\nname: open\n', 'empty.md': '---\n---\n' });
+    const started = Date.now();
+    const { out } = await run(['bomb.md', 'tabs.md', 'open.md', 'empty.md', '--no-shellcheck', '--format', 'json'], dir);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const byFile = Object.fromEntries(JSON.parse(out).map((r: { filePath: string; messages: { ruleId: string; line: number }[] }) => [r.filePath.split('/').pop(), r.messages.map((m) => `${m.ruleId}@${m.line}`)]));
+    expect(byFile['bomb.md']).toEqual(['frontmatter-yaml@4']);
+    expect(byFile['tabs.md']![0]).toBe('frontmatter-yaml@4');
+    expect(byFile['open.md']).toEqual(['frontmatter-unclosed@1']);
+    expect(byFile['empty.md']).toEqual(['frontmatter-empty@1']);
+  });
+
+  it('--stdin with --stdin-filename', async () => {
+    const io = memoryIO({ cwd: ROOT, env: { NO_COLOR: '1' }, stdin: BAD });
+    expect(await main(['--stdin', '--stdin-filename', 'x/bad.md', '--no-shellcheck'], io)).toBe(1);
+    expect(io.out()).toContain(join('x', 'bad.md'));
+  });
+
+  it('colour follows FORCE_COLOR and NO_COLOR, and --ci turns it off', async () => {
+    const dir = tempTree({ 'bad.md': BAD });
+    expect((await run(['bad.md', '--no-shellcheck'], dir, { FORCE_COLOR: '1' })).out).toContain('\u001b[');
+    expect((await run(['bad.md', '--no-shellcheck'], dir, { NO_COLOR: '1' })).out).not.toContain('\u001b[');
+    expect((await run(['bad.md', '--no-shellcheck', '--ci'], dir, {})).out).not.toContain('\u001b[');
+  });
+
+  it('--ci without ShellCheck is exit 2 with how to install it; without --ci a notice', async () => {
+    const dir = tempTree({ 'good.md': GOOD });
+    const env = { NO_COLOR: '1', VALIDATE_AGENT_HOOKS_SHELLCHECK: '/nonexistent/shellcheck' };
+    const ci = await run(['good.md', '--ci'], dir, env);
+    expect(ci.code).toBe(2);
+    expect(ci.err).toMatch(/ShellCheck is required under --ci.*apt-get install shellcheck/);
+    const local = await run(['good.md'], dir, env);
+    expect(local.code).toBe(0);
+    expect(local.err.trim().split('\n')).toHaveLength(1);
+    expect(local.err).toContain('ShellCheck not found');
+  });
+
+  it('--help and --version', async () => {
+    expect((await run(['--help'], ROOT)).out).toContain('--max-warnings');
+    expect((await run(['--version'], ROOT)).out).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('the bundled demo profiles lint with findings', async () => {
+    const { code, out } = await run(['--all', '--root', DEMO, '--no-shellcheck'], ROOT);
+    expect(code).toBe(1);
+    expect(out).toContain('command-rm-rf');
+  });
+
+  it('the bin shim runs main in a real process', () => {
+    const dir = tempTree({ 'bad.md': BAD });
+    const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), 'bad.md', '--no-shellcheck', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)[0].messages[0].ruleId).toBe('command-rm-rf');
+    expect(execFileSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), '--version'], { encoding: 'utf8' })).toMatch(/\d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../rules/index.js';
+import { renderRuleTable } from '../scripts/rules-table.mjs';
+
+/** Keeps the wiring honest: every rule registered, documented, with fixtures; generated files fresh. */
+const ROOT = join(import.meta.dirname, '..');
+const ruleDirs = readdirSync(join(ROOT, 'rules')).filter((d) => statSync(join(ROOT, 'rules', d)).isDirectory());
+
+describe('rules', () => {
+  it('every rule directory is registered, once, under its own id', () => {
+    expect(rules.map((r) => r.id).sort()).toEqual([...ruleDirs].sort());
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+  });
+
+  it.each(ruleDirs)('%s has an id in kebab case, a description, a README with examples, and fixtures', (id) => {
+    const rule = rules.find((r) => r.id === id)!;
+    expect(id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)+$/);
+    expect(rule.meta.description.length).toBeGreaterThan(10);
+    for (const message of Object.values(rule.messages)) expect(message).toMatch(/^(Expected|Unexpected|Invalid|Disallowed)\b/);
+    const readme = readFileSync(join(ROOT, 'rules', id, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`^# ${id}\\n`));
+    expect(readme).toMatch(/## Incorrect|## Examples/i);
+    expect(existsSync(join(ROOT, 'fixtures', 'rules', id, 'invalid.md'))).toBe(true);
+    expect(existsSync(join(ROOT, 'fixtures', 'rules', id, 'valid.md'))).toBe(true);
+    expect(readFileSync(join(ROOT, 'fixtures', 'rules', id, 'invalid.md'), 'latin1')).toContain(`expect`);
+  });
+
+  it('the README rule table is generated from the rules and up to date', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(renderRuleTable(rules));
+  });
+
+  it('generated files are fresh (rules/index.ts, schema validators)', () => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'rules-index.mjs'), '--check']);
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-schemas.mjs'), '--check']);
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../rules/index.js';
+import { main } from '../src/cli/main.js';
+import { memoryIO } from '../src/cli/io.js';
+import { defaultConfig } from '../src/engine/config.js';
+import { lintInputs } from '../src/engine/lint.js';
+
+async function lint(text: string, inlineConfig = true) {
+  const config = { ...defaultConfig(), inlineConfig };
+  const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], { rules, config });
+  return result!.diagnostics.map((d) => `${d.ruleId}@${d.line}`);
+}
+
+const profile = (hooks: string) => `---\nname: s\ndescription: d\nhooks:\n${hooks}---\n`;
+
+describe('inline suppressions', () => {
+  it('disable-next-line in a script, with a reason, for listed rules only', async () => {
+    const text = profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-rm-rf -- our own build dir\n    rm -rf ./build\n    rm -rf ./dist\n');
+    expect(await lint(text)).toEqual(['command-rm-rf@8']);
+    expect(await lint(text, false)).toEqual(['command-rm-rf@7', 'command-rm-rf@8']);
+  });
+
+  it('disable covers the whole script it is in', async () => {
+    expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable command-rm-rf, command-sudo\n    rm -rf ./a\n    sudo ls\n  post: |\n    rm -rf ./b\n'))).toEqual(['command-rm-rf@10']);
+  });
+
+  it('a YAML comment before a key covers that key and its value', async () => {
+    const text = profile('  # validate-agent-hooks-disable-next-line hook-name-unknown -- used by our own runner\n  on_blocking_starts: |\n    echo hi\n  # validate-agent-hooks-disable command-sudo\n  post: |\n    sudo ls\n  pre: |\n    sudo ls\n');
+    expect(await lint(text)).toEqual(['command-sudo@12']);
+  });
+
+  it('unused suppressions are reported', async () => {
+    expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-sudo\n    echo fine\n'))).toEqual(['suppression-unused@6']);
+  });
+});
+
+describe('configuration file', () => {
+  function tree(config: string, name = '.validate-agent-hooks.yaml') {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-config-'));
+    mkdirSync(join(dir, 'agents', 'drafts'), { recursive: true });
+    writeFileSync(join(dir, name), config);
+    writeFileSync(join(dir, 'agents', 'a.md'), profile('  pre: |\n    sudo ls\n    rm -rf ./x\n    kubectl delete pod x\n'));
+    writeFileSync(join(dir, 'agents', 'drafts', 'b.md'), profile('  pre: |\n    rm -rf /\n'));
+    return dir;
+  }
+  async function run(dir: string, args: string[] = []) {
+    const io = memoryIO({ cwd: dir });
+    const code = await main(['agents', '--no-shellcheck', '--format', 'json', ...args], io);
+    return { code, err: io.err(), ids: code === 2 ? [] : (JSON.parse(io.out()) as { messages: { ruleId: string; severity: number }[] }[]).flatMap((r) => r.messages.map((m) => `${m.ruleId}:${m.severity}`)) };
+  }
+
+  it('is found from the linted file upwards: severities, ignore globs, forbidden and allowed commands', async () => {
+    const dir = tree('rules:\n  command-sudo: off\n  command-rm-rf: warn\nignorePatterns: [drafts/]\nforbiddenCommands:\n  - commands: [kubectl]\n    argument: "^delete$"\n    message: no deletes.\n');
+    const { ids, code } = await run(dir);
+    expect(ids.sort()).toEqual(['command-custom:2', 'command-rm-rf:1']);
+    expect(code).toBe(1);
+  });
+
+  it('allowedCommands exempts a command from the command rules; JSON works too', async () => {
+    const dir = tree('{"allowedCommands": ["sudo", "rm"], "ignorePatterns": ["drafts"]}', '.validate-agent-hooks.json');
+    expect((await run(dir)).ids).toEqual([]);
+  });
+
+  it('--config overrides discovery', async () => {
+    const dir = tree('rules:\n  command-sudo: off\n');
+    writeFileSync(join(dir, 'strict.yaml'), 'rules: {}\n');
+    expect((await run(dir, ['--config', 'strict.yaml'])).ids).toContain('command-sudo:2');
+  });
+
+  it('an invalid configuration is exit 2 with its file, line and column', async () => {
+    const unknown = await run(tree('rules:\n  command-sudo: off\nshelcheck: {}\n'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/\.validate-agent-hooks\.yaml:3:1: Invalid configuration: unknown key `shelcheck`/);
+    const badLevel = await run(tree('rules:\n  command-sudo: loud\n'));
+    expect(badLevel.err).toMatch(/\.validate-agent-hooks\.yaml:2:17: Invalid configuration/);
+    const badYaml = await run(tree('rules: [\n'));
+    expect(badYaml.code).toBe(2);
+    expect(badYaml.err).toMatch(/\.validate-agent-hooks\.yaml:\d+:\d+: Invalid configuration/);
+  });
+});
