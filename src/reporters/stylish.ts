@@ -1,15 +1,17 @@
-import { Chalk } from 'chalk';
 import { relative } from 'node:path';
 import { countBySeverity, type Diagnostic } from '../diagnostics.js';
 import { LineIndex } from '../text/line-index.js';
-import type { Reporter } from './types.js';
+import type { Painter, Reporter } from './types.js';
+
+const same = (text: string): string => text;
+const PLAIN: Painter = { underline: same, red: same, yellow: same, blue: same, dim: same, redBold: same, yellowBold: same };
 
 /**
  * ESLint's stylish layout: findings grouped by file, aligned columns, a
  * summary line; with `--verbose`, a code frame under each finding.
  */
 export const stylishReporter: Reporter = (results, options) => {
-  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const chalk = options.painter ?? PLAIN;
   let out = '';
   let total: Diagnostic[] = [];
   for (const result of results) {
@@ -35,7 +37,7 @@ export const stylishReporter: Reporter = (results, options) => {
   const problems = errors + warnings;
   if (problems > 0) {
     const summary = `✖ ${problems} problem${problems === 1 ? '' : 's'} (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'})`;
-    out += `\n${errors > 0 ? chalk.red.bold(summary) : chalk.yellow.bold(summary)}\n`;
+    out += `\n${errors > 0 ? chalk.redBold(summary) : chalk.yellowBold(summary)}\n`;
   } else if (infos > 0) {
     out += `\n${chalk.blue(`${infos} info finding${infos === 1 ? '' : 's'}, no problems`)}\n`;
   }
@@ -51,7 +53,7 @@ function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - visible(text).length));
 }
 
-function codeFrame(lines: LineIndex, d: Diagnostic, chalk: InstanceType<typeof Chalk>): string {
+function codeFrame(lines: LineIndex, d: Diagnostic, chalk: Painter): string {
   let frame = '';
   const first = Math.max(1, d.line - 1);
   const last = Math.min(lines.lineCount, d.line + 1);
