@@ -1,10 +1,23 @@
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type { Language as TSLanguage, Node as TSNode, Parser as TSParser, Tree } from 'web-tree-sitter';
 
 export type SyntaxNode = TSNode;
 export type SyntaxTree = Tree;
 
 let parserPromise: Promise<TSParser> | undefined;
+
+/**
+ * For short runs (a file on save, a pre-commit of a few files), keep V8 on
+ * its baseline WASM compiler: tiering the grammar up with TurboFan costs
+ * ~400 ms of background compilation that a short run waits for at exit,
+ * while a long run (thousands of files, the language server) earns it back.
+ * Must be called before the first parser is loaded; later calls do nothing.
+ */
+export function preferFastWasmStart(): void {
+  if (parserPromise) return;
+  setFlagsFromString('--liftoff-only');
+}
 
 /**
  * One parser for the whole process: loading the WASM grammar is the
