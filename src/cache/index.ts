@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+
+export const DEFAULT_CACHE_LOCATION = '.validate-agent-hooks-cache';
+const FORMAT = 1;
+
+interface CacheFile {
+  format: number;
+  entries: Record<string, { key: string; diagnostics: Diagnostic[] }>;
+}
+
+/**
+ * ESLint-style result cache: a file's findings are reused while its content
+ * and everything else that decides them (effective configuration, tool
+ * version, ShellCheck version and arguments) are unchanged. The file is
+ * replaced atomically (write to a unique temporary name, then rename), so
+ * parallel runs never see half a cache; a corrupt or foreign file is ignored.
+ */
+export class ResultCache {
+  private readonly entries: CacheFile['entries'];
+  private dirty = false;
+
+  private constructor(readonly location: string, entries: CacheFile['entries']) {
+    this.entries = entries;
+  }
+
+  static open(location: string): ResultCache {
+    const path = resolve(location);
+    try {
+      const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheFile>;
+      if (data.format === FORMAT && data.entries && typeof data.entries === 'object') return new ResultCache(path, data.entries);
+    } catch {
+      // Missing or corrupt: start empty.
+    }
+    return new ResultCache(path, {});
+  }
+
+  /** The key of a file's findings: its bytes plus the run's settings. */
+  keyFor(content: Uint8Array | string, settings: string): string {
+    return createHash('sha256').update(settings).update('\0').update(content).digest('hex');
+  }
+
+  get(filePath: string, key: string): Diagnostic[] | undefined {
+    const entry = this.entries[filePath];
+    return entry?.key === key ? entry.diagnostics : undefined;
+  }
+
+  set(filePath: string, key: string, diagnostics: Diagnostic[]): void {
+    this.entries[filePath] = { key, diagnostics };
+    this.dirty = true;
+  }
+
+  save(): void {
+    if (!this.dirty) return;
+    mkdirSync(dirname(this.location), { recursive: true });
+    const temporary = `${this.location}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
+    renameSync(temporary, this.location);
+    this.dirty = false;
+  }
+}
+
+/** Everything besides a file's content that decides its findings, as one string. */
+export function cacheSettings(parts: { toolVersion: string; config: unknown; shellcheck?: { version: string; args: readonly string[] } | undefined; inlineConfig: boolean }): string {
+  return JSON.stringify(parts);
+}
