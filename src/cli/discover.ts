@@ -1,7 +1,18 @@
 import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 
-export class UsageError extends Error {}
+/**
+ * A mistake of the caller (exit 2, no stack trace). Recognised by name, not
+ * by class: the bundled lint path and the subcommands loaded from dist/src
+ * each have their own copy of this class.
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export function isUsageError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'UsageError';
+}
 
 export const AGENTS_DIR = join('.claude', 'agents');
 const GLOB_CHARS = /[*?[\]{}]/;

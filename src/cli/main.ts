@@ -3,10 +3,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
+import type { ResultCache } from '../cache/index.js';
 import type { LoadedConfig } from '../config/load.js';
+import type { ReporterOptions } from '../reporters/types.js';
 import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer, LintInput } from '../engine/lint.js';
-import { discoverFiles, UsageError } from './discover.js';
+import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
+import { discoverFiles, isUsageError, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from './io.js';
 
@@ -14,12 +17,19 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
+/** Up to this many files a run is short enough that WASM tier-up costs more than it saves (see preferFastWasmStart). */
+const FAST_START_MAX_FILES = 200;
+
 const SUBCOMMANDS: Record<string, () => Promise<(args: string[], io: CliIO) => Promise<number>>> = {
   run: async () => (await import('./run.js')).runCommand,
+  lsp: async () => (await import('../lsp/command.js')).lspCommand,
+  'init-pre-commit': async () => (await import('./init-pre-commit.js')).initPreCommitCommand,
 };
 
 export const HELP = `Usage: validate-agent-hooks [options] [file|dir|glob ...]
        validate-agent-hooks run PROFILE --hook NAME [options]   (see: run --help)
+       validate-agent-hooks lsp [--stdio]                        Language server for editors
+       validate-agent-hooks init-pre-commit [--force]            Install a git pre-commit hook
 
 Lint agent profiles (Markdown with YAML frontmatter) and the bash hook scripts in them.
 
@@ -30,7 +40,7 @@ Files:
   --stdin-filename PATH    Path to report (and find configuration from) for --stdin
 
 Output:
-  -f, --format NAME        stylish (default) or json
+  -f, --format NAME        stylish (default), json, lsp, sarif or github
   --quiet                  Report errors only
   --max-warnings N         Exit 1 when there are more than N warnings
   --verbose                Print each file's status, info findings and a code frame per finding
@@ -40,7 +50,13 @@ Checks:
   -c, --config PATH        Use this configuration file instead of looking for one
   --no-inline-config       Ignore validate-agent-hooks-disable comments
   --no-shellcheck          Do not run ShellCheck
+  --cache                  Reuse findings of unchanged files (keyed on content, configuration, versions)
+  --cache-location PATH    Cache file (default: .validate-agent-hooks-cache)
   --ci                     CI mode: no colour, and a missing tool the checks need is an error (exit 2)
+
+Fixes:
+  --fix                    Apply the safe fixes and write the files (atomically; BOM and line endings kept)
+  --fix-dry-run            Print the fixes as a unified diff on stdout instead; write nothing
 
   -h, --help               Show this help
   -v, --version            Show the version
@@ -63,6 +79,10 @@ interface LintFlags {
   config?: string;
   inlineConfig: boolean;
   shellcheck: boolean;
+  fix: boolean;
+  fixDryRun: boolean;
+  cache: boolean;
+  cacheLocation?: string;
   files: string[];
 }
 
@@ -73,7 +93,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (subcommand) return await (await subcommand())(rest, io);
     return await lintCommand(argv, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       io.stderr(`validate-agent-hooks: ${error.message}\n`);
       return EXIT_USAGE;
     }
@@ -103,9 +123,13 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
         'no-color': { type: 'boolean' },
         stdin: { type: 'boolean', default: false },
         'stdin-filename': { type: 'string' },
+        cache: { type: 'boolean', default: false },
+        'cache-location': { type: 'string' },
         config: { type: 'string', short: 'c' },
         'no-inline-config': { type: 'boolean', default: false },
         'no-shellcheck': { type: 'boolean', default: false },
+        fix: { type: 'boolean', default: false },
+        'fix-dry-run': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -120,8 +144,10 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
     all: values.all, format: values.format, quiet: values.quiet, verbose: values.verbose, ci: values.ci,
     stdin: values.stdin, files: positionals,
     inlineConfig: !values['no-inline-config'], shellcheck: !values['no-shellcheck'],
+    fix: values.fix, fixDryRun: values['fix-dry-run'], cache: values.cache,
   };
   if (values.config !== undefined) flags.config = values.config;
+  if (values['cache-location'] !== undefined) flags.cacheLocation = values['cache-location'];
   if (values.root !== undefined) flags.root = values.root;
   if (values['stdin-filename'] !== undefined) flags.stdinFilename = values['stdin-filename'];
   if (values['no-color']) flags.color = false;
@@ -131,7 +157,9 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
     if (!Number.isInteger(n) || n < -1) throw new UsageError(`--max-warnings expects a whole number, got "${values['max-warnings']}"`);
     flags.maxWarnings = n;
   }
-  if (!['stylish', 'json'].includes(flags.format)) throw new UsageError(`Unknown --format "${flags.format}": expected stylish or json`);
+  if (!isReporterName(flags.format)) throw new UsageError(`Unknown --format "${flags.format}": expected ${REPORTER_NAMES.join(', ')}`);
+  if (flags.fix && flags.fixDryRun) throw new UsageError('--fix and --fix-dry-run exclude each other.');
+  if (flags.fix && flags.stdin) throw new UsageError('--fix writes files; with --stdin use --fix-dry-run to see the diff.');
   if (!flags.stdin && !flags.all && flags.files.length === 0) throw new UsageError('No files to lint: name files, directories or globs, or use --all (see --help).');
   if (flags.stdin && (flags.all || flags.files.length > 0)) throw new UsageError('--stdin lints standard input only; do not combine it with files or --all.');
   return flags;
@@ -160,6 +188,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       inputs = await readAll(kept);
     }
     configs = groupBy(inputs, (input) => resolver.forFile(input.filePath));
+    if (inputs.length <= FAST_START_MAX_FILES) (await import('../shell/parser.js')).preferFastWasmStart();
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
@@ -168,23 +197,34 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   const shellcheck = await shellcheckFor(flags, [...configs.keys()], io);
   if (shellcheck === 'missing-in-ci') return EXIT_USAGE;
   let results: LintResult[] = [];
+  const fixer = flags.fix || flags.fixDryRun ? new (await import('../engine/fix.js')).FixSession() : undefined;
+  const cacheModule = flags.cache && !flags.stdin ? await import('../cache/index.js') : undefined;
+  const cache = cacheModule?.ResultCache.open(resolve(io.cwd, flags.cacheLocation ?? cacheModule.DEFAULT_CACHE_LOCATION));
   for (const [loaded, group] of configs) {
     const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
-    const batchAnalyzers = shellcheck && loaded.shellcheckEnabled ? [shellcheck(config)] : [];
-    results.push(...await lintInputs(group, { rules, config, batchAnalyzers }));
+    const withShellcheck = shellcheck && loaded.shellcheckEnabled ? shellcheck : undefined;
+    const batchAnalyzers = withShellcheck ? [withShellcheck.analyzer(config)] : [];
+    const lint = (batch: LintInput[]): Promise<LintResult[]> => lintInputs(batch, { rules, config, batchAnalyzers });
+    if (fixer) results.push(...await fixer.lint(group, lint));
+    else if (cache && cacheModule) results.push(...await cachedLint(group, lint, cache, cacheModule.cacheSettings({ toolVersion: toolVersion(), config, inlineConfig: config.inlineConfig, shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args } })));
+    else results.push(...await lint(group));
   }
+  cache?.save();
+  // A dry run prints only the diff on stdout (so it can be piped to `git apply`); the exit code is as after the fixes.
+  if (fixer) await fixer.finish({ dryRun: flags.fixDryRun, cwd: io.cwd, stdout: io.stdout, log: io.stderr });
   const order = new Map(inputs.map((input, index) => [input.filePath, index]));
   results.sort((a, b) => order.get(a.filePath)! - order.get(b.filePath)!);
   if (!flags.verbose) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity !== 'info') }));
   if (flags.quiet) results = results.map((r) => ({ ...r, diagnostics: r.diagnostics.filter((d) => d.severity === 'error') }));
 
   const color = flags.color ?? (!flags.ci && colorFromEnv(io));
-  const reporterOptions = { cwd: io.cwd, color, verbose: flags.verbose, rules, toolVersion: toolVersion() };
+  const reporterOptions: ReporterOptions = { cwd: io.cwd, color, verbose: flags.verbose, rules, toolVersion: toolVersion() };
+  if (color) reporterOptions.painter = await (await import('../reporters/types.js')).chalkPainter();
   if (flags.verbose && flags.format === 'stylish') {
     for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
   }
-  const reporter = flags.format === 'json' ? (await import('../reporters/json.js')).jsonReporter : (await import('../reporters/stylish.js')).stylishReporter;
-  io.stdout(reporter(results, reporterOptions));
+  const reporter = await loadReporter(flags.format as Parameters<typeof loadReporter>[0]);
+  if (!flags.fixDryRun) io.stdout(reporter(results, reporterOptions));
 
   const totals = countBySeverity(results.flatMap((r) => r.diagnostics));
   if (totals.errors > 0) return EXIT_FINDINGS;
@@ -199,11 +239,12 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
  * The ShellCheck analyzer to use, undefined when ShellCheck is off or
  * missing (a one-line notice), or 'missing-in-ci' when --ci needs it.
  */
-async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<((config: LintConfig) => BatchAnalyzer) | undefined | 'missing-in-ci'> {
+async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<{ analyzer: (config: LintConfig) => BatchAnalyzer; version: string; args: readonly string[] } | undefined | 'missing-in-ci'> {
   if (!flags.shellcheck || !configs.some((c) => c.shellcheckEnabled)) return undefined;
-  const { shellcheckAnalyzer, shellcheckVersion, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
+  const { shellcheckAnalyzer, shellcheckVersion, SHELLCHECK_ARGS, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
   const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
-  if (shellcheckVersion(binary) === undefined) {
+  const version = shellcheckVersion(binary);
+  if (version === undefined) {
     if (flags.ci) {
       io.stderr(`validate-agent-hooks: ShellCheck is required under --ci but was not found (${binary}): ${SHELLCHECK_INSTALL_HINT}.\n`);
       return 'missing-in-ci';
@@ -211,7 +252,7 @@ async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliI
     io.stderr(`validate-agent-hooks: ShellCheck not found; its checks are skipped (${SHELLCHECK_INSTALL_HINT}).\n`);
     return undefined;
   }
-  return (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' });
+  return { version, args: SHELLCHECK_ARGS, analyzer: (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' }) };
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
@@ -228,6 +269,25 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
 /** Patterns are absolute (the configuration made them so), hence matched from the file system root. */
 function isIgnored(file: string, patterns: readonly string[]): boolean {
   return patterns.length > 0 && ignored(file, patterns, '/');
+}
+
+/** Lints only the files whose cached findings are stale, and records the new ones. */
+async function cachedLint(group: LintInput[], lint: (batch: LintInput[]) => Promise<LintResult[]>, cache: ResultCache, settings: string): Promise<LintResult[]> {
+  const keys = group.map((input) => cache.keyFor(input.text ?? input.bytes ?? '', settings));
+  const results: (LintResult | undefined)[] = group.map((input, i) => {
+    const diagnostics = cache.get(input.filePath, keys[i]!);
+    if (!diagnostics) return undefined;
+    const text = input.text ?? Buffer.from(input.bytes ?? []).toString('utf8');
+    return { filePath: input.filePath, diagnostics, source: text.replace(/^\uFEFF/, '') };
+  });
+  const stale = group.filter((_, i) => results[i] === undefined);
+  const fresh = stale.length ? await lint(stale) : [];
+  fresh.forEach((result, j) => {
+    const i = group.indexOf(stale[j]!);
+    results[i] = result;
+    cache.set(result.filePath, keys[i]!, result.diagnostics);
+  });
+  return results as LintResult[];
 }
 
 /** NO_COLOR and FORCE_COLOR as the conventions define them; otherwise colour on a terminal. */

@@ -1,0 +1,50 @@
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import type { CliIO } from '../cli/io.js';
+import type { LintConfig } from '../engine/config.js';
+import type { BatchAnalyzer } from '../engine/lint.js';
+import { startLanguageServer, type LanguageServerOptions } from './server.js';
+
+export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck]
+
+Start the language server on standard input and output (the only transport).
+Editors start it themselves; see the README for Neovim and VS Code.
+Configuration files are found next to each document, as by the CLI (read once).
+ShellCheck runs on open and save, and on change while it is fast enough.
+`;
+
+/**
+ * `validate-agent-hooks lsp`: serves until the client sends `exit` (or
+ * closes the pipe), when vscode-languageserver ends the process.
+ */
+export async function lspCommand(args: string[], io: CliIO, options: LanguageServerOptions = {}): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) { io.stdout(LSP_HELP); return 0; }
+  // Editors add their own flags (`--clientProcessId=N`); only other transports are refused.
+  const other = args.find((a) => /^--(node-ipc|socket|pipe)\b/.test(a));
+  // Reported here rather than thrown: this module is loaded beside the bundled CLI, whose UsageError is another class.
+  if (other) { io.stderr(`validate-agent-hooks: lsp: only --stdio is supported, not ${other}\n`); return 2; }
+  // Standard output belongs to the protocol: anything logged goes to standard error.
+  console.log = console.info = console.warn = console.debug = console.error;
+  const { ConfigResolver } = await import('../config/load.js');
+  const resolver = new ConfigResolver();
+  const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
+  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  startLanguageServer(connection, {
+    configFor: (filePath) => resolver.forFile(filePath).config,
+    ...(shellcheck ? { analyzers: (config, filePath) => (resolver.forFile(filePath).shellcheckEnabled ? [shellcheck(config)] : []) } : {}),
+    ...options,
+  });
+  return new Promise<number>(() => {
+    // Never settles: the connection keeps the process alive and exits it.
+  });
+}
+
+/** ShellCheck when it is installed; without it the server still serves everything else. */
+async function shellcheckFactory(io: CliIO): Promise<((config: LintConfig) => BatchAnalyzer) | undefined> {
+  const { shellcheckAnalyzer, shellcheckVersion } = await import('../shellcheck/index.js');
+  const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
+  if (shellcheckVersion(binary) === undefined) {
+    io.stderr('validate-agent-hooks lsp: ShellCheck not found; its checks are skipped.\n');
+    return undefined;
+  }
+  return (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' });
+}
