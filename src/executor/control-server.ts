@@ -1,0 +1,97 @@
+import { chmod, unlink } from 'node:fs/promises';
+import { createServer, type Server, type Socket } from 'node:net';
+import { asCommand, encodeBulk, encodeError, encodeSimple, RespProtocolError, RespReader } from './resp.js';
+import type { CommandOutcome } from './slash-commands.js';
+
+/**
+ * The socket the sandbox's `/sqlite-memory`, `/eventbus` and other slash
+ * command shims talk to. It speaks RESP so the shims can use the real
+ * `redis-cli` as their client (it starts in ~2 ms; a Node client would cost
+ * ~50 ms per call). One server per run: whoever connects to it *is* that run's
+ * agent, which is how identity reaches the memory store without trusting
+ * anything the hook can change.
+ *
+ * Every reply is one bulk string `EXIT \x1f STDERR \x1f STDOUT`, which the shim
+ * splits back into an exit status and two streams (redis-cli itself exits 0
+ * even on error replies, so errors cannot carry the status).
+ */
+
+export const REPLY_SEPARATOR = '\x1f';
+
+export type ControlHandler = (command: string, args: string[]) => Promise<CommandOutcome>;
+
+export interface ControlServer {
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+export function packOutcome(result: CommandOutcome): string {
+  const stderr = result.stderr.replaceAll(REPLY_SEPARATOR, ' ');
+  return `${result.exitCode}${REPLY_SEPARATOR}${stderr}${REPLY_SEPARATOR}${result.stdout}`;
+}
+
+/** Frames bigger than this are refused: hook arguments cannot exceed the kernel's 128 KiB per argument anyway. */
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+export async function startControlServer(socketPath: string, handle: ControlHandler): Promise<ControlServer> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const reader = new RespReader({ maxBulkBytes: MAX_REQUEST_BYTES, maxElements: 100_000 });
+    // Replies go out in request order even when a later command finishes first.
+    let queue = Promise.resolve();
+    socket.on('data', (chunk) => {
+      reader.push(chunk);
+      let frames;
+      try {
+        if (reader.pendingBytes > MAX_REQUEST_BYTES) throw new RespProtocolError('request too large');
+        frames = reader.drain();
+      } catch (error) {
+        socket.end(encodeError(`ERR Protocol error: ${(error as Error).message}`));
+        return;
+      }
+      for (const frame of frames) {
+        const words = asCommand(frame);
+        queue = queue.then(async () => {
+          const reply = await answer(words, handle);
+          if (!socket.destroyed) socket.write(reply);
+        });
+      }
+    });
+  });
+  await unlink(socketPath).catch(() => undefined);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  // The sandbox user is not the host user; the socket file is bound read-only, but connecting needs write permission.
+  await chmod(socketPath, 0o666);
+  return {
+    socketPath,
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+async function answer(words: string[] | undefined, handle: ControlHandler): Promise<Buffer> {
+  if (!words || words.length === 0) return encodeError('ERR expected a command');
+  const [name = '', ...args] = words;
+  switch (name.toUpperCase()) {
+    case 'PING': return encodeSimple('PONG');
+    // redis-cli sends these when the environment asks it to (REDISCLI_AUTH, -n); they are harmless here.
+    case 'AUTH': case 'SELECT': case 'CLIENT': return encodeSimple('OK');
+    case 'VAH.CALL': {
+      const [command = '', ...rest] = args;
+      try {
+        return encodeBulk(packOutcome(await handle(command, rest)));
+      } catch (error) {
+        return encodeBulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(error as Error).message}\n` }));
+      }
+    }
+    default: return encodeError(`ERR unknown command '${name.slice(0, 40)}'`);
+  }
+}

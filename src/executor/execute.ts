@@ -1,0 +1,296 @@
+import { statfs } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
+import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } from './process-runner.js';
+import type { RunCgroup } from './cgroup.js';
+import type { SandboxLimits } from './sandbox.js';
+
+/**
+ * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
+ * end: captures capped output, enforces the timeout and the disk budget,
+ * works out which limits the hook ran into, and makes sure nothing it started
+ * is still running afterwards.
+ */
+
+export type LimitName = 'cpu' | 'file-size' | 'processes' | 'open-files' | 'memory' | 'output' | 'disk';
+
+export interface ExecutionOutcome {
+  /** The hook's exit status; `null` when it was killed (timeout, output or disk limit). */
+  exitCode: number | null;
+  /** The signal that ended the hook's shell, when one did (from the 128+N convention). */
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+  /** Bytes the hook wrote to each stream, including what was dropped over the cap. */
+  stdoutBytes: number;
+  stderrBytes: number;
+  limitsHit: LimitName[];
+  /** The sandbox's PID namespace and its init's host PID, for anyone who wants to check by PID. */
+  pidNamespace?: string;
+  initPid?: number;
+  /** Host PIDs that were still running after the hook ended and had to be killed. */
+  survivors: number[];
+  /** Set when the process could not be started at all. */
+  startError?: string;
+}
+
+export interface SuperviseOptions {
+  runner: ProcessRunner;
+  clock: Clock;
+  request: SpawnRequest;
+  timeoutMs: number;
+  limits: SandboxLimits;
+  /** Host path whose file system the disk budget watches. */
+  diskWatchPath?: string;
+  /** `bwrap`: the PID namespace is the handle on every process; `marker`: an environment marker is the only one. */
+  containment: { kind: 'pid-namespace'; infoPipe: number } | { kind: 'environment-marker'; marker: string };
+  /**
+   * Puts the process into a memory-limited control group before it starts
+   * anything: the command waits at a gate (`read` on its stdin) until this
+   * resolves, so no child can be forked outside the group.
+   */
+  cgroup?: RunCgroup;
+}
+
+const SIGNALS_BY_NUMBER: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+
+/** What the shell and common tools print when a limit bites; the kernel tells the host nothing else. */
+const LIMIT_MESSAGES: Array<[LimitName, RegExp]> = [
+  ['processes', /fork: (?:retry: )?Resource temporarily unavailable|Cannot fork|fork failed/],
+  ['file-size', /File size limit exceeded|File too large/],
+  ['cpu', /CPU time limit exceeded/],
+  ['open-files', /Too many open files/],
+  ['memory', /Cannot allocate memory|x(?:m|re)alloc: cannot allocate|out of memory|MemoryError|JavaScript heap out of memory/],
+  // ENOSPC also means "too many namespaces", which `unshare` inside the sandbox meets by design.
+  ['disk', /^(?!.*(?:unshare|namespace)).*(?:No space left on device|Disk quota exceeded)/m],
+];
+
+const DISK_POLL_MS = 100;
+const SURVIVOR_GRACE_MS = 1000;
+const STREAM_GRACE_MS = 200;
+
+export async function superviseProcess(options: SuperviseOptions): Promise<ExecutionOutcome> {
+  const { clock, limits } = options;
+  const startedAt = clock.now();
+  let child: SpawnedProcess;
+  const request: SpawnRequest = options.cgroup
+    ? { ...options.request, command: '/bin/sh', args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args], stdinPipe: true }
+    : options.request;
+  try {
+    child = options.runner.spawn(request);
+  } catch (error) {
+    // Node refuses arguments with NUL bytes synchronously; a YAML "\0" escape can put one in a script.
+    return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
+  }
+  const limitsHit = new Set<LimitName>();
+  let timedOut = false;
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    child.kill('SIGKILL');
+  };
+
+  const stdout = captureStream(child.stdout, limits, () => {
+    limitsHit.add('output');
+    stop();
+  });
+  const stderr = captureStream(child.stderr, limits, () => {
+    limitsHit.add('output');
+    stop();
+  });
+
+  try {
+    await child.started;
+  } catch (error) {
+    return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
+  }
+  if (options.cgroup) {
+    const entered = child.pid !== undefined && await options.cgroup.enter(child.pid).then(() => true, () => false);
+    if (!entered) {
+      child.kill('SIGKILL');
+      await child.exited;
+      return emptyOutcome(`could not move the sandbox into its control group ${options.cgroup.path}`, clock.now() - startedAt);
+    }
+    child.stdin?.end('\n');
+  }
+
+  const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, options.timeoutMs);
+  const diskWatch = options.diskWatchPath ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
+    limitsHit.add('disk');
+    stop();
+  }) : undefined;
+
+  const exit: ProcessExit = await child.exited;
+  const durationMs = clock.now() - startedAt;
+  clearTimeout(timer);
+  diskWatch?.stop();
+
+  const namespace = await init;
+  const survivors = options.containment.kind === 'pid-namespace'
+    ? await reapNamespace(namespace)
+    : await reapMarked(options.containment.marker);
+  await Promise.all([stdout.finished(STREAM_GRACE_MS), stderr.finished(STREAM_GRACE_MS)]);
+  if (stdout.bytes() > limits.outputBytes || stderr.bytes() > limits.outputBytes) limitsHit.add('output');
+
+  const stderrText = stderr.text();
+  for (const [name, pattern] of LIMIT_MESSAGES) if (pattern.test(stderrText)) limitsHit.add(name);
+  if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
+  const { exitCode, signal } = interpretExit(exit, stopped);
+  if (signal === 'SIGXCPU') limitsHit.add('cpu');
+  if (signal === 'SIGXFSZ') limitsHit.add('file-size');
+
+  return {
+    exitCode,
+    signal,
+    timedOut,
+    durationMs,
+    stdout: stdout.text(),
+    stderr: stderrText,
+    stdoutBytes: stdout.bytes(),
+    stderrBytes: stderr.bytes(),
+    limitsHit: [...limitsHit].sort(),
+    ...(namespace ? { pidNamespace: namespace.namespace, initPid: namespace.pid } : {}),
+    survivors,
+  };
+}
+
+function emptyOutcome(startError: string, durationMs: number): ExecutionOutcome {
+  return { exitCode: null, signal: null, timedOut: false, durationMs, stdout: '', stderr: '', stdoutBytes: 0, stderrBytes: 0, limitsHit: [], survivors: [], startError };
+}
+
+/**
+ * bwrap and bash both report a child killed by signal N as status 128+N;
+ * the host killing the process itself shows as a signal on the exit.
+ */
+function interpretExit(exit: ProcessExit, stoppedByHost: boolean): { exitCode: number | null; signal: string | null } {
+  if (exit.signal) return { exitCode: null, signal: stoppedByHost ? null : exit.signal };
+  if (exit.code === null) return { exitCode: null, signal: null };
+  if (exit.code > 128 && exit.code < 128 + 65) {
+    return { exitCode: exit.code, signal: SIGNALS_BY_NUMBER[exit.code - 128] ?? `signal ${exit.code - 128}` };
+  }
+  return { exitCode: exit.code, signal: null };
+}
+
+interface CapturedStream {
+  text(): string;
+  bytes(): number;
+  finished(graceMs: number): Promise<void>;
+}
+
+function captureStream(stream: Readable, limits: SandboxLimits, onRunaway: () => void): CapturedStream {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  let ended = false;
+  const done = new Promise<void>((resolve) => {
+    stream.once('end', () => { ended = true; resolve(); });
+    stream.once('close', () => { ended = true; resolve(); });
+    stream.once('error', () => { ended = true; resolve(); });
+  });
+  stream.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (kept < limits.outputBytes) {
+      const slice = chunk.subarray(0, limits.outputBytes - kept);
+      chunks.push(slice);
+      kept += slice.length;
+    }
+    if (total > limits.outputKillBytes) onRunaway();
+  });
+  return {
+    text: () => Buffer.concat(chunks).toString('utf8'),
+    bytes: () => total,
+    finished: async (graceMs) => {
+      if (ended) return;
+      // Without a PID namespace a surviving grandchild can hold the pipe open forever.
+      await Promise.race([done, delay(graceMs)]);
+      stream.destroy();
+    },
+  };
+}
+
+/**
+ * bwrap writes its child's PID first and the namespaces after; the pipe must
+ * be read to its end, or bwrap dies of SIGPIPE halfway through starting.
+ */
+function readInitPid(info: Readable | undefined): Promise<{ pid: number; namespace: string } | undefined> {
+  if (!info) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let text = '';
+    let found = false;
+    info.setEncoding('utf8');
+    info.on('data', (chunk: string) => {
+      if (found) return;
+      text += chunk;
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (!match) return;
+      found = true;
+      const pid = Number(match[1]);
+      const namespace = pidNamespaceOf(pid);
+      resolve(namespace ? { pid, namespace } : undefined);
+    });
+    info.once('end', () => resolve(undefined));
+    info.once('close', () => resolve(undefined));
+    info.once('error', () => resolve(undefined));
+  });
+}
+
+/**
+ * The namespace dies with its init, and init dies with bwrap; this waits for
+ * that to finish, and should anything still run after the grace period,
+ * kills it and reports it (which would be a sandbox bug worth seeing).
+ */
+async function reapNamespace(init: { pid: number; namespace: string } | undefined): Promise<number[]> {
+  if (!init) return [];
+  const deadline = performance.now() + SURVIVOR_GRACE_MS;
+  while (performance.now() < deadline) {
+    if (!isRunning(init.pid) || pidNamespaceOf(init.pid) !== init.namespace) return [];
+    await delay(2);
+  }
+  const survivors = processesInPidNamespace(init.namespace);
+  for (const pid of survivors) killProcess(pid);
+  return survivors;
+}
+
+/** Best effort for --no-sandbox: whatever still carries the run's marker in its environment. */
+async function reapMarked(marker: string): Promise<number[]> {
+  await delay(20);
+  const survivors = processesWithEnvironmentMarker(marker);
+  for (const pid of survivors) killProcess(pid);
+  return survivors;
+}
+
+function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): { stop(): void } {
+  let baseline: number | undefined;
+  let active = true;
+  const free = async (): Promise<number | undefined> => {
+    try {
+      const stats = await statfs(path);
+      return stats.bavail * stats.bsize;
+    } catch {
+      return undefined;
+    }
+  };
+  void free().then((bytes) => { baseline = bytes; });
+  const interval = setInterval(() => {
+    void free().then((bytes) => {
+      if (!active || baseline === undefined || bytes === undefined) return;
+      if (baseline - bytes > budgetBytes) {
+        active = false;
+        onExceeded();
+      }
+    });
+  }, DISK_POLL_MS);
+  interval.unref();
+  return { stop: () => { active = false; clearInterval(interval); } };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+

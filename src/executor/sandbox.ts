@@ -1,0 +1,226 @@
+import { spawnSync } from 'node:child_process';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { findExecutable } from './host.js';
+import { SANDBOX_PATHS, shellQuote } from './shims.js';
+
+/**
+ * How a hook is confined. Everything here was measured on the target kind of
+ * machine (root in a VM, bubblewrap 0.8):
+ *
+ * - bubblewrap's PID namespace is what leaves no survivors: when the hook's
+ *   shell ends or bwrap is killed, the kernel kills every process in the
+ *   namespace, `setsid`/`nohup`/`disown` children included. Timeouts,
+ *   process groups and `unshare -rn` alone all leave children behind.
+ * - `ulimit -u` does not hold for root, and a user namespace that maps the
+ *   sandbox user to host root does not change that (the kernel exempts the
+ *   root user). So when the executor is root, bwrap itself runs as an
+ *   unprivileged host user (`sandboxUid`), and the process limit holds.
+ * - All capabilities are dropped and nested user namespaces are disabled, so
+ *   `mount`, remounts and `unshare -r` fail inside.
+ * - Node crashes under an address-space limit (`ulimit -v`), and hooks run
+ *   Node; the data-segment limit (`ulimit -d`) is used instead.
+ */
+
+export interface SandboxLimits {
+  /** CPU seconds per process (`ulimit -t`). */
+  cpuSeconds: number;
+  /** Largest file a process may write (`ulimit -f`). */
+  fileSizeBytes: number;
+  /** Processes and threads of the sandbox user (`ulimit -u`). */
+  processes: number;
+  /** Open file descriptors per process (`ulimit -n`). */
+  openFiles: number;
+  /** Data segment per process (`ulimit -d`). */
+  dataBytes: number;
+  /** Bytes of stdout and of stderr kept; the rest is counted and dropped. */
+  outputBytes: number;
+  /** Output beyond which the hook is stopped rather than drained (a `yes` loop would otherwise run the timeout out). */
+  outputKillBytes: number;
+  /** Disk the run may consume in its writable directories, watched on the host. */
+  diskBytes: number;
+  /** Memory of the whole sandbox, when a control group can enforce it (root, cgroup v1 or v2). */
+  memoryBytes: number;
+}
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  cpuSeconds: 10,
+  fileSizeBytes: 64 * 1024 * 1024,
+  processes: 128,
+  openFiles: 1024,
+  dataBytes: 1024 * 1024 * 1024,
+  outputBytes: 1024 * 1024,
+  outputKillBytes: 64 * 1024 * 1024,
+  diskBytes: 512 * 1024 * 1024,
+  memoryBytes: 2 * 1024 * 1024 * 1024,
+};
+
+/** The user the hook runs as inside the sandbox. */
+export const SANDBOX_USER = { name: 'agent', uid: 1000, gid: 1000 } as const;
+
+export interface BwrapAvailability {
+  ok: boolean;
+  path?: string;
+  version?: string;
+  /** Why the sandbox cannot be used, with what to do about it. */
+  problem?: string;
+}
+
+export const INSTALL_HINT = 'Install bubblewrap (Debian/Ubuntu: `apt-get install -y bubblewrap`; Fedora: `dnf install bubblewrap`), ' +
+  'or run with --no-sandbox to run the hook unconfined on this machine (not recommended).';
+
+const availabilityCache = new Map<string, BwrapAvailability>();
+
+/**
+ * Whether bwrap exists and can build the sandbox here: a container without
+ * user namespaces has the binary but cannot use it, and that should be said
+ * before any hook runs.
+ */
+export function probeBwrap(options: { hostUid?: number; hostGid?: number; searchPath?: string } = {}): BwrapAvailability {
+  const cacheKey = `${options.hostUid}:${options.hostGid}:${options.searchPath ?? ''}`;
+  const cached = availabilityCache.get(cacheKey);
+  if (cached) return cached;
+  const availability = probeUncached(options);
+  availabilityCache.set(cacheKey, availability);
+  return availability;
+}
+
+function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath?: string }): BwrapAvailability {
+  const path = findExecutable('bwrap', options.searchPath);
+  if (!path) return { ok: false, problem: `bubblewrap (bwrap) was not found on PATH. ${INSTALL_HINT}` };
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^bubblewrap\s*/, '');
+  const probe = spawnSync(path, ['--unshare-all', '--unshare-user', '--die-with-parent', '--cap-drop', 'ALL', ...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], {
+    encoding: 'utf8',
+    timeout: 5000,
+    ...(options.hostUid === undefined ? {} : { uid: options.hostUid }),
+    ...(options.hostGid === undefined ? {} : { gid: options.hostGid }),
+  });
+  if (probe.status !== 0) {
+    const detail = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim();
+    return {
+      ok: false, path, version,
+      problem: `bubblewrap is installed but cannot create a sandbox here (${detail}). ` +
+        'It needs user namespaces: check `sysctl user.max_user_namespaces` (and on Ubuntu ' +
+        '`kernel.apparmor_restrict_unprivileged_userns`), or run the container with them allowed. ' +
+        'Alternatively run with --no-sandbox (not recommended).',
+    };
+  }
+  return { ok: true, path, version };
+}
+
+/** The host's system directories, bound read-only; merged-/usr systems get their symlinks back. */
+export function systemBinds(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const name of ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32']) {
+    const path = `/${name}`;
+    try {
+      const stat = lstatSync(path);
+      if (stat.isSymbolicLink()) args.push('--symlink', readlinkSync(path), path);
+      else if (stat.isDirectory()) args.push('--ro-bind', path, path);
+    } catch {
+      // Not on this system.
+    }
+  }
+  return args;
+}
+
+/** Pieces of /etc that programs need to start (the dynamic loader, alternatives, time zone); nothing with secrets. */
+const ETC_PIECES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'localtime', 'timezone', 'nsswitch.conf', 'os-release', 'ssl', 'ca-certificates'];
+
+export interface SandboxPlan {
+  /** The hook's script, run as `bash -c SCRIPT` as the runtime does. */
+  script: string;
+  limits: SandboxLimits;
+  /** Host directories bound read-write. */
+  workspaceDir: string;
+  homeDir: string;
+  tmpDir: string;
+  /** Host directory of generated files bound read-only at /etc/passwd etc. */
+  etcDir: string;
+  /** Host directory of the shims, bound read-only at /run/vah/bin. */
+  binDir: string;
+  /** Host paths of the run's sockets. */
+  controlSocket: string;
+  redisSocket: string;
+  /** The host's redis-cli, bound where the shims expect it. */
+  realRedisCli: string;
+  /** Where the host's PATH has redis-cli, so the wrapper covers absolute calls too. */
+  redisCliLocations: string[];
+  /** Slash commands to bind at `/NAME`, each with its host shim. */
+  slashCommands: Array<{ name: string; shimPath: string }>;
+  /** File descriptor bwrap writes its child's PID to. */
+  infoFd: number;
+}
+
+/**
+ * The `ulimit` line run before the hook. Without a sandbox the process limit
+ * is left out: it would count every process the user has on the machine.
+ */
+export function limitsPrelude(limits: SandboxLimits, options: { processLimit?: boolean } = {}): string {
+  const kib = (bytes: number): number => Math.max(1, Math.floor(bytes / 1024));
+  const cpu = Math.max(1, Math.ceil(limits.cpuSeconds));
+  return [
+    // A hard limit one second above the soft one: SIGXCPU (reported as such) comes before the kernel's SIGKILL.
+    `ulimit -S -t ${cpu}`,
+    `ulimit -H -t ${cpu + 1}`,
+    `ulimit -f ${kib(limits.fileSizeBytes)}`,
+    ...(options.processLimit === false ? [] : [`ulimit -u ${limits.processes}`]),
+    `ulimit -n ${limits.openFiles}`,
+    `ulimit -d ${kib(limits.dataBytes)}`,
+  ].join(' && ');
+}
+
+/**
+ * The complete bwrap command line for one run. Order matters to bwrap:
+ * later mounts cover earlier ones, and `--remount-ro /` comes after
+ * everything has been created in the root.
+ */
+export function bwrapArguments(plan: SandboxPlan): string[] {
+  const args = [
+    '--unshare-all', '--unshare-user', '--disable-userns',
+    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    '--uid', String(SANDBOX_USER.uid), '--gid', String(SANDBOX_USER.gid),
+    '--hostname', 'vah-sandbox',
+    ...systemBinds(),
+  ];
+  for (const piece of ETC_PIECES) args.push('--ro-bind-try', `/etc/${piece}`, `/etc/${piece}`);
+  for (const file of ['passwd', 'group', 'hosts', 'hostname']) args.push('--ro-bind', `${plan.etcDir}/${file}`, `/etc/${file}`);
+  args.push(
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--size', String(1024 * 1024), '--tmpfs', '/dev/shm',
+    '--bind', plan.tmpDir, SANDBOX_PATHS.tmp,
+    '--bind', plan.homeDir, SANDBOX_PATHS.home,
+    '--bind', plan.workspaceDir, SANDBOX_PATHS.workspace,
+    '--ro-bind', plan.binDir, SANDBOX_PATHS.binDir,
+    '--ro-bind', plan.realRedisCli, SANDBOX_PATHS.realRedisCli,
+    '--ro-bind', plan.controlSocket, SANDBOX_PATHS.controlSocket,
+    '--ro-bind', plan.redisSocket, SANDBOX_PATHS.redisSocket,
+  );
+  for (const location of plan.redisCliLocations) args.push('--ro-bind', `${plan.binDir}/redis-cli`, location);
+  for (const { name, shimPath } of plan.slashCommands) args.push('--ro-bind', shimPath, `/${name}`);
+  args.push(
+    '--remount-ro', '/dev',
+    '--remount-ro', '/',
+    '--chdir', SANDBOX_PATHS.workspace,
+    '--info-fd', String(plan.infoFd),
+    '--',
+    '/bin/bash', '-c', `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`, 'vah-limits', plan.script,
+  );
+  return args;
+}
+
+/** /etc/passwd, /etc/group, /etc/hosts and /etc/hostname of the sandbox. */
+export function sandboxEtcFiles(): Record<string, string> {
+  const { name, uid, gid } = SANDBOX_USER;
+  return {
+    passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\n${name}:x:${uid}:${gid}:agent:${SANDBOX_PATHS.home}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
+    group: `root:x:0:\n${name}:x:${gid}:\nnogroup:x:65534:\n`,
+    hosts: '127.0.0.1\tlocalhost vah-sandbox\n::1\tlocalhost ip6-localhost ip6-loopback\n',
+    hostname: 'vah-sandbox\n',
+  };
+}
+
+/** A shell-ready rendering of a command line, for `--verbose` and error messages. */
+export function renderCommandLine(command: string, args: readonly string[]): string {
+  return [command, ...args].map(shellQuote).join(' ');
+}

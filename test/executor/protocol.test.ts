@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControlServer, type ControlServer } from '../../src/executor/control-server.js';
+import { findExecutable } from '../../src/executor/host.js';
+import { encodeCommand, RespError, RespProtocolError, RespReader } from '../../src/executor/resp.js';
+import { controlShim, slashCommandsIn } from '../../src/executor/shims.js';
+import type { CommandOutcome } from '../../src/executor/slash-commands.js';
+import { hasRedisCli, tempDir } from './helpers.js';
+
+describe('RESP reader', () => {
+  it('reads commands split at every possible byte boundary', () => {
+    const bytes = Buffer.concat([encodeCommand(['SET', 'key', 'välue\r\nwith crlf']), encodeCommand(['GET', 'key'])]);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const reader = new RespReader();
+      reader.push(bytes.subarray(0, cut));
+      const first = reader.drain();
+      reader.push(bytes.subarray(cut));
+      expect([...first, ...reader.drain()]).toEqual([['SET', 'key', 'välue\r\nwith crlf'], ['GET', 'key']]);
+    }
+  });
+
+  it('reads RESP2 and RESP3 replies, errors included', () => {
+    const reader = new RespReader();
+    reader.push(Buffer.from('+OK\r\n-ERR wrong\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n:1\r\n_\r\n,3.5\r\n#t\r\n%1\r\n+k\r\n+v\r\n(123456789012345678901\r\n=7\r\ntxt:abc\r\n'));
+    expect(reader.drain()).toEqual(['OK', new RespError('ERR wrong'), 42, null, ['a', 1], null, 3.5, true, { map: [['k', 'v']] }, 123456789012345678901n, 'abc']);
+  });
+
+  it('reads inline commands as a hand-written client sends them', () => {
+    const reader = new RespReader();
+    reader.push(Buffer.from('PING\r\nset  a b\n'));
+    expect(reader.drain()).toEqual([['PING'], ['set', 'a', 'b']]);
+  });
+
+  it('refuses oversized and malformed frames instead of buffering or crashing', () => {
+    const big = new RespReader({ maxBulkBytes: 10 });
+    big.push(Buffer.from('*1\r\n$11\r\n'));
+    expect(() => big.drain()).toThrow(RespProtocolError);
+    const bad = new RespReader();
+    bad.push(Buffer.from(':notanumber\r\n'));
+    expect(() => bad.drain()).toThrow(RespProtocolError);
+    const deep = new RespReader({ maxDepth: 5 });
+    deep.push(Buffer.from('*1\r\n'.repeat(10)));
+    expect(() => deep.drain()).toThrow(RespProtocolError);
+  });
+
+  it('never throws anything but RespProtocolError on random bytes (seeded)', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+      const reader = new RespReader({ maxBulkBytes: 1000, maxElements: 1000 });
+      reader.push(Buffer.from(bytes));
+      try {
+        reader.drain();
+      } catch (error) {
+        if (!(error instanceof RespProtocolError)) throw error;
+      }
+    }), { seed: 5, numRuns: 2000 });
+  });
+});
+
+describe('slash command discovery', () => {
+  it('finds /name commands in command position and ignores paths', () => {
+    const script = [
+      '/performance analyze --x',
+      'X=$(/neural predict)',
+      'true && /fleet scale; /hooks post-edit "f"',
+      'cat /etc/passwd /tmp/x.json',
+      'ls /usr/bin',
+      'echo "/not-a-command here"',
+      'node /workspace/x.js',
+      '/sqlite-memory store',
+    ].join('\n');
+    expect(slashCommandsIn(script)).toEqual(['fleet', 'hooks', 'neural', 'not-a-command', 'performance']);
+  });
+});
+
+describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
+  const { dir, remove } = tempDir('vah-shim-');
+  let server: ControlServer;
+  let next: CommandOutcome = { exitCode: 0, stdout: '', stderr: '' };
+  const received: Array<{ command: string; args: string[] }> = [];
+  const shim = join(dir, 'sqlite-memory');
+
+  beforeAll(async () => {
+    server = await startControlServer(join(dir, 'control.sock'), async (command, args) => {
+      received.push({ command, args });
+      return next;
+    });
+    writeFileSync(shim, controlShim({ commandName: 'sqlite-memory', redisCli: findExecutable('redis-cli')!, controlSocket: server.socketPath }), { mode: 0o755 });
+  });
+  afterAll(async () => {
+    await server.close();
+    remove();
+  });
+
+  // Not spawnSync: the control server answers from this very event loop.
+  const call = (args: string[], file = shim) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn('bash', [file, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+
+  it.each<[string, CommandOutcome]>([
+    ['a value with a trailing newline', { exitCode: 0, stdout: '{"a":1}\n', stderr: '' }],
+    ['no trailing newline and several blank lines', { exitCode: 0, stdout: 'x\n\n\n', stderr: '' }],
+    ['an empty reply with a status', { exitCode: 1, stdout: '', stderr: 'sqlite-memory: no entry\n' }],
+    ['the separator byte inside the value', { exitCode: 0, stdout: 'a\x1fb\x1fc', stderr: '' }],
+    ['unicode and a leading dash', { exitCode: 3, stdout: '-n ✓ émoji 🎉\n', stderr: 'warn ✓\n' }],
+  ])('carries stdout, stderr and the exit status exactly: %s', async (_name, outcome) => {
+    next = outcome;
+    const result = await call(['retrieve', '--key', 'k']);
+    expect({ exitCode: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual(outcome);
+  });
+
+  it('passes arguments through untouched, quotes and newlines included', async () => {
+    next = { exitCode: 0, stdout: '', stderr: '' };
+    received.length = 0;
+    const args = ['store', '--key', 'a b', '--data', '{"x":"it\'s\nmultiline"}', '--', '-x', ''];
+    expect((await call(args)).status).toBe(0);
+    expect(received).toEqual([{ command: 'sqlite-memory', args }]);
+  });
+
+  it('fails with status 70 and says so when the executor does not answer', async () => {
+    const orphan = join(dir, 'orphan');
+    writeFileSync(orphan, controlShim({ commandName: 'eventbus', redisCli: findExecutable('redis-cli')!, controlSocket: join(dir, 'missing.sock') }), { mode: 0o755 });
+    const result = await call(['publish'], orphan);
+    expect(result.status).toBe(70);
+    expect(result.stderr).toContain('/eventbus: the executor did not answer');
+  });
+});
