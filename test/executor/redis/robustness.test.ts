@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+import { encodeCommand } from '../../../src/executor/redis/resp.js';
+import { startRedisFake, type RedisFake } from '../../../src/executor/redis/server.js';
+import { RespTestClient, makeTempDir, show } from './helpers.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+let fake: RedisFake;
+/** A second fake with a tiny bulk cap, to test the cap without sending megabytes. */
+let cappedFake: RedisFake;
+
+beforeAll(async () => {
+  temp = makeTempDir();
+  fake = await startRedisFake({ socketPath: join(temp.dir, 'fake.sock') });
+  cappedFake = await startRedisFake({ socketPath: join(temp.dir, 'capped.sock'), maxBulkLength: 1024 });
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await cappedFake?.close();
+  temp?.remove();
+});
+
+describe('malformed input', () => {
+  it.each([
+    ['garbage multibulk count', '*!!\r\n', 'invalid multibulk length'],
+    ['a bulk header that is not $', '*1\r\n+PING\r\n', "expected '$', got '+'"],
+    ['a negative bulk length', '*1\r\n$-3\r\n', 'invalid bulk length'],
+    ['random binary', '*\u00ff\u0001\u00fe\r\n\u0002', 'invalid multibulk length'],
+    ['unbalanced inline quotes', 'SET "oops\r\n', 'unbalanced quotes in request'],
+  ])('answers %s with a protocol error and closes only that connection', async (_label, input, message) => {
+    const bystander = await RespTestClient.connect(fake.socketPath);
+    const offender = await RespTestClient.connect(fake.socketPath);
+    try {
+      offender.writeRaw(`PING\r\n${input}`);
+      expect(await offender.repliesUntilClosed()).toEqual(['+PONG', `-ERR Protocol error: ${message}`, 'closed']);
+      expect(show(await bystander.call('PING'))).toBe('+PONG');
+    } finally {
+      bystander.close();
+      offender.close();
+    }
+  });
+
+  it('waits on a header line with a NUL in it, as Redis does, until it grows past 64 KB', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      client.writeRaw('PING\r\nPING \u0000\r\n');
+      expect(await client.repliesUntilClosed()).toEqual(['+PONG', 'still open']);
+      client.writeRaw(Buffer.alloc(70 * 1024, 'a'));
+      expect(await client.repliesUntilClosed()).toEqual(['-ERR Protocol error: too big inline request', 'closed']);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('rejects a bulk length over the cap before any payload arrives', async () => {
+    const client = await RespTestClient.connect(cappedFake.socketPath);
+    try {
+      client.writeRaw('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1025\r\n');
+      expect(await client.repliesUntilClosed()).toEqual(['-ERR Protocol error: invalid bulk length', 'closed']);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('accepts a bulk string exactly at the cap', async () => {
+    const client = await RespTestClient.connect(cappedFake.socketPath);
+    try {
+      expect(show(await client.call('SET', 'k', Buffer.alloc(1024, 'v')))).toBe('+OK');
+      expect(show(await client.call('STRLEN', 'k'))).toBe(':1024');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('rejects the default 64 MB cap plus one at once', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      client.writeRaw(`*2\r\n$4\r\nECHO\r\n$${64 * 1024 * 1024 + 1}\r\n`);
+      expect(await client.repliesUntilClosed()).toEqual(['-ERR Protocol error: invalid bulk length', 'closed']);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('stores an 8 MB value sent in one go', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      const big = Buffer.alloc(8 * 1024 * 1024, 'x');
+      expect(show(await client.call('SET', 'big', big))).toBe('+OK');
+      expect(show(await client.call('STRLEN', 'big'))).toBe(`:${big.length}`);
+      const reply = await client.call('GET', 'big');
+      expect(reply.kind === 'bulk' && reply.value?.equals(big)).toBe(true);
+      await client.call('DEL', 'big');
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('does not wait for a client that never hangs up after a protocol error', async () => {
+    const shutdownTemp = makeTempDir();
+    const shortLived = await startRedisFake({ socketPath: join(shutdownTemp.dir, 'short.sock') });
+    // allowHalfOpen: this client keeps its side open after the server's FIN, as a stuck hook might.
+    const stubborn = connect({ path: shortLived.socketPath, allowHalfOpen: true });
+    await new Promise((resolve) => stubborn.once('connect', resolve));
+    const received: Buffer[] = [];
+    stubborn.on('data', (chunk: Buffer) => received.push(chunk));
+    stubborn.on('error', () => {});
+    stubborn.write('*1\r\n$x\r\n');
+    await new Promise((resolve) => stubborn.once('end', resolve));
+    expect(Buffer.concat(received).toString()).toBe('-ERR Protocol error: invalid bulk length\r\n');
+    const started = Date.now();
+    await shortLived.close();
+    expect(Date.now() - started).toBeLessThan(500);
+    stubborn.destroy();
+    shutdownTemp.remove();
+  });
+});
+
+describe('load', () => {
+  it('answers a pipelined flood of 10,000 commands sent in one write, in order', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      const count = 10_000;
+      const commands: Buffer[] = [];
+      for (let i = 0; i < count; i++) {
+        commands.push(i % 2 === 0 ? encodeCommand(['RPUSH', 'flood', String(i)]) : Buffer.from(`INCR flood:counter\r\n`));
+      }
+      client.writeRaw(Buffer.concat(commands));
+      for (let i = 0; i < count; i++) {
+        const reply = show(await client.nextReply());
+        const expected = i % 2 === 0 ? `:${i / 2 + 1}` : `:${(i + 1) / 2}`;
+        if (reply !== expected) expect.fail(`reply #${i} was ${reply}, expected ${expected}`);
+      }
+      const all = await client.call('LRANGE', 'flood', '0', '-1');
+      expect(all.kind === 'array' && all.items?.map(show)).toEqual(Array.from({ length: count / 2 }, (_, i) => `$${i * 2}`));
+      await client.call('DEL', 'flood', 'flood:counter');
+    } finally {
+      client.close();
+    }
+  });
+
+  it('serves 300 concurrent clients without losing or mixing up writes', async () => {
+    const clients = await Promise.all(Array.from({ length: 300 }, () => RespTestClient.connect(fake.socketPath)));
+    try {
+      // The server sees a connection a moment after the client does.
+      const deadline = Date.now() + 2000;
+      while (fake.clientCount < 300 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(fake.clientCount).toBeGreaterThanOrEqual(300);
+      await Promise.all(
+        clients.map(async (client, index) => {
+          for (let round = 0; round < 5; round++) {
+            // Pipeline a write and its read-backs so requests from all clients interleave.
+            client.send(['SET', `client:${index}`, `value-${index}-${round}`]);
+            client.send(['RPUSH', `log:${index}`, String(round)]);
+            client.send(['GET', `client:${index}`]);
+            const replies = [await client.nextReply(), await client.nextReply(), await client.nextReply()].map(show);
+            expect(replies).toEqual(['+OK', `:${round + 1}`, `$value-${index}-${round}`]);
+          }
+          expect(show(await client.call('LRANGE', `log:${index}`, '0', '-1'))).toBe('[$0, $1, $2, $3, $4]');
+        }),
+      );
+      expect(show(await clients[0]!.call('EVAL', 'x', '0'))).toMatch(/^-ERR unknown command 'EVAL'/);
+      const keys = await clients[0]!.call('KEYS', 'client:*');
+      expect(keys.kind === 'array' && keys.items?.length).toBe(300);
+    } finally {
+      for (const client of clients) client.close();
+    }
+  });
+});
