@@ -12,6 +12,8 @@ import commandShred from './command-shred/index.js';
 import commandSqlite3 from './command-sqlite3/index.js';
 import commandSudo from './command-sudo/index.js';
 import commandTcpdump from './command-tcpdump/index.js';
+import envVarUnavailable from './env-var-unavailable/index.js';
+import eventbusPublishInvalid from './eventbus-publish-invalid/index.js';
 import fileUnreadable from './file-unreadable/index.js';
 import frontmatterEmpty from './frontmatter-empty/index.js';
 import frontmatterMissing from './frontmatter-missing/index.js';
@@ -20,6 +22,18 @@ import frontmatterUnclosed from './frontmatter-unclosed/index.js';
 import frontmatterYaml from './frontmatter-yaml/index.js';
 import hookNameUnknown from './hook-name-unknown/index.js';
 import hookNotScript from './hook-not-script/index.js';
+import hookTimeoutRisk from './hook-timeout-risk/index.js';
+import injectionEval from './injection-eval/index.js';
+import injectionUnquotedVar from './injection-unquoted-var/index.js';
+import jsonSingleQuotedVar from './json-single-quoted-var/index.js';
+import jsonSplicedValue from './json-spliced-value/index.js';
+import lifecycleAntipattern from './lifecycle-antipattern/index.js';
+import memoryCommandInvalid from './memory-command-invalid/index.js';
+import memoryKeyUnmatched from './memory-key-unmatched/index.js';
+import memoryKeyUnscoped from './memory-key-unscoped/index.js';
+import networkAccess from './network-access/index.js';
+import pathOutsideWorkspace from './path-outside-workspace/index.js';
+import processControl from './process-control/index.js';
 import shellSyntax from './shell-syntax/index.js';
 import suppressionUnused from './suppression-unused/index.js';
 
@@ -36,6 +50,8 @@ export const rules: Rule<any>[] = [
   commandSqlite3,
   commandSudo,
   commandTcpdump,
+  envVarUnavailable,
+  eventbusPublishInvalid,
   fileUnreadable,
   frontmatterEmpty,
   frontmatterMissing,
@@ -44,6 +60,18 @@ export const rules: Rule<any>[] = [
   frontmatterYaml,
   hookNameUnknown,
   hookNotScript,
+  hookTimeoutRisk,
+  injectionEval,
+  injectionUnquotedVar,
+  jsonSingleQuotedVar,
+  jsonSplicedValue,
+  lifecycleAntipattern,
+  memoryCommandInvalid,
+  memoryKeyUnmatched,
+  memoryKeyUnscoped,
+  networkAccess,
+  pathOutsideWorkspace,
+  processControl,
   shellSyntax,
   suppressionUnused,
 ];

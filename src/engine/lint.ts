@@ -1,5 +1,6 @@
 import type { Diagnostic, LintResult, Range, Severity } from '../diagnostics.js';
 import { compareDiagnostics } from '../diagnostics.js';
+import { bodyCodeBlocks } from '../hooks/body-blocks.js';
 import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
@@ -74,6 +75,9 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
   const push = (rule: Rule<any>, report: Report, range: Range, hook?: string): void => {
     state.diagnostics.push(toDiagnostic(rule, report, range, hook));
   };
+  const pushScript = (rule: Rule<any>, report: Report, item: { hook: HookScript; map: ScriptSourceMap }): void => {
+    push(rule, withFileFixes(report, item.map), item.map.mapRange(report.range).range, item.hook.name);
+  };
   for (const rule of rules) {
     if (!rule.checkProfile) continue;
     rule.checkProfile({ profile, hooks: entries, options: ruleOptions(rule, config), report: (r) => push(rule, r, r.range) });
@@ -85,14 +89,13 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
       const hook = entry.script;
       const map = new ScriptSourceMap(hook, profile.lines);
       const tree = parseShell(parser, hook.text);
-      const scriptLines = map.scriptLines;
-      analysed.push({ hook, tree, map, commands: collectCommands(tree.rootNode, hook.text), range: (start, end) => scriptLines.rangeOf(start, end) });
+      analysed.push(analyse(hook, map, tree));
       state.hooks.push({ hook, map });
     }
     for (const item of analysed) {
       for (const rule of rules) {
-        if (!rule.checkScript) continue;
-        rule.checkScript({ ...item, options: ruleOptions(rule, config), report: (r) => push(rule, r, item.map.mapRange(r.range).range, item.hook.name) });
+        if (!rule.checkScript || !inScope(rule, 'hooks')) continue;
+        rule.checkScript({ ...item, options: ruleOptions(rule, config), report: (r) => pushScript(rule, r, item) });
       }
     }
     for (const rule of rules) {
@@ -101,15 +104,50 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
         profile, hooks: analysed, options: ruleOptions(rule, config),
         report: (r) => {
           const item = analysed.find((a) => a.hook === r.hook);
-          if (item) push(rule, r, item.map.mapRange(r.range).range, r.hook.name);
+          if (item) pushScript(rule, r, item);
         },
       });
+    }
+    // Code blocks of the Markdown body: only rules that opt in read them, and
+    // they are not hooks (no ShellCheck, no cross-hook checks).
+    const bodyRules = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
+    for (const block of bodyRules.length ? bodyCodeBlocks(profile) : []) {
+      const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
+      analysed.push(item);
+      for (const rule of bodyRules) {
+        rule.checkScript!({ ...item, options: ruleOptions(rule, config), report: (r) => pushScript(rule, r, item) });
+      }
     }
   } finally {
     // Trees live in WASM memory; free them as soon as the rules are done.
     for (const item of analysed) item.tree.delete();
   }
   return state;
+}
+
+function analyse(hook: HookScript, map: ScriptSourceMap, tree: AnalysedHook['tree']): AnalysedHook & { map: ScriptSourceMap } {
+  const scriptLines = map.scriptLines;
+  return {
+    hook, tree, map,
+    commands: collectCommands(tree.rootNode, hook.text),
+    range: (start, end) => scriptLines.rangeOf(start, end),
+    mapRange: (range) => map.mapRange(range).range,
+  };
+}
+
+/** Script rules give fix edits in script ranges; a fix whose edits do not map exactly is dropped. */
+function withFileFixes(report: Report, map: ScriptSourceMap): Report {
+  if (!report.fixes) return report;
+  const fixes = report.fixes.flatMap((fix) => {
+    const edits = fix.edits.map((edit) => ({ edit, mapped: map.mapRange(edit.range) }));
+    return edits.every((e) => e.mapped.exact) ? [{ ...fix, edits: edits.map((e) => ({ ...e.edit, range: e.mapped.range })) }] : [];
+  });
+  const { fixes: _unmapped, ...rest } = report;
+  return fixes.length ? { ...rest, fixes } : rest;
+}
+
+function inScope(rule: Rule<any>, scope: 'hooks' | 'body'): boolean {
+  return (rule.meta.scope ?? ['hooks']).includes(scope);
 }
 
 function finish(state: FileState, options: EngineOptions): LintResult {

@@ -17,6 +17,12 @@ export interface RuleMeta {
   fixable?: boolean;
   /** Security findings carry a `security-severity` in SARIF (0–10). */
   securitySeverity?: number;
+  /**
+   * Where `checkScript` runs: hook scripts, and/or the ```bash / ```sh code
+   * blocks of the Markdown body. Defaults to hooks only, so documentation
+   * snippets are judged only by rules that opt in.
+   */
+  scope?: ('hooks' | 'body')[];
 }
 
 export interface Report {
@@ -44,6 +50,8 @@ export interface AnalysedHook {
   commands: ShellCommand[];
   /** Script range of script offsets [start, end). */
   range(start: number, end: number): Range;
+  /** File range of a script range, for related information that points into another hook. */
+  mapRange(range: Range): Range;
 }
 
 /** Context of rules that read one hook script; ranges are script ranges, the engine maps them. */

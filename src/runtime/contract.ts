@@ -61,3 +61,27 @@ export const CFN_MODES = {
   enterprise: { gate: 0.75, consensus: 0.95 },
 } as const;
 export const CFN_MAX_ITERATIONS = 10;
+
+/**
+ * Runtime variables whose text comes from agents, tasks or signals (an LLM or
+ * another agent chose it), so a hook must treat it as untrusted data: quote it,
+ * never re-parse it as shell, never splice it into JSON.
+ */
+export const AGENT_CONTROLLED_ENV = [
+  'TASK', 'TASK_ID', 'SIGNAL_DATA', 'AGENT_ID', 'SWARM_ID', 'PHASE', 'BLOCKING_TYPE', 'SIGNAL_ID', 'MISSING_COORDINATORS',
+] as const;
+
+/** Runtime variables that hold a number (counts, durations in ms, the iteration). */
+export const NUMERIC_ENV = [
+  'ITERATION', 'TIMEOUT_THRESHOLD', 'WAIT_DURATION', 'TIMEOUT_DURATION', 'EXCEEDED_BY', 'COORDINATOR_COUNT', 'RECEIVED_COUNT', 'MISSING_COUNT',
+] as const;
+
+/** `/sqlite-memory` subcommands that address one key and so need `--key`. */
+export const MEMORY_KEYED_SUBCOMMANDS = ['store', 'retrieve', 'delete'] as const;
+/** `/eventbus` event types: dotted segments, e.g. `agent.timeout` (`*` in later segments for subscriptions). */
+export const EVENT_TYPE_PATTERN = /^[a-z0-9_-]+(?:\.[a-z0-9_*-]+)+$/i;
+/** Lifecycle v2 anti-patterns: commands that park or resume an agent instead of letting the runtime do it. */
+export const LIFECYCLE_ANTIPATTERNS = [
+  { command: 'invoke-waiting-mode.sh', subcommands: ['enter', 'wait', 'wake'] },
+  { command: 'cfn-fork', subcommands: ['resume'] },
+] as const;

@@ -1,0 +1,118 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { HOOK_TIMEOUT_MS } from '../../src/runtime/contract.js';
+import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+
+const TIMEOUT_SECONDS = HOOK_TIMEOUT_MS / 1000;
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
+/** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
+const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
+/** …or the first one after the command. */
+const BLOCKING_MULTI_POPS = new Set(['blmpop', 'bzmpop']);
+/** Commands that never return on their own. */
+const ENDLESS = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
+const ALWAYS_TRUE = new Set(['true', ':']);
+const LOOP_EXITS = new Set(['break', 'exit', 'return']);
+
+/**
+ * The runtime kills a hook after five seconds and only logs it: everything the
+ * script meant to do after that point (the store, the event) silently never
+ * happens. A sleep of five seconds or more and a loop with no way out always
+ * hit the limit (errors); a Redis call that blocks until data arrives hits it
+ * whenever the data is late (warning).
+ */
+export default defineRule({
+  id: 'hook-timeout-risk',
+  meta: { description: 'A sleep, endless loop or blocking wait that runs into the 5-second hook timeout.', severity: 'error', category: 'runtime' },
+  messages: {
+    sleep: `Unexpected \`{{text}}\`: the runtime kills a hook after ${TIMEOUT_SECONDS} s, so the rest of the script never runs. Do not wait in a hook; let the runtime signal the agent.`,
+    endlessLoop: `Unexpected endless \`{{text}}\` loop with no \`break\`, \`exit\` or \`return\`: the runtime kills the hook after ${TIMEOUT_SECONDS} s.`,
+    blockingWait: `Unexpected \`redis-cli {{operation}}\` that can block {{how}}: the runtime kills the hook after ${TIMEOUT_SECONDS} s. Use a timeout below ${TIMEOUT_SECONDS} s, or read without blocking.`,
+  },
+  checkScript(context) {
+    for (const command of context.commands) {
+      const base = commandBase(command);
+      if (boundedByTimeout(context.commands, command)) continue;
+      if (base === 'sleep') {
+        const seconds = sleepSeconds(command);
+        if (seconds !== undefined && seconds >= TIMEOUT_SECONDS) context.report({ messageId: 'sleep', data: { text: commandText(context.hook.text, command) }, range: context.range(command.start, command.end) });
+      } else if (base === 'redis-cli') {
+        const wait = blockingWait(command);
+        if (wait) context.report({ messageId: 'blockingWait', data: wait, range: context.range(command.start, command.end), severity: 'warning' });
+      }
+    }
+    for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
+      const keyword = loop.child(0)?.type;
+      const condition = loop.childForFieldName('condition');
+      const body = loop.childForFieldName('body');
+      if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;
+      if (hasExit(body)) continue;
+      context.report({ messageId: 'endlessLoop', data: { text: `${keyword} ${condition.text}` }, range: context.range(loop.startIndex, condition.endIndex) });
+    }
+  },
+});
+
+/** `timeout 3 redis-cli blpop q 0`: the `timeout` wrapper ends it before the hook's limit. */
+function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand): boolean {
+  if (command.wrappedBy !== 'timeout') return false;
+  const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
+  const duration = outer?.args.find((a) => a.value !== undefined && !a.value.startsWith('-'))?.value;
+  const match = duration === undefined ? null : /^(\d+(?:\.\d*)?)([smhd]?)$/.exec(duration);
+  return match !== null && Number(match[1]) * UNIT_SECONDS[match[2]!]! < TIMEOUT_SECONDS;
+}
+
+function commandText(text: string, command: ShellCommand): string {
+  return text.slice(command.start, command.end);
+}
+
+/** `sleep 5`, `sleep 10s`, `sleep 1m 30`, `sleep 0.5`, `sleep infinity`; undefined when computed. */
+function sleepSeconds(command: ShellCommand): number | undefined {
+  let total = 0;
+  for (const arg of command.args) {
+    if (arg.value === undefined) return undefined;
+    if (arg.value === 'infinity' || arg.value === 'inf') return Infinity;
+    const match = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg.value);
+    if (!match) return undefined;
+    total += Number(match[1]) * UNIT_SECONDS[match[2]!]!;
+  }
+  return command.args.length ? total : undefined;
+}
+
+/** A blocking Redis read whose timeout is 0 (forever) or at least the hook's, unless `timeout` bounds it below that. */
+function blockingWait(command: ShellCommand): { operation: string; how: string } | undefined {
+  const words = command.args.map((a) => a.value);
+  const index = words.findIndex((w) => w !== undefined && (BLOCKING_POPS.has(w.toLowerCase()) || BLOCKING_MULTI_POPS.has(w.toLowerCase()) || ENDLESS.has(w.toLowerCase()) || /^xread(group)?$/i.test(w)));
+  if (index === -1) return undefined;
+  const operation = words[index]!.toLowerCase();
+  let seconds: number | undefined;
+  if (ENDLESS.has(operation)) seconds = Infinity;
+  else if (BLOCKING_POPS.has(operation)) seconds = timeoutSeconds(words[words.length - 1]);
+  else if (BLOCKING_MULTI_POPS.has(operation)) seconds = timeoutSeconds(words[index + 1]);
+  else {
+    const block = words.findIndex((w, i) => i > index && w?.toLowerCase() === 'block');
+    if (block === -1) return undefined;
+    const ms = words[block + 1] !== undefined && /^\d+$/.test(words[block + 1]!) ? Number(words[block + 1]) : undefined;
+    seconds = ms === undefined ? undefined : ms === 0 ? Infinity : ms / 1000;
+  }
+  if (seconds === undefined || seconds < TIMEOUT_SECONDS) return undefined;
+  return { operation, how: seconds === Infinity ? 'forever' : `for ${seconds} s` };
+}
+
+function timeoutSeconds(word: string | undefined): number | undefined {
+  if (word === undefined || !/^\d+(\.\d+)?$/.test(word)) return undefined;
+  const n = Number(word);
+  return n === 0 ? Infinity : n;
+}
+
+/** `while true`, `while :`, `until false` (the condition is that one command). */
+function isConstant(condition: SyntaxNode, value: 'true' | 'false'): boolean {
+  if (condition.type !== 'command') return false;
+  const name = condition.childForFieldName('name')?.text;
+  if (condition.childrenForFieldName('argument').length > 0) return false;
+  return value === 'true' ? ALWAYS_TRUE.has(name ?? '') : name === 'false';
+}
+
+function hasExit(body: SyntaxNode): boolean {
+  return nodesOfType(body, ['command']).some((c) => LOOP_EXITS.has(c.childForFieldName('name')?.text ?? ''));
+}

@@ -1,0 +1,101 @@
+import { defineRule } from '../../src/engine/rule.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import { hasExpansion } from '../../src/shell/commands.js';
+import { commandBase, nodesOfType, SHELLS, shellScriptArgument } from '../../src/shell/analysis.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+
+/** Commands whose output is data from outside the script: sourcing it runs that data. */
+const DATA_SOURCES = new Set(['redis-cli', 'sqlite-memory', 'curl', 'wget', 'cat', 'jq', 'nc', 'ssh']);
+
+/**
+ * Re-parsing a string as shell code after an expansion put data into it: a
+ * value containing `;`, `$(...)` or a quote becomes a command. This is the
+ * shell's SQL injection, and agent-controlled values (`$TASK`, `$SIGNAL_DATA`)
+ * make it reachable by whoever writes a task.
+ */
+export default defineRule({
+  id: 'injection-eval',
+  meta: { description: '`eval`, `bash -c`, `source <(...)` or a pipe into a shell re-parses a string built from an expansion.', severity: 'error', category: 'injection', securitySeverity: 8.8 },
+  messages: {
+    eval: 'Disallowed `eval` of an expanded string: its value is parsed again as shell code, so a `;` or `$(...)` in it runs. Call the command directly with quoted arguments.',
+    shellC: 'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
+    source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as shell code in the hook.',
+    pipeShell: 'Disallowed pipe of expanded text into `{{shell}}`: the text is parsed as shell code.',
+    xargsReplace: 'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
+  },
+  checkScript(context) {
+    for (const command of context.commands) {
+      const base = commandBase(command);
+      if (base === 'eval') {
+        const expanded = command.args.find((arg) => hasExpansion(arg.node));
+        if (expanded) context.report({ messageId: 'eval', range: context.range(expanded.start, expanded.end) });
+        continue;
+      }
+      const script = shellScriptArgument(command);
+      if (script && hasExpansion(script.node)) {
+        context.report({ messageId: 'shellC', data: { shell: base! }, range: context.range(script.start, script.end) });
+        continue;
+      }
+      if (script && command.wrappedBy === 'xargs') {
+        const replace = xargsReplaceString(context.commands, command);
+        if (replace !== undefined && script.value?.includes(replace)) {
+          context.report({ messageId: 'xargsReplace', data: { replace, shell: base! }, range: context.range(script.start, script.end) });
+        }
+        continue;
+      }
+      if (base === 'source' || base === '.') {
+        const substitution = command.args[0]?.node;
+        if (substitution?.type === 'process_substitution' && generatesData(substitution)) {
+          const inner = nodesOfType(substitution, ['command'])[0];
+          context.report({ messageId: 'source', data: { command: base, inner: inner?.childForFieldName('name')?.text ?? 'the command' }, range: context.range(substitution.startIndex, substitution.endIndex) });
+        }
+        continue;
+      }
+      if (base && SHELLS.has(base) && readsScriptFromStdin(command)) {
+        const expansion = expandedUpstream(command);
+        if (expansion) context.report({ messageId: 'pipeShell', data: { shell: base }, range: context.range(expansion.startIndex, expansion.endIndex) });
+      }
+    }
+  },
+});
+
+function generatesData(substitution: SyntaxNode): boolean {
+  if (hasExpansion(substitution.namedChildren.find((c) => c !== null) ?? substitution)) return true;
+  return nodesOfType(substitution, ['command']).some((c) => {
+    const name = c.childForFieldName('name')?.text ?? '';
+    return DATA_SOURCES.has(name.slice(name.lastIndexOf('/') + 1));
+  });
+}
+
+/** `bash` with no script file and no `-c`: it reads its script from standard input. */
+function readsScriptFromStdin(command: ShellCommand): boolean {
+  if (command.wrappedBy) return false;
+  return command.args.every((arg) => arg.value !== undefined && arg.value.startsWith('-') && !arg.value.slice(1).includes('c'));
+}
+
+/** The first expansion in an earlier stage of the pipeline that feeds the command. */
+function expandedUpstream(command: ShellCommand): SyntaxNode | undefined {
+  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+  const pipeline = node?.parent;
+  if (!node || pipeline?.type !== 'pipeline') return undefined;
+  for (const stage of pipeline.namedChildren) {
+    if (!stage || stage.startIndex >= node.startIndex) break;
+    const found = nodesOfType(stage, ['simple_expansion', 'expansion', 'command_substitution'])[0];
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The replace string of the `xargs -I R` / `-i` / `--replace` that runs this command. */
+function xargsReplaceString(commands: readonly ShellCommand[], inner: ShellCommand): string | undefined {
+  const xargs = commands.find((c) => commandBase(c) === 'xargs' && c.end === inner.end && c.start < inner.start);
+  if (!xargs) return undefined;
+  for (let i = 0; i < xargs.args.length; i++) {
+    const value = xargs.args[i]!.value;
+    if (value === '-I') return xargs.args[i + 1]?.value;
+    if (value?.startsWith('-I')) return value.slice(2);
+    if (value === '-i' || value === '--replace') return '{}';
+    if (value?.startsWith('--replace=')) return value.slice('--replace='.length);
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+
+interface Options {
+  /** Hosts a hook may reach with `curl`/`wget` (e.g. `localhost`); every URL of the call must be on the list. */
+  allowedHosts?: string[];
+}
+
+/** Clients that always talk to another host. `nc -l` (listening) is command-nc-listen's. */
+const NETWORK_TOOLS = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'telnet', 'ftp', 'tftp', 'nc', 'ncat', 'netcat', 'socat', 'http', 'https', 'aria2c']);
+const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'aria2c']);
+/** `rsync user@host:path`, `rsync host::module`, `rsync rsync://…` — a remote side. */
+const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
+
+/**
+ * A hook runs unattended with the agent's credentials; a network client in it
+ * can send the task, the memory or the workspace anywhere, and its latency
+ * eats into the 5-second hook timeout. Talk to other agents through
+ * `/eventbus` and `/sqlite-memory` instead.
+ */
+export default defineRule<Options>({
+  id: 'network-access',
+  meta: { description: 'A network client (`curl`, `wget`, `ssh`, `nc`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.', severity: 'warning', category: 'runtime', securitySeverity: 5.0 },
+  messages: {
+    tool: 'Unexpected network access with `{{tool}}` in a hook: it can send data off the machine and stalls on a slow host. Coordinate through `/eventbus` or `/sqlite-memory`.',
+    devTcp: 'Unexpected network access through `{{path}}` in a hook: bash opens a connection to that host.',
+  },
+  optionsSchema: { type: 'object', properties: { allowedHosts: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+  defaultOptions: { allowedHosts: [] },
+  checkScript(context) {
+    const allowed = new Set((context.options.allowedHosts ?? []).map((h) => h.toLowerCase()));
+    for (const command of context.commands) {
+      const tool = commandBase(command);
+      if (!tool) continue;
+      if (NETWORK_TOOLS.has(tool)) {
+        if ((tool === 'nc' || tool === 'ncat' || tool === 'netcat') && listens(command)) continue;
+        if (URL_TOOLS.has(tool) && allowed.size > 0 && onlyAllowedHosts(command, allowed)) continue;
+      } else if (tool !== 'rsync' || !positionalArgs(command).some((a) => a.value !== undefined && REMOTE_RSYNC.test(a.value))) {
+        continue;
+      }
+      context.report({ messageId: 'tool', data: { tool }, range: context.range(command.start, command.end) });
+    }
+    for (const redirect of nodesOfType(context.tree.rootNode, ['file_redirect'])) {
+      const destination = redirect.childForFieldName('destination');
+      const path = destination?.text.replace(/^["']|["']$/g, '');
+      if (destination && path && /^\/dev\/(tcp|udp)\//.test(path)) {
+        context.report({ messageId: 'devTcp', data: { path }, range: context.range(destination.startIndex, destination.endIndex) });
+      }
+    }
+  },
+});
+
+function listens(command: ShellCommand): boolean {
+  return command.args.some((a) => a.value === '--listen' || (a.value !== undefined && /^-[A-Za-z]*l/.test(a.value)));
+}
+
+function onlyAllowedHosts(command: ShellCommand, allowed: Set<string>): boolean {
+  const hosts = command.args.flatMap((a) => {
+    // URLs only: `-o out.json` or a header is not a host.
+    const match = a.value === undefined ? null : /^(?:[a-z][a-z0-9+.-]*:\/\/([^/?#\s@]+@)?([^/:?#\s]+)|(localhost|\d{1,3}(?:\.\d{1,3}){3}))(?::\d+)?(?:[/?#]|$)/i.exec(a.value);
+    return match ? [(match[2] ?? match[3])!.toLowerCase()] : [];
+  });
+  return hosts.length > 0 && hosts.every((h) => allowed.has(h));
+}

@@ -1,0 +1,204 @@
+import { basename, type ShellCommand, type ShellWord } from './commands.js';
+import type { SyntaxNode } from './parser.js';
+
+/**
+ * Questions the shell rules ask of the tree-sitter AST and the simple
+ * commands: which variable an expansion reads, whether it is quoted, what a
+ * command's options are. Each answer comes from node types, never from
+ * patterns over the script text.
+ */
+
+const EXPANSION_TYPES = ['simple_expansion', 'expansion'] as const;
+
+/** Every node of the given types under `root` (the root included), in document order. */
+export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
+  return root.descendantsOfType([...types]).filter((n): n is SyntaxNode => n !== null);
+}
+
+export interface VariableUse {
+  name: string;
+  /** The `$X` or `${X...}` node. */
+  node: SyntaxNode;
+  /** The operator of `${X:-y}`, `${X#p}`, `${#X}`… or undefined for a plain read. */
+  operator: string | undefined;
+  /** `${#X}`: the length, a number whatever X holds. */
+  length: boolean;
+}
+
+/** The variable a `$X` / `${X…}` node reads, or undefined for `$1`, `$@`, `$?`, `${!ref}`… */
+export function variableUse(node: SyntaxNode): VariableUse | undefined {
+  if (node.type !== 'simple_expansion' && node.type !== 'expansion') return undefined;
+  let nameNode: SyntaxNode | undefined;
+  let length = false;
+  let indirect = false;
+  let operator: string | undefined;
+  for (const child of node.children) {
+    if (!child) continue;
+    if (!nameNode && (child.type === 'variable_name' || child.type === 'subscript')) {
+      nameNode = child.type === 'subscript' ? child.childForFieldName('name') ?? undefined : child;
+      continue;
+    }
+    if (!child.isNamed && child.type !== '$' && child.type !== '${' && child.type !== '}') {
+      if (!nameNode) {
+        if (child.type === '#') length = true;
+        if (child.type === '!') indirect = true;
+      } else {
+        operator ??= child.type;
+      }
+    }
+  }
+  if (!nameNode || indirect || nameNode.type !== 'variable_name') return undefined;
+  return { name: nameNode.text, node, operator, length };
+}
+
+/** Every variable read under `root`, in document order. */
+export function variableUses(root: SyntaxNode): VariableUse[] {
+  return nodesOfType(root, EXPANSION_TYPES).flatMap((n) => {
+    const use = variableUse(n);
+    return use ? [use] : [];
+  });
+}
+
+/** Operators of `${X…}` that give a value when X is unset (the author handled its absence). */
+export const DEFAULT_OPERATORS = new Set([':-', '-', ':=', '=', ':?', '?', ':+', '+']);
+
+/**
+ * Is the expansion subject to word splitting and globbing as a word of a
+ * simple command (its name or an argument, or a `for … in` list)? False when
+ * double quotes, an assignment, `[[ ]]`, arithmetic or a here-document
+ * protect it.
+ */
+export function isSplitInCommand(expansion: SyntaxNode): boolean {
+  let child = expansion;
+  for (let parent = expansion.parent; parent; child = parent, parent = parent.parent) {
+    switch (parent.type) {
+      case 'concatenation':
+        continue;
+      case 'command_name':
+      case 'command':
+        return true;
+      case 'for_statement':
+        return parent.childrenForFieldName('value').some((v) => v?.id === child.id);
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+/** The words after the command name that are not options; `--` ends the options. */
+export function positionalArgs(command: ShellCommand): ShellWord[] {
+  const result: ShellWord[] = [];
+  let optionsDone = false;
+  for (const arg of command.args) {
+    if (!optionsDone && arg.value === '--') { optionsDone = true; continue; }
+    if (!optionsDone && arg.value?.startsWith('-') && arg.value.length > 1) continue;
+    result.push(arg);
+  }
+  return result;
+}
+
+export interface OptionValue {
+  /** The option word itself (`--key` or `--key=…`). */
+  option: ShellWord;
+  /** The value's word; for `--key=v` the same word as `option`. */
+  word: ShellWord;
+  /** The static value (after `=` for the joined form), when known. */
+  value: string | undefined;
+  /** Offset in the script where the value's text begins. */
+  start: number;
+}
+
+/** `--name value` or `--name=value` of a command; the last one wins, as with most CLIs. */
+export function optionValue(command: ShellCommand, name: string): OptionValue | undefined {
+  let found: OptionValue | undefined;
+  command.args.forEach((arg, index) => {
+    if (arg.value === name) {
+      const next = command.args[index + 1];
+      if (next) found = { option: arg, word: next, value: next.value, start: next.start };
+      else found = { option: arg, word: arg, value: undefined, start: arg.end };
+    } else if (arg.value?.startsWith(`${name}=`) || (arg.value === undefined && arg.text.startsWith(`${name}=`))) {
+      const value = arg.value?.slice(name.length + 1);
+      found = { option: arg, word: arg, value, start: arg.start + name.length + 1 };
+    }
+  });
+  return found;
+}
+
+/** The command's name as the shell resolves it (`/usr/bin/curl` → `curl`), or undefined when computed. */
+export function commandBase(command: ShellCommand): string | undefined {
+  return command.name.value === undefined ? undefined : basename(command.name.value);
+}
+
+/**
+ * The literal text of a word with every expansion replaced by `placeholder`:
+ * quotes removed, `\"` unescaped inside double quotes. Lets a rule see the
+ * shape of what a word builds (`{"task":"␀"}`) without guessing at values.
+ */
+export function wordTemplate(node: SyntaxNode, placeholder = '\u0000'): { text: string; expansions: SyntaxNode[] } {
+  const expansions: SyntaxNode[] = [];
+  const visit = (n: SyntaxNode, quoted: boolean): string => {
+    switch (n.type) {
+      case 'raw_string':
+        return n.text.slice(1, -1);
+      case 'ansi_c_string':
+        return n.text.slice(2, -1);
+      case 'string_content':
+        return n.text.replace(/\\([$`"\\\n])/g, '$1');
+      case 'simple_expansion':
+      case 'expansion':
+      case 'command_substitution':
+      case 'arithmetic_expansion':
+      case 'process_substitution':
+        expansions.push(n);
+        return placeholder;
+      case 'heredoc_body': {
+        // Literal text between the expansions of a here-document is not always a node of its own.
+        let text = '';
+        let at = n.startIndex;
+        for (const child of n.namedChildren) {
+          if (!child) continue;
+          text += n.text.slice(at - n.startIndex, child.startIndex - n.startIndex);
+          text += child.type === 'heredoc_content' ? child.text : visit(child, true);
+          at = child.endIndex;
+        }
+        return text + n.text.slice(at - n.startIndex);
+      }
+      case 'string':
+      case 'concatenation': {
+        let text = '';
+        for (const child of n.children) {
+          if (!child) continue;
+          if (n.type === 'string' && !child.isNamed) continue;
+          text += child.isNamed ? visit(child, quoted || n.type === 'string') : child.text;
+        }
+        return text;
+      }
+      default:
+        return quoted ? n.text : n.text.replace(/\\(.)/gs, '$1');
+    }
+  };
+  return { text: visit(node, false), expansions };
+}
+
+/** Shells whose `-c` argument is a script. */
+export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
+
+/** The script argument of `bash -c SCRIPT` (also `-ec`, `-lc`, `-o pipefail -c`), if any. */
+export function shellScriptArgument(command: ShellCommand): ShellWord | undefined {
+  const base = commandBase(command);
+  if (!base || !SHELLS.has(base)) return undefined;
+  for (let i = 0; i < command.args.length; i++) {
+    const value = command.args[i]!.value;
+    if (value === undefined || !value.startsWith('-') || value === '-' || value === '--') return undefined;
+    if (value === '-o' || value === '+o' || value === '-O' || value === '+O') { i++; continue; }
+    if (!value.startsWith('--') && value.slice(1).includes('c')) return command.args[i + 1];
+  }
+  return undefined;
+}
+
+/** The innermost enclosing node of one of the types, or undefined. */
+export function enclosing(node: SyntaxNode, types: readonly string[]): SyntaxNode | undefined {
+  for (let parent = node.parent; parent; parent = parent.parent) if (types.includes(parent.type)) return parent;
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import rule from '../../rules/injection-eval/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+ruleTester(rule, {
+  accept: [
+    '# eval "$TASK" would be dangerous\necho done',
+    'echo "never eval $TASK"',
+    "echo 'bash -c \"$X\"'",
+    'eval "set -- a b"',
+    "bash -c 'echo \"$1\"' _ \"$TASK\"",
+    'bash ./scripts/check.sh "$TASK"',
+    'source ./lib/env.sh',
+    'source <(printf "%s\\n" "export A=1")',
+    'printf "%s" "$TASK" | grep -q foo',
+    'find . -name "*.yml" | xargs -I {} echo {}',
+    'timeout 3 bash -c \'redis-cli ping\'',
+  ],
+  reject: [
+    { name: 'eval of a variable', code: 'eval "$TASK"', errors: [{ messageId: 'eval', severity: 'error', line: 1, column: 6, endColumn: 13 }] },
+    { name: 'eval of a built string', code: 'CMD="ls"\neval $CMD -la', errors: [{ messageId: 'eval', line: 2, column: 6, endColumn: 10 }] },
+    { name: 'eval of a command substitution', code: 'eval "$(redis-cli get cmd:${AGENT_ID})"', errors: [{ messageId: 'eval', line: 1, column: 6, endColumn: 40 }] },
+    { name: 'bash -c', code: 'bash -c "echo $TASK"', errors: [{ messageId: 'shellC', line: 1, column: 9, endColumn: 21, message: /`bash -c`/ }] },
+    { name: 'sh -ec behind timeout', code: 'timeout 3 sh -ec "grep ${PATTERN} f"', errors: [{ messageId: 'shellC', line: 1, column: 18, endColumn: 37 }] },
+    { name: 'zsh -c inside $(...)', code: 'OUT=$(zsh -c "echo ${SIGNAL_DATA}")', errors: [{ messageId: 'shellC', line: 1, column: 14, endColumn: 35 }] },
+    { name: 'source <(...) with an expansion', code: 'source <(echo "export X=$SIGNAL_DATA")', errors: [{ messageId: 'source', line: 1, column: 8, endColumn: 39 }] },
+    { name: '. <(redis-cli …)', code: '. <(redis-cli get env)', errors: [{ messageId: 'source', line: 1, column: 3, endColumn: 23 }] },
+    { name: 'pipe into bash', code: 'echo "$TASK" | bash', errors: [{ messageId: 'pipeShell', line: 1, column: 7, endColumn: 12 }] },
+    { name: 'xargs -I into sh -c', code: "ls | xargs -I {} sh -c 'cat {}'", errors: [{ messageId: 'xargsReplace', line: 1, column: 24, endColumn: 32 }] },
+    { name: 'after the tree-sitter misparse of a 3-stage pipeline', code: 'a | b | c\neval "$X" && y', errors: [{ messageId: 'eval', line: 2, column: 6, endColumn: 10 }] },
+  ],
+});

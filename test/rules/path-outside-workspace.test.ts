@@ -1,0 +1,33 @@
+import rule from '../../rules/path-outside-workspace/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+ruleTester(rule, {
+  accept: [
+    'echo x > /tmp/agent.log 2>/dev/null',
+    'cat ./notes.md >> ./log/out.txt',
+    'find docs -newer /tmp/stamp -name "*.md"',
+    'cp report.json "$TMPDIR/report.json"',
+    'cp report.json "${TMPDIR}/r.json"',
+    'echo "see /etc/hosts" > /dev/stderr',
+    'grep -r "/etc/passwd" src/',
+    "sed 's/a/b/' file > /dev/null",
+    "awk '/start/ {print}' notes.txt",
+    'ls /tmp',
+    '/usr/bin/env node script.js',
+    '# cat ~/.ssh/id_rsa\necho ok',
+    'exec 3>&1 2>&1',
+    'cat /proc/self/status',
+    { name: 'an allowed prefix', code: 'cat /opt/shared/cache.json', options: { allowedPaths: ['/opt/shared'] } },
+  ],
+  reject: [
+    { name: 'redirect into /etc', code: 'echo x > /etc/x', errors: [{ messageId: 'outside', severity: 'warning', line: 1, column: 10, endColumn: 16 }] },
+    { name: 'cp into /usr', code: 'cp tool /usr/local/bin/tool', errors: [{ line: 1, column: 9, endColumn: 28 }] },
+    { name: 'rm under /var', code: 'rm -f /var/log/agent.log', errors: [{ line: 1, column: 7, endColumn: 25 }] },
+    { name: 'a home secret', code: 'cat ~/.ssh/id_rsa', errors: [{ line: 1, column: 5, endColumn: 18, message: /`~\/.ssh\/id_rsa`/ }] },
+    { name: '$HOME', code: 'cat "$HOME/.aws/credentials"', errors: [{ line: 1, column: 5, endColumn: 29, message: /`~\/.aws\/credentials`/ }] },
+    { name: 'reading a file from /etc', code: 'while read -r l; do echo "$l"; done < /etc/passwd', errors: [{ line: 1, column: 39, endColumn: 50 }] },
+    { name: 'grep with a file outside', code: 'grep root /etc/shadow', errors: [{ line: 1, column: 11, endColumn: 22 }] },
+    { name: 'dd of=', code: 'dd if=/dev/zero of=/var/x bs=1 count=1', errors: [{ line: 1, column: 20, endColumn: 26 }] },
+    { name: 'a path that only starts like /tmp', code: 'touch /tmpfile', errors: [{ line: 1, column: 7, endColumn: 15 }] },
+  ],
+});
