@@ -69,6 +69,22 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect((await lint('---\nname: sc\nhooks:\n  pre: |\n    echo "$nobody"\n---\n')).map((d) => d.ruleId)).toContain('shellcheck/SC2154');
   });
 
+  it('a more specific rule of ours supersedes the overlapping ShellCheck finding, unless it is off', async () => {
+    const text = '---\nname: sc\nhooks:\n  on_blocking_start: |\n    mkdir $TASK\n    echo \'{"a":"${AGENT_ID}"}\'\n---\n';
+    const run = async (rulesConfig: Record<string, 'off'>) => {
+      const config = { ...defaultConfig(), rules: rulesConfig };
+      const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], { rules, config, batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })] });
+      return result!.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}`);
+    };
+    const both = await run({});
+    expect(both).toContain('injection-unquoted-var@5:11');
+    expect(both).toContain('json-single-quoted-var@6:17');
+    expect(both.filter((d) => d.startsWith('shellcheck/SC2086') || d.startsWith('shellcheck/SC2016'))).toEqual([]);
+    const ours = await run({ 'injection-unquoted-var': 'off', 'json-single-quoted-var': 'off' });
+    expect(ours).toContain('shellcheck/SC2086@5:11');
+    expect(ours.some((d) => d.startsWith('shellcheck/SC2016@6:'))).toBe(true);
+  });
+
   it('batches many hooks of many files over a few processes', async () => {
     const inputs = Array.from({ length: 40 }, (_, i) => ({ filePath: `/virtual/${i}.md`, text: `---\nname: f${i}\nhooks:\n  pre: |\n    echo $x${i}\n---\n` }));
     const results = await lintInputs(inputs, { rules, config: defaultConfig(), batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning', processes: 2 })] });

@@ -32,6 +32,11 @@ describe('inline suppressions', () => {
     expect(await lint(text)).toEqual(['command-sudo@12']);
   });
 
+  it('works in the shell code blocks of the Markdown body too', async () => {
+    const body = '\n```bash\n# validate-agent-hooks-disable-next-line lifecycle-antipattern -- documenting the old way\ninvoke-waiting-mode.sh enter\ninvoke-waiting-mode.sh wake\n```\n';
+    expect(await lint(profile('  pre: |\n    echo hi\n') + body)).toEqual(['lifecycle-antipattern@12']);
+  });
+
   it('unused suppressions are reported', async () => {
     expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-sudo\n    echo fine\n'))).toEqual(['suppression-unused@6']);
   });

@@ -16,7 +16,7 @@ interface Options {
  */
 export default defineRule<Options>({
   id: 'injection-unquoted-var',
-  meta: { description: 'An agent-controlled variable (`$TASK`, `$SIGNAL_DATA`, …) is expanded unquoted in a command.', severity: 'warning', category: 'injection', securitySeverity: 6.5 },
+  meta: { description: 'An agent-controlled variable (`$TASK`, `$SIGNAL_DATA`, …) is expanded unquoted in a command.', severity: 'warning', category: 'injection', securitySeverity: 6.5, supersedes: ['shellcheck/SC2086'] },
   messages: {
     unquoted: 'Unexpected unquoted `{{text}}`: `{{name}}` is agent-controlled text, and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
   },

@@ -20,7 +20,7 @@ const VARIABLE_IN_LITERAL = /\$\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|\$([A-Za-z_][A-
  */
 export default defineRule({
   id: 'json-single-quoted-var',
-  meta: { description: 'A `${VAR}` inside a single-quoted JSON text is never expanded.', severity: 'warning', category: 'injection', fixable: true },
+  meta: { description: 'A `${VAR}` inside a single-quoted JSON text is never expanded.', severity: 'warning', category: 'injection', fixable: true, supersedes: ['shellcheck/SC2016'] },
   messages: {
     neverExpanded: 'Unexpected `{{text}}` inside single quotes: it is never expanded, so the JSON holds the literal text `{{text}}`. Build the JSON with `jq -n --arg {{arg}} "${{{name}}}" \'{…: ${{arg}}}\'`.',
   },

@@ -37,6 +37,8 @@ interface FileState {
   profile?: Profile;
   diagnostics: Diagnostic[];
   hooks: { hook: HookScript; map: ScriptSourceMap }[];
+  /** Shell code blocks of the Markdown body that rules read (suppression comments count in them too). */
+  bodyBlocks: HookScript[];
 }
 
 /**
@@ -57,7 +59,7 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
 }
 
 function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConfig, parser: Awaited<ReturnType<typeof loadShellParser>>): FileState {
-  const state: FileState = { input, diagnostics: [], hooks: [] };
+  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [] };
   let profile: Profile;
   if (input.text !== undefined) {
     profile = profileFromText(input.filePath, input.text);
@@ -114,6 +116,7 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
     for (const block of bodyRules.length ? bodyCodeBlocks(profile) : []) {
       const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
       analysed.push(item);
+      state.bodyBlocks.push(block);
       for (const rule of bodyRules) {
         rule.checkScript!({ ...item, options: ruleOptions(rule, config), report: (r) => pushScript(rule, r, item) });
       }
@@ -158,9 +161,9 @@ function finish(state: FileState, options: EngineOptions): LintResult {
     if (severity === undefined) continue;
     configured.push({ ...diagnostic, severity });
   }
-  let kept = configured;
+  let kept = withoutSuperseded(configured, byId);
   if (state.profile && options.config.inlineConfig) {
-    const suppressed = applySuppressions(state.profile, configured, state.hooks.map((h) => h.hook), options.config.reportUnusedDisableDirectives);
+    const suppressed = applySuppressions(state.profile, kept, state.hooks.map((h) => h.hook), options.config.reportUnusedDisableDirectives, state.bodyBlocks);
     kept = suppressed.kept;
     for (const unused of suppressed.unused) {
       const severity = resolveSeverity(unused, byId.get(unused.ruleId), options.config);
@@ -171,6 +174,18 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   const result: LintResult = { filePath: state.input.filePath, diagnostics: kept };
   if (state.profile) result.source = state.profile.source.text;
   return result;
+}
+
+/** Drops findings that an overlapping finding of a rule declaring `meta.supersedes` already explains. */
+function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<any>>): Diagnostic[] {
+  const superseding = diagnostics.filter((d) => byId.get(d.ruleId)?.meta.supersedes?.length);
+  if (superseding.length === 0) return diagnostics;
+  return diagnostics.filter((d) => !superseding.some((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d)));
+}
+
+function overlaps(a: Range, b: Range): boolean {
+  const before = (l1: number, c1: number, l2: number, c2: number): boolean => l1 < l2 || (l1 === l2 && c1 < c2);
+  return before(a.line, a.column, b.endLine, b.endColumn) && before(b.line, b.column, a.endLine, a.endColumn);
 }
 
 function effectiveSeverity(rule: Rule<any>, config: LintConfig): Severity | undefined {

@@ -18,6 +18,12 @@ export interface RuleMeta {
   /** Security findings carry a `security-severity` in SARIF (0–10). */
   securitySeverity?: number;
   /**
+   * Findings of other rules (ShellCheck codes, typically) that a finding of
+   * this rule makes redundant where their ranges overlap: the more specific
+   * message wins, and the user is not told the same thing twice.
+   */
+  supersedes?: string[];
+  /**
    * Where `checkScript` runs: hook scripts, and/or the ```bash / ```sh code
    * blocks of the Markdown body. Defaults to hooks only, so documentation
    * snippets are judged only by rules that opt in.

@@ -29,8 +29,8 @@ interface Directive {
  * (`shellcheck` matches `shellcheck/SC2086`) and a bare ShellCheck code.
  * Directives that suppress nothing are reported.
  */
-export function applySuppressions(profile: Profile, diagnostics: Diagnostic[], hooks: readonly HookScript[], reportUnused: boolean): { kept: Diagnostic[]; unused: Diagnostic[] } {
-  const directives = findDirectives(profile, hooks);
+export function applySuppressions(profile: Profile, diagnostics: Diagnostic[], hooks: readonly HookScript[], reportUnused: boolean, bodyBlocks: readonly HookScript[] = []): { kept: Diagnostic[]; unused: Diagnostic[] } {
+  const directives = findDirectives(profile, hooks, bodyBlocks);
   if (directives.length === 0) return { kept: diagnostics, unused: [] };
   const kept = diagnostics.filter((diagnostic) => {
     const directive = directives.find((d) => covers(d, diagnostic));
@@ -63,33 +63,39 @@ export function matchesRule(written: string, ruleId: string): boolean {
   return written === ruleId || ruleId.startsWith(`${written}/`) || ruleId.endsWith(`/${written}`);
 }
 
-function findDirectives(profile: Profile, hooks: readonly HookScript[]): Directive[] {
+/**
+ * Directives in the frontmatter (hook scripts and YAML comments) and in the
+ * shell code blocks of the body that rules read; in a code block, `disable`
+ * covers that block.
+ */
+function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBlocks: readonly HookScript[]): Directive[] {
   const fm = profile.frontmatter;
-  if (!fm) return [];
-  const firstLine = profile.lines.positionAt(fm.start).line;
-  const lastLine = profile.lines.positionAt(fm.end).line;
+  const regions: { from: number; to: number }[] = bodyBlocks.map((b) => ({ from: b.valueRange.line, to: b.valueRange.endLine }));
+  if (fm) regions.unshift({ from: profile.lines.positionAt(fm.start).line, to: profile.lines.positionAt(fm.end).line });
+  const scripts = [...hooks, ...bodyBlocks];
   const directives: Directive[] = [];
-  for (let line = firstLine; line <= lastLine; line++) {
-    const text = profile.lines.lineText(line);
-    if (!text.includes('validate-agent-hooks-')) continue;
-    const match = DIRECTIVE.exec(text);
-    if (!match) continue;
-    const kind = match[1] as Directive['kind'];
-    const ruleIds = match[2]!.split(/\s--\s|\s--$/)[0]!.split(/[\s,]+/).filter(Boolean);
-    const column = text.indexOf('#') + 1;
-    const directive: Directive = { kind, ruleIds, range: { line, column, endLine: line, endColumn: text.length + 1 }, fromLine: line + 1, toLine: line + 1, used: new Set() };
-    const hook = hooks.find((h) => h.valueRange.line <= line && line <= h.valueRange.endLine);
-    if (kind === 'disable') {
-      if (hook) {
-        directive.hook = hook.name;
-        directive.fromLine = hook.keyRange.line;
-        directive.toLine = hook.valueRange.endLine;
-      } else {
-        const next = nodeStartingAfter(profile, line);
-        directive.toLine = next ?? lastLine;
+  for (const region of regions) {
+    for (let line = region.from; line <= region.to; line++) {
+      const text = profile.lines.lineText(line);
+      if (!text.includes('validate-agent-hooks-')) continue;
+      const match = DIRECTIVE.exec(text);
+      if (!match) continue;
+      const kind = match[1] as Directive['kind'];
+      const ruleIds = match[2]!.split(/\s--\s|\s--$/)[0]!.split(/[\s,]+/).filter(Boolean);
+      const column = text.indexOf('#') + 1;
+      const directive: Directive = { kind, ruleIds, range: { line, column, endLine: line, endColumn: text.length + 1 }, fromLine: line + 1, toLine: line + 1, used: new Set() };
+      const script = scripts.find((h) => h.valueRange.line <= line && line <= h.valueRange.endLine);
+      if (kind === 'disable') {
+        if (script) {
+          directive.hook = script.name;
+          directive.fromLine = script.keyRange.line;
+          directive.toLine = script.valueRange.endLine;
+        } else {
+          directive.toLine = nodeStartingAfter(profile, line) ?? region.to;
+        }
       }
+      directives.push(directive);
     }
-    directives.push(directive);
   }
   return directives;
 }
