@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { memoryIO } from '../src/cli/io.js';
 import { shellcheckVersion } from '../src/shellcheck/index.js';
+import { renderCorpusTable } from '../scripts/corpus-table.mjs';
 
 /** The 139 real profiles of ../shared/corpus: never a crash, and a few findings we know are right. */
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'claude-flow-novice');
@@ -38,6 +39,12 @@ describe('real-world corpus', () => {
         expect(m.line < m.endLine || (m.line === m.endLine && m.column <= m.endColumn)).toBe(true);
       }
     }
+  });
+
+  it.skipIf(!hasShellcheck)('the README table of findings per rule on the corpus is current', async () => {
+    const { results } = await lintCorpus(['--ci']);
+    const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
+    expect(readme).toContain(renderCorpusTable(results));
   });
 
   it('reports the known problems of the corpus at their lines', async () => {

@@ -1,0 +1,1 @@
+export function renderCorpusTable(results: { filePath: string; messages: { ruleId: string }[] }[]): string;

@@ -1,0 +1,2 @@
+import type { Rule } from '../src/engine/rule.js';
+export function renderRuleTable(rules: readonly Rule<any>[]): string;
