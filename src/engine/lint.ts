@@ -39,6 +39,7 @@ interface FileState {
   hooks: { hook: HookScript; map: ScriptSourceMap }[];
   /** Shell code blocks of the Markdown body that rules read (suppression comments count in them too). */
   bodyBlocks: HookScript[];
+  entries: HookEntry[];
 }
 
 /**
@@ -47,19 +48,24 @@ interface FileState {
  * file at once; then severities from the configuration and suppressions.
  */
 export async function lintInputs(inputs: readonly LintInput[], options: EngineOptions): Promise<LintResult[]> {
-  const parser = await loadShellParser();
+  const parser = loadShellParser();
   const active = options.rules.filter((rule) => effectiveSeverity(rule, options.config) !== undefined);
-  const states: FileState[] = inputs.map((input) => lintOne(input, active, options.config, parser));
+  // Reading and extracting is cheap; ShellCheck is the long pole. Its
+  // processes start before the rules run, so the two overlap.
+  const states = inputs.map(readProfile);
   const owned = states.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
-  for (const analyzer of owned.length ? options.batchAnalyzers ?? [] : []) {
-    const found = await analyzer.analyze(owned.map((o) => o.hook));
+  const pending = (owned.length ? options.batchAnalyzers ?? [] : []).map((analyzer) => analyzer.analyze(owned.map((o) => o.hook)));
+  const loadedParser = await parser;
+  for (const state of states) checkProfile(state, active, options.config, loadedParser);
+  for (const found of await Promise.all(pending)) {
     found.forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
   return states.map((state) => finish(state, options));
 }
 
-function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConfig, parser: Awaited<ReturnType<typeof loadShellParser>>): FileState {
-  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [] };
+/** The profile, its parse problems, and its hook scripts with their source maps. */
+function readProfile(input: LintInput): FileState {
+  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [] };
   let profile: Profile;
   if (input.text !== undefined) {
     profile = profileFromText(input.filePath, input.text);
@@ -73,7 +79,18 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
   }
   state.profile = profile;
   state.diagnostics.push(...profile.problems);
-  const entries: HookEntry[] = hookEntries(profile);
+  state.entries = hookEntries(profile);
+  for (const entry of state.entries) {
+    if (entry.script) state.hooks.push({ hook: entry.script, map: new ScriptSourceMap(entry.script, profile.lines) });
+  }
+  return state;
+}
+
+/** Runs the rules over one profile: profile rules, script rules, cross-hook rules, body code blocks. */
+function checkProfile(state: FileState, rules: readonly Rule<any>[], config: LintConfig, parser: Awaited<ReturnType<typeof loadShellParser>>): void {
+  const profile = state.profile;
+  if (!profile) return;
+  const entries = state.entries;
   const push = (rule: Rule<any>, report: Report, range: Range, hook?: string): void => {
     state.diagnostics.push(toDiagnostic(rule, report, range, hook));
   };
@@ -86,14 +103,7 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
   }
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
-    for (const entry of entries) {
-      if (!entry.script) continue;
-      const hook = entry.script;
-      const map = new ScriptSourceMap(hook, profile.lines);
-      const tree = parseShell(parser, hook.text);
-      analysed.push(analyse(hook, map, tree));
-      state.hooks.push({ hook, map });
-    }
+    for (const { hook, map } of state.hooks) analysed.push(analyse(hook, map, parseShell(parser, hook.text)));
     for (const item of analysed) {
       for (const rule of rules) {
         if (!rule.checkScript || !inScope(rule, 'hooks')) continue;
@@ -113,7 +123,9 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
     // Code blocks of the Markdown body: only rules that opt in read them, and
     // they are not hooks (no ShellCheck, no cross-hook checks).
     const bodyRules = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
-    for (const block of bodyRules.length ? bodyCodeBlocks(profile) : []) {
+    const triggers = bodyRules.map((rule) => rule.meta.bodyTrigger);
+    const worthParsing = (block: HookScript): boolean => triggers.some((trigger) => trigger === undefined || trigger.test(block.text));
+    for (const block of bodyRules.length ? bodyCodeBlocks(profile).filter(worthParsing) : []) {
       const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
       analysed.push(item);
       state.bodyBlocks.push(block);
@@ -125,7 +137,6 @@ function lintOne(input: LintInput, rules: readonly Rule<any>[], config: LintConf
     // Trees live in WASM memory; free them as soon as the rules are done.
     for (const item of analysed) item.tree.delete();
   }
-  return state;
 }
 
 function analyse(hook: HookScript, map: ScriptSourceMap, tree: AnalysedHook['tree']): AnalysedHook & { map: ScriptSourceMap } {

@@ -29,6 +29,12 @@ export interface RuleMeta {
    * snippets are judged only by rules that opt in.
    */
   scope?: ('hooks' | 'body')[];
+  /**
+   * For rules with the `body` scope: text a code block must contain for the
+   * rule to find anything in it. Bodies hold hundreds of code blocks; only
+   * those that contain some rule's trigger are parsed.
+   */
+  bodyTrigger?: RegExp;
 }
 
 export interface Report {

@@ -81,7 +81,7 @@ function parseProfile(path: string, source: SourceText): Profile {
     problems.push({ ruleId: 'frontmatter-empty', severity: 'warning', line: 1, column: 1, endLine: closingLine, endColumn: 4, message: 'Unexpected empty frontmatter: a profile needs at least a `name` and a `description`.' });
     return profile;
   }
-  const doc = parseDocument(yamlText, { keepSourceTokens: true, uniqueKeys: true, prettyErrors: false, strict: true });
+  const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });
   const frontmatter: Frontmatter = { start, end, doc, data: undefined };
   profile.frontmatter = frontmatter;
   const rangeAt = (pos: readonly [number, number]): Range => lines.rangeOf(start + pos[0], start + Math.max(pos[1], pos[0] + 1));

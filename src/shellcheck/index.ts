@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Fix, Severity } from '../diagnostics.js';
@@ -56,18 +57,21 @@ export function wikiUrl(code: number): string {
 export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
   return {
     async analyze(hooks) {
-      const dir = await mkdtemp(join(tmpdir(), 'validate-agent-hooks-'));
+      // Files are written and processes spawned synchronously, before the
+      // first await, so ShellCheck runs while the caller goes on with its rules.
+      const dir = mkdtempSync(join(tmpdir(), 'validate-agent-hooks-'));
       try {
-        const paths = await Promise.all(hooks.map(async ({ hook }, index) => {
+        const paths = hooks.map(({ hook }, index) => {
           const path = join(dir, `${index}.sh`);
-          await writeFile(path, hook.text);
+          writeFileSync(path, hook.text);
           return path;
-        }));
+        });
         const groups = splitEvenly(paths.map((path, index) => ({ path, index })), options.processes ?? Math.max(1, availableParallelism()));
+        const runs = groups.map((group) => runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path)));
         const results: Diagnostic[][] = hooks.map(() => []);
-        await Promise.all(groups.map(async (group) => {
-          const comments = await runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path));
-          const indexOf = new Map(group.map((g) => [g.path, g.index]));
+        const outputs = await Promise.all(runs);
+        outputs.forEach((comments, g) => {
+          const indexOf = new Map(groups[g]!.map((item) => [item.path, item.index]));
           for (const comment of comments) {
             const index = indexOf.get(comment.file);
             if (index === undefined) continue;
@@ -75,7 +79,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
             const diagnostic = toDiagnostic(comment, hook, map, options);
             if (diagnostic) results[index]!.push(diagnostic);
           }
-        }));
+        });
         return results;
       } finally {
         await rm(dir, { recursive: true, force: true });
