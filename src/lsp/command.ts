@@ -4,12 +4,13 @@ import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import { startLanguageServer, type LanguageServerOptions } from './server.js';
 
-export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck]
+export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck] [--debounce-ms N]
 
 Start the language server on standard input and output (the only transport).
 Editors start it themselves; see the README for Neovim and VS Code.
 Configuration files are found next to each document, as by the CLI (read once).
 ShellCheck runs on open and save, and on change while it is fast enough.
+--debounce-ms N sets the quiet time after a change before linting (default 200).
 `;
 
 /**
@@ -27,10 +28,14 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
   const { ConfigResolver } = await import('../config/load.js');
   const resolver = new ConfigResolver();
   const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
+  const debounce = args.find((a) => a.startsWith('--debounce-ms'));
+  const debounceValue = debounce?.includes('=') ? debounce.split('=')[1] : debounce ? args[args.indexOf(debounce) + 1] : undefined;
+  if (debounceValue !== undefined && !/^\d+$/.test(debounceValue)) { io.stderr(`validate-agent-hooks: lsp: --debounce-ms expects milliseconds, got "${debounceValue}"\n`); return 2; }
   const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
   startLanguageServer(connection, {
     configFor: (filePath) => resolver.forFile(filePath).config,
     ...(shellcheck ? { analyzers: (config, filePath) => (resolver.forFile(filePath).shellcheckEnabled ? [shellcheck(config)] : []) } : {}),
+    ...(debounceValue !== undefined ? { debounceMs: Number(debounceValue) } : {}),
     ...options,
   });
   return new Promise<number>(() => {

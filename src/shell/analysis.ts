@@ -1,4 +1,5 @@
 import { basename, type ShellCommand, type ShellWord } from './commands.js';
+import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
 /**
@@ -11,9 +12,7 @@ import type { SyntaxNode } from './parser.js';
 const EXPANSION_TYPES = ['simple_expansion', 'expansion'] as const;
 
 /** Every node of the given types under `root` (the root included), in document order. */
-export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
-  return root.descendantsOfType([...types]).filter((n): n is SyntaxNode => n !== null);
-}
+export { nodesOfType };
 
 export interface VariableUse {
   name: string;

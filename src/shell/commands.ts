@@ -1,4 +1,7 @@
+import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
+
+const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion'];
 
 /**
  * A word of a simple command as the shell would see it. `value` is its text
@@ -51,8 +54,7 @@ const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number
 /** Every simple command of a script, including those inside `$(...)`, subshells, pipelines and functions. */
 export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
-  for (const node of root.descendantsOfType('command')) {
-    if (!node) continue;
+  for (const node of nodesOfType(root, ['command'])) {
     for (const command of splitMisparsedCommand(node, text)) {
       commands.push(command);
       commands.push(...unwrap(command));
@@ -110,7 +112,7 @@ function hasUnescapedNewline(text: string, from: number, to: number): boolean {
 function heredocBodies(command: SyntaxNode): string[] {
   const statement = command.parent;
   if (statement?.type !== 'redirected_statement') return [];
-  return statement.descendantsOfType('heredoc_body').flatMap((n) => (n ? [n.text] : []));
+  return nodesOfType(statement, ['heredoc_body']).map((n) => n.text);
 }
 
 /** The commands a wrapper runs: `sudo rm -rf x` also yields `rm -rf x`. */
@@ -208,6 +210,5 @@ function unescapeWord(text: string): string {
 
 /** Does the word contain a parameter expansion or command substitution anywhere? */
 export function hasExpansion(node: SyntaxNode): boolean {
-  return ['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion']
-    .some((type) => node.type === type || node.descendantsOfType(type).length > 0);
+  return nodesOfType(node, EXPANSIONS).length > 0;
 }
