@@ -71,11 +71,15 @@ describe.skipIf(!available)('ShellCheck integration', () => {
 
   it('a more specific rule of ours supersedes the overlapping ShellCheck finding, unless it is off', async () => {
     const text = '---\nname: sc\nhooks:\n  on_blocking_start: |\n    mkdir $TASK\n    echo \'{"a":"${AGENT_ID}"}\'\n---\n';
-    const run = async (rulesConfig: Record<string, 'off'>) => {
+    const lintWith = async (rulesConfig: Record<string, 'off'>) => {
       const config = { ...defaultConfig(), rules: rulesConfig };
       const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], { rules, config, batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })] });
-      return result!.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}`);
+      return result!.diagnostics;
     };
+    const run = async (rulesConfig: Record<string, 'off'>) => (await lintWith(rulesConfig)).map((d) => `${d.ruleId}@${d.line}:${d.column}`);
+    // The superseded finding's fix moves to the one that stays.
+    const injection = (await lintWith({})).find((d) => d.ruleId === 'injection-unquoted-var')!;
+    expect(injection.fixes?.map((f) => f.title)).toEqual(["Apply ShellCheck's fix for SC2086"]);
     const both = await run({});
     expect(both).toContain('injection-unquoted-var@5:11');
     expect(both).toContain('json-single-quoted-var@6:17');

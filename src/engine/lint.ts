@@ -187,11 +187,21 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   return result;
 }
 
-/** Drops findings that an overlapping finding of a rule declaring `meta.supersedes` already explains. */
+/**
+ * Drops findings that an overlapping finding of a rule declaring
+ * `meta.supersedes` already explains. Their fixes move to the finding that
+ * stays (ShellCheck's quoting fix for SC2086 fixes an unquoted `$TASK` too).
+ */
 function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<any>>): Diagnostic[] {
   const superseding = diagnostics.filter((d) => byId.get(d.ruleId)?.meta.supersedes?.length);
   if (superseding.length === 0) return diagnostics;
-  return diagnostics.filter((d) => !superseding.some((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d)));
+  const kept: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const winner = superseding.find((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d));
+    if (!winner) { kept.push(d); continue; }
+    if (d.fixes?.length) winner.fixes = [...(winner.fixes ?? []), ...d.fixes];
+  }
+  return kept;
 }
 
 function overlaps(a: Range, b: Range): boolean {

@@ -91,7 +91,9 @@ describe('language server over stdio', () => {
     const unknown = byCode(params, 'hook-name-unknown')[0]!;
     expect(unknown.range).toEqual({ start: { line: 7, character: 2 }, end: { line: 7, character: 20 } });
     expect(unknown).toMatchObject({ severity: 2, source: 'validate-agent-hooks', codeDescription: { href: expect.stringContaining('hook-name-unknown') } });
-    if (HAS_SHELLCHECK) expect(byCode(params, 'shellcheck/SC2086').map((d) => d.range)).toEqual([{ start: { line: 6, character: 9 }, end: { line: 6, character: 18 } }]);
+    // `echo $AGENT_ID`: our injection rule supersedes ShellCheck's SC2086 there (and takes over its quoting fix, below).
+    expect(byCode(params, 'injection-unquoted-var').map((d) => d.range)).toEqual([{ start: { line: 6, character: 9 }, end: { line: 6, character: 18 } }]);
+    expect(byCode(params, 'shellcheck/SC2086')).toEqual([]);
   });
 
   it('offers the did-you-mean rename and a suppression comment as quick fixes', async () => {
