@@ -9,6 +9,7 @@ const check = process.argv.includes('--check');
 const schemas = [
   ['schemas/profile.schema.json', 'src/schema/generated/profile-validator.js'],
   ['schemas/config.schema.json', 'src/schema/generated/config-validator.js'],
+  ['schemas/scenario.schema.json', 'src/schema/generated/scenario-validator.js'],
 ];
 let stale = false;
 for (const [schemaPath, outPath] of schemas) {
