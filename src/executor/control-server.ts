@@ -1,6 +1,6 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { asCommand, encodeBulk, encodeError, encodeSimple, RespProtocolError, RespReader } from './resp.js';
+import { asCommand, bulk, encodeReply, error, RespProtocolError, RespReplyDecoder, simple } from './redis/resp.js';
 import type { CommandOutcome } from './slash-commands.js';
 
 /**
@@ -39,17 +39,17 @@ export async function startControlServer(socketPath: string, handle: ControlHand
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    const reader = new RespReader({ maxBulkBytes: MAX_REQUEST_BYTES, maxElements: 100_000 });
+    const decoder = new RespReplyDecoder({ maxBulkLength: MAX_REQUEST_BYTES, maxElements: 100_000, inline: true });
     // Replies go out in request order even when a later command finishes first.
     let queue = Promise.resolve();
     socket.on('data', (chunk) => {
-      reader.push(chunk);
+      decoder.push(chunk);
       let frames;
       try {
-        if (reader.pendingBytes > MAX_REQUEST_BYTES) throw new RespProtocolError('request too large');
-        frames = reader.drain();
-      } catch (error) {
-        socket.end(encodeError(`ERR Protocol error: ${(error as Error).message}`));
+        if (decoder.bufferedBytes > MAX_REQUEST_BYTES) throw new RespProtocolError('request too large');
+        frames = decoder.drain();
+      } catch (failure) {
+        socket.end(encodeReply(error(`Protocol error: ${(failure as Error).message}`)));
         return;
       }
       for (const frame of frames) {
@@ -78,20 +78,20 @@ export async function startControlServer(socketPath: string, handle: ControlHand
 }
 
 async function answer(words: string[] | undefined, handle: ControlHandler): Promise<Buffer> {
-  if (!words || words.length === 0) return encodeError('ERR expected a command');
+  if (!words || words.length === 0) return encodeReply(error('expected a command'));
   const [name = '', ...args] = words;
   switch (name.toUpperCase()) {
-    case 'PING': return encodeSimple('PONG');
+    case 'PING': return encodeReply(simple('PONG'));
     // redis-cli sends these when the environment asks it to (REDISCLI_AUTH, -n); they are harmless here.
-    case 'AUTH': case 'SELECT': case 'CLIENT': return encodeSimple('OK');
+    case 'AUTH': case 'SELECT': case 'CLIENT': return encodeReply(simple('OK'));
     case 'VAH.CALL': {
       const [command = '', ...rest] = args;
       try {
-        return encodeBulk(packOutcome(await handle(command, rest)));
-      } catch (error) {
-        return encodeBulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(error as Error).message}\n` }));
+        return encodeReply(bulk(packOutcome(await handle(command, rest))));
+      } catch (failure) {
+        return encodeReply(bulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(failure as Error).message}\n` })));
       }
     }
-    default: return encodeError(`ERR unknown command '${name.slice(0, 40)}'`);
+    default: return encodeReply(error(`unknown command '${name.slice(0, 40)}'`));
   }
 }

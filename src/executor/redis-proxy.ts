@@ -1,6 +1,6 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
-import { asCommand, encodeCommand, RespError, RespReader, toTraceValue, type RespValue } from './resp.js';
+import { asCommand, encodeCommand, RespReplyDecoder, type DecodedReply } from './redis/resp.js';
 import type { RedisOperation } from './trace.js';
 
 /**
@@ -87,8 +87,8 @@ export async function startTracingProxy(options: {
     server.on('close', closeBoth);
 
     let tracing = true;
-    const requests = new RespReader({ maxBulkBytes: MAX_TRACED_FRAME_BYTES });
-    const replies = new RespReader({ maxBulkBytes: 512 * 1024 * 1024 });
+    const requests = new RespReplyDecoder({ maxBulkLength: MAX_TRACED_FRAME_BYTES, inline: true });
+    const replies = new RespReplyDecoder({ maxBulkLength: 512 * 1024 * 1024 });
     const pending: Array<{ operation: RedisOperation; startedAt: number }> = [];
     const stopTracing = (): void => {
       tracing = false;
@@ -110,7 +110,7 @@ export async function startTracingProxy(options: {
       if (!tracing) return;
       try {
         requests.push(chunk);
-        if (requests.pendingBytes > MAX_TRACED_FRAME_BYTES) return stopTracing();
+        if (requests.bufferedBytes > MAX_TRACED_FRAME_BYTES) return stopTracing();
         for (const frame of requests.drain()) {
           const command = asCommand(frame) ?? ['(unreadable request)'];
           const operation = options.record({ command, reply: undefined });
@@ -148,7 +148,7 @@ export async function startTracingProxy(options: {
         stopTracing();
       }
     });
-    const settle = (value: RespValue): void => {
+    const settle = (value: DecodedReply): void => {
       const next = pending.shift();
       if (next) {
         next.operation.reply = toTraceValue(value);
@@ -175,11 +175,11 @@ export async function startTracingProxy(options: {
 }
 
 /** One command from the host (the simulator signalling, a test checking a key), over a fresh connection. */
-export async function callRedis(upstream: RedisUpstream, command: readonly string[]): Promise<RespValue> {
+export async function callRedis(upstream: RedisUpstream, command: readonly string[]): Promise<DecodedReply> {
   const socket = connectUpstream(upstream);
-  const reader = new RespReader();
+  const decoder = new RespReplyDecoder();
   try {
-    return await new Promise<RespValue>((resolve, reject) => {
+    return await new Promise<DecodedReply>((resolve, reject) => {
       let skip = upstream.preamble.length;
       socket.on('error', reject);
       socket.on('close', () => reject(new Error('Redis connection closed before the reply')));
@@ -188,13 +188,13 @@ export async function callRedis(upstream: RedisUpstream, command: readonly strin
         socket.write(encodeCommand(command));
       });
       socket.on('data', (chunk) => {
-        reader.push(chunk);
+        decoder.push(chunk);
         try {
-          for (const value of reader.drain()) {
+          for (const value of decoder.drain()) {
             if (skip > 0) {
               const preamble = upstream.preamble[upstream.preamble.length - skip]!;
               skip--;
-              if (value instanceof RespError) reject(new Error(`${preamble[0]} failed: ${value.message}`));
+              if (value.kind === 'error') reject(new Error(`${preamble[0]} failed: ${value.message}`));
               continue;
             }
             resolve(value);
@@ -206,5 +206,24 @@ export async function callRedis(upstream: RedisUpstream, command: readonly strin
     });
   } finally {
     socket.destroy();
+  }
+}
+
+/** Values as they appear in a JSON trace: errors as `{error}`, maps as objects of pairs, long strings cut. */
+export function toTraceValue(reply: DecodedReply, maxString = 4096): unknown {
+  const text = (value: string): string => (value.length > maxString ? `${value.slice(0, maxString)}…(${value.length} chars)` : value);
+  const each = (items: readonly DecodedReply[]): unknown[] => items.map((item) => toTraceValue(item, maxString));
+  switch (reply.kind) {
+    case 'simple': return text(reply.value);
+    case 'error': return { error: reply.message };
+    case 'integer': return Number(reply.value);
+    case 'bignum': return reply.value.toString();
+    case 'double': case 'boolean': return reply.value;
+    case 'null': return null;
+    case 'bulk': return reply.value === null ? null : text(reply.value.toString('utf8'));
+    case 'verbatim': return text(reply.value.toString('utf8'));
+    case 'array': return reply.items === null ? null : each(reply.items);
+    case 'set': case 'push': return each(reply.items);
+    case 'map': return { map: reply.entries.map(([key, value]) => [toTraceValue(key, maxString), toTraceValue(value, maxString)]) };
   }
 }

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { callRedis, parseRedisUrl, type RedisUpstream } from './redis-proxy.js';
+import { callRedis, parseRedisUrl, toTraceValue, type RedisUpstream } from './redis-proxy.js';
 import { startRedisFake, type Store } from './redis/index.js';
-import { RespError, toTraceValue } from './resp.js';
 
 /**
  * The session's Redis: the embedded fake (`./redis/`) on a Unix socket, or a
@@ -31,7 +30,7 @@ export async function startRedisSide(options: { sessionDir: string; redisUrl?: s
     const pong = await callRedis(upstream, ['PING']).catch((error: Error) => {
       throw new Error(`cannot reach the Redis server at ${upstream.description}: ${error.message}`);
     });
-    if (pong instanceof RespError) throw new Error(`the Redis server at ${upstream.description} refused PING: ${pong.message}`);
+    if (pong.kind === 'error') throw new Error(`the Redis server at ${upstream.description} refused PING: ${pong.message}`);
     return side;
   }
   const fake = await startRedisFake({ socketPath: join(options.sessionDir, 'redis-fake.sock'), ...(options.now ? { now: options.now } : {}) });

@@ -5,53 +5,56 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlServer, type ControlServer } from '../../src/executor/control-server.js';
 import { findExecutable } from '../../src/executor/host.js';
-import { encodeCommand, RespError, RespProtocolError, RespReader } from '../../src/executor/resp.js';
+import { toTraceValue } from '../../src/executor/redis-proxy.js';
+import { asCommand, encodeCommand, RespProtocolError, RespReplyDecoder } from '../../src/executor/redis/resp.js';
 import { controlShim, slashCommandsIn } from '../../src/executor/shims.js';
 import type { CommandOutcome } from '../../src/executor/slash-commands.js';
 import { hasRedisCli, tempDir } from './helpers.js';
 
-describe('RESP reader', () => {
+describe('RESP decoding on the executor\'s sockets', () => {
   it('reads commands split at every possible byte boundary', () => {
     const bytes = Buffer.concat([encodeCommand(['SET', 'key', 'välue\r\nwith crlf']), encodeCommand(['GET', 'key'])]);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const reader = new RespReader();
-      reader.push(bytes.subarray(0, cut));
-      const first = reader.drain();
-      reader.push(bytes.subarray(cut));
-      expect([...first, ...reader.drain()]).toEqual([['SET', 'key', 'välue\r\nwith crlf'], ['GET', 'key']]);
+      const decoder = new RespReplyDecoder({ inline: true });
+      decoder.push(bytes.subarray(0, cut));
+      const first = decoder.drain();
+      decoder.push(bytes.subarray(cut));
+      expect([...first, ...decoder.drain()].map(asCommand)).toEqual([['SET', 'key', 'välue\r\nwith crlf'], ['GET', 'key']]);
     }
   });
 
-  it('reads RESP2 and RESP3 replies, errors included', () => {
-    const reader = new RespReader();
-    reader.push(Buffer.from('+OK\r\n-ERR wrong\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n:1\r\n_\r\n,3.5\r\n#t\r\n%1\r\n+k\r\n+v\r\n(123456789012345678901\r\n=7\r\ntxt:abc\r\n'));
-    expect(reader.drain()).toEqual(['OK', new RespError('ERR wrong'), 42, null, ['a', 1], null, 3.5, true, { map: [['k', 'v']] }, 123456789012345678901n, 'abc']);
+  it('reads RESP2 and RESP3 replies, errors included, into trace values', () => {
+    const decoder = new RespReplyDecoder();
+    decoder.push(Buffer.from('+OK\r\n-ERR wrong\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n:1\r\n_\r\n,3.5\r\n#t\r\n%1\r\n+k\r\n+v\r\n(123456789012345678901\r\n=7\r\ntxt:abc\r\n!3\r\nbad\r\n|1\r\n+a\r\n+b\r\n~1\r\n:2\r\n'));
+    expect(decoder.drain().map((value) => toTraceValue(value))).toEqual([
+      'OK', { error: 'ERR wrong' }, 42, null, ['a', 1], null, 3.5, true, { map: [['k', 'v']] }, '123456789012345678901', 'abc', { error: 'bad' }, [2],
+    ]);
   });
 
   it('reads inline commands as a hand-written client sends them', () => {
-    const reader = new RespReader();
-    reader.push(Buffer.from('PING\r\nset  a b\n'));
-    expect(reader.drain()).toEqual([['PING'], ['set', 'a', 'b']]);
+    const decoder = new RespReplyDecoder({ inline: true });
+    decoder.push(Buffer.from('PING\r\nset  a b\n'));
+    expect(decoder.drain().map(asCommand)).toEqual([['PING'], ['set', 'a', 'b']]);
   });
 
   it('refuses oversized and malformed frames instead of buffering or crashing', () => {
-    const big = new RespReader({ maxBulkBytes: 10 });
+    const big = new RespReplyDecoder({ maxBulkLength: 10 });
     big.push(Buffer.from('*1\r\n$11\r\n'));
     expect(() => big.drain()).toThrow(RespProtocolError);
-    const bad = new RespReader();
+    const bad = new RespReplyDecoder();
     bad.push(Buffer.from(':notanumber\r\n'));
     expect(() => bad.drain()).toThrow(RespProtocolError);
-    const deep = new RespReader({ maxDepth: 5 });
+    const deep = new RespReplyDecoder({ maxDepth: 5 });
     deep.push(Buffer.from('*1\r\n'.repeat(10)));
     expect(() => deep.drain()).toThrow(RespProtocolError);
   });
 
   it('never throws anything but RespProtocolError on random bytes (seeded)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
-      const reader = new RespReader({ maxBulkBytes: 1000, maxElements: 1000 });
-      reader.push(Buffer.from(bytes));
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (bytes, inline) => {
+      const decoder = new RespReplyDecoder({ maxBulkLength: 1000, maxElements: 1000, inline });
+      decoder.push(Buffer.from(bytes));
       try {
-        reader.drain();
+        decoder.drain();
       } catch (error) {
         if (!(error instanceof RespProtocolError)) throw error;
       }

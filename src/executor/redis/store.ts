@@ -885,28 +885,39 @@ function lsetCommand(args: string[], _ctx: CommandContext, db: Database): RespRe
   return OK;
 }
 
-/** BLPOP/BRPOP: serve now from the first non-empty key, or block on all of them. */
-function blockingListPop(name: string, fromHead: boolean): CommandSpec {
+/**
+ * BLPOP/BRPOP/BZPOPMIN/BZPOPMAX: serve now from the first non-empty key, or
+ * block on all of them. `pop` takes one element from a value of `type` and
+ * returns the reply's items after the key, or null when there is none.
+ */
+function blockingPop<T extends ValueType>(name: string, type: T, pop: (value: ValueOf<T>) => RespReply[] | null): CommandSpec {
   return command(name, -3, (args, _ctx, db) => {
     const timeoutMs = parseTimeoutSeconds(args[args.length - 1]!);
     const keys = args.slice(1, -1);
     const tryServe = (key: string, strict: boolean): RespReply | null => {
       const value = db.lookup(key);
       if (value === undefined) return null;
-      if (value.type !== 'list') {
+      if (value.type !== type) {
         if (strict) throw new ReplyError(error(WRONGTYPE));
         return null;
       }
-      if (value.items.length === 0) return null;
-      const item = fromHead ? value.items.shift()! : value.items.pop()!;
+      const popped = pop(value as ValueOf<T>);
+      if (!popped) return null;
       db.deleteIfEmpty(key, value);
-      return array([bulkBytes(key), bulkBytes(item)]);
+      return array([bulkBytes(key), ...popped]);
     };
     for (const key of keys) {
       const served = tryServe(key, true);
       if (served) return served;
     }
     return { kind: 'block', db, keys, timeoutMs, tryServe: (key) => tryServe(key, false) };
+  });
+}
+
+function blockingListPop(name: string, fromHead: boolean): CommandSpec {
+  return blockingPop(name, 'list', (list) => {
+    if (list.items.length === 0) return null;
+    return [bulkBytes(fromHead ? list.items.shift()! : list.items.pop()!)];
   });
 }
 
@@ -1196,26 +1207,9 @@ function zpopCommand(name: string, lowest: boolean): CommandSpec {
 }
 
 function blockingZpop(name: string, lowest: boolean): CommandSpec {
-  return command(name, -3, (args, _ctx, db) => {
-    const timeoutMs = parseTimeoutSeconds(args[args.length - 1]!);
-    const keys = args.slice(1, -1);
-    const tryServe = (key: string, strict: boolean): RespReply | null => {
-      const value = db.lookup(key);
-      if (value === undefined) return null;
-      if (value.type !== 'zset') {
-        if (strict) throw new ReplyError(error(WRONGTYPE));
-        return null;
-      }
-      const [entry] = lowest ? value.zset.popLowest(1) : value.zset.popHighest(1);
-      if (!entry) return null;
-      db.deleteIfEmpty(key, value);
-      return array([bulkBytes(key), bulkBytes(entry.member), bulkBytes(formatDouble(entry.score))]);
-    };
-    for (const key of keys) {
-      const served = tryServe(key, true);
-      if (served) return served;
-    }
-    return { kind: 'block', db, keys, timeoutMs, tryServe: (key) => tryServe(key, false) };
+  return blockingPop(name, 'zset', (value) => {
+    const [entry] = lowest ? value.zset.popLowest(1) : value.zset.popHighest(1);
+    return entry ? [bulkBytes(entry.member), bulkBytes(formatDouble(entry.score))] : null;
   });
 }
 
