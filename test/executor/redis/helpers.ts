@@ -138,6 +138,9 @@ export function show(reply: DecodedReply): string {
       return reply.value === null ? '$(nil)' : `$${reply.value.toString('latin1')}`;
     case 'array':
       return reply.items === null ? '*(nil)' : `[${reply.items.map(show).join(', ')}]`;
+    default:
+      // RESP3 kinds: the fake speaks RESP2 only, and so does this test client.
+      return `?${reply.kind}`;
   }
 }
 
