@@ -20,6 +20,9 @@ export const EXIT_USAGE = 2;
 /** Up to this many files a run is short enough that WASM tier-up costs more than it saves (see preferFastWasmStart). */
 const FAST_START_MAX_FILES = 200;
 
+/** Files linted together: enough to keep ShellCheck's processes busy, few enough to bound memory. */
+const LINT_CHUNK = 1000;
+
 const SUBCOMMANDS: Record<string, () => Promise<(args: string[], io: CliIO) => Promise<number>>> = {
   run: async () => (await import('./run.js')).runCommand,
   simulate: async () => (await import('./simulate.js')).simulateCommand,
@@ -206,7 +209,17 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
     const withShellcheck = shellcheck && loaded.shellcheckEnabled ? shellcheck : undefined;
     const batchAnalyzers = withShellcheck ? [withShellcheck.analyzer(config)] : [];
-    const lint = (batch: LintInput[]): Promise<LintResult[]> => lintInputs(batch, { rules, config, batchAnalyzers });
+    // The text of each file is kept only for what reads it: code frames, SARIF fingerprints, fixes.
+    const keepSource = flags.verbose || fixer !== undefined || flags.format === 'sarif';
+    const lint = async (batch: LintInput[]): Promise<LintResult[]> => {
+      // In chunks, so a tree of thousands of profiles never holds every parsed document at once.
+      const out: LintResult[] = [];
+      for (let start = 0; start < batch.length; start += LINT_CHUNK) {
+        const chunk = await lintInputs(batch.slice(start, start + LINT_CHUNK), { rules, config, batchAnalyzers });
+        out.push(...(keepSource ? chunk : chunk.map(({ source: _source, ...rest }) => rest)));
+      }
+      return out;
+    };
     if (fixer) results.push(...await fixer.lint(group, lint));
     else if (cache && cacheModule) results.push(...await cachedLint(group, lint, cache, cacheModule.cacheSettings({ toolVersion: toolVersion(), config, inlineConfig: config.inlineConfig, shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args } })));
     else results.push(...await lint(group));
