@@ -17,6 +17,14 @@ export class ScriptSourceMap {
 
   /** File offset of a script offset, or undefined where the script text is not verbatim in the file. */
   fileOffset(scriptOffset: number): number | undefined {
+    const index = this.segmentIndex(scriptOffset);
+    if (index === undefined) return undefined;
+    const segment = this.hook.segments[index]!;
+    return segment.fileOffset + (scriptOffset - segment.scriptOffset);
+  }
+
+  /** Index of the segment holding a script offset (its end included), by binary search. */
+  private segmentIndex(scriptOffset: number): number | undefined {
     const segments = this.hook.segments;
     let low = 0;
     let high = segments.length - 1;
@@ -25,7 +33,7 @@ export class ScriptSourceMap {
       const segment = segments[mid]!;
       if (scriptOffset < segment.scriptOffset) high = mid - 1;
       else if (scriptOffset > segment.scriptOffset + segment.length) low = mid + 1;
-      else return segment.fileOffset + (scriptOffset - segment.scriptOffset);
+      else return mid;
     }
     return undefined;
   }
@@ -37,21 +45,32 @@ export class ScriptSourceMap {
     const fileStart = this.fileOffset(start);
     let fileEnd = this.fileOffset(end);
     if (fileStart === undefined) return { range: this.hook.valueRange, exact: false };
-    // A range that spans a folded line break ends where its first verbatim stretch does.
-    if (fileEnd === undefined || fileEnd < fileStart || end - start !== fileEnd - fileStart && !this.sameLines(start, end, fileStart, fileEnd)) {
+    // A range that is not verbatim throughout (it spans a folded line break or an escape) ends where its first verbatim stretch does.
+    if (fileEnd === undefined || fileEnd < fileStart || !this.verbatimBetween(start, end)) {
       fileEnd = this.endOfSegment(start) ?? fileStart;
       return { range: this.fileLines.rangeOf(fileStart, fileEnd), exact: false };
     }
     return { range: this.fileLines.rangeOf(fileStart, fileEnd), exact: true };
   }
 
-  /** A multi-line range in a block scalar skips the indentation, so its lengths differ yet it maps exactly. */
-  private sameLines(start: number, end: number, fileStart: number, fileEnd: number): boolean {
-    const scriptStart = this.scriptLines.positionAt(start);
-    const scriptEnd = this.scriptLines.positionAt(end);
-    const fileStartPos = this.fileLines.positionAt(fileStart);
-    const fileEndPos = this.fileLines.positionAt(fileEnd);
-    return scriptEnd.line - scriptStart.line === fileEndPos.line - fileStartPos.line;
+  /**
+   * Whether script offsets [start, end) stand verbatim in the file: inside one
+   * segment, or across segments joined only by line breaks that are line
+   * breaks in the file too (a block scalar's lines, whose indentation the
+   * script drops). An escape or a folded line break between them is not.
+   */
+  private verbatimBetween(start: number, end: number): boolean {
+    const segments = this.hook.segments;
+    let index = this.segmentIndex(start);
+    if (index === undefined) return false;
+    for (let segment = segments[index]!; end > segment.scriptOffset + segment.length; segment = segments[index]!) {
+      const next = segments[++index];
+      if (!next) return false;
+      const scriptGap = this.hook.text.slice(segment.scriptOffset + segment.length, next.scriptOffset);
+      const fileGap = this.fileLines.text.slice(segment.fileOffset + segment.length, next.fileOffset);
+      if (!/^\n+$/.test(scriptGap) || !/^\s*$/.test(fileGap) || fileGap.split('\n').length !== scriptGap.length + 1) return false;
+    }
+    return true;
   }
 
   private endOfSegment(scriptOffset: number): number | undefined {

@@ -6,6 +6,15 @@ import { bytePosition, decodeSource, fromText, MAX_FILE_BYTES, type SourceProble
 /** Aliases expanded while converting YAML to data; more means a "billion laughs" document. */
 export const MAX_ALIAS_COUNT = 200;
 
+/**
+ * Collections nested deeper than this are refused before the YAML parser
+ * sees them: its parser and composer recurse per level, a stack overflow
+ * there (`? ? ? …`, `[[[[…`) can end the process in V8 rather than throw,
+ * and nested complex keys cost polynomial time. Real profiles nest a handful
+ * of levels.
+ */
+export const MAX_YAML_DEPTH = 64;
+
 export interface Frontmatter {
   /** File offsets of the YAML text between the `---` fences. */
   start: number;
@@ -81,6 +90,11 @@ function parseProfile(path: string, source: SourceText): Profile {
     problems.push({ ruleId: 'frontmatter-empty', severity: 'warning', line: 1, column: 1, endLine: closingLine, endColumn: 4, message: 'Unexpected empty frontmatter: a profile needs at least a `name` and a `description`.' });
     return profile;
   }
+  const tooDeep = firstTooDeep(yamlText, MAX_YAML_DEPTH);
+  if (tooDeep !== undefined) {
+    problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...lines.rangeOf(start + tooDeep, start + tooDeep + 1), message: `Invalid YAML: collections nested deeper than ${MAX_YAML_DEPTH} levels are not read.` });
+    return profile;
+  }
   const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });
   const frontmatter: Frontmatter = { start, end, doc, data: undefined };
   profile.frontmatter = frontmatter;
@@ -106,6 +120,38 @@ function parseProfile(path: string, source: SourceText): Profile {
     }
   }
   return profile;
+}
+
+/**
+ * Offset where the YAML text first nests deeper than `limit`, judged from the
+ * text alone (the parser cannot be asked: it is what overflows). It counts
+ * generously: indentation levels, compact indicators (`- - x`, `? ? x`) and
+ * unclosed flow brackets, so a deep document is caught whatever its form.
+ */
+function firstTooDeep(yamlText: string, limit: number): number | undefined {
+  const indents: number[] = [];
+  let flow = 0;
+  let offset = 0;
+  for (const line of yamlText.split('\n')) {
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    const rest = line.slice(indent);
+    if (rest !== '' && !rest.startsWith('#')) {
+      while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+      indents.push(indent);
+      const compact = (/^(?:[-?:](?:[ \t]+|$))*/.exec(rest)![0].match(/[-?:]/g) ?? []).length;
+      if (indents.length + compact + flow > limit) return offset + indent;
+      for (let i = 0; i < rest.length; i++) {
+        const c = rest[i];
+        if (c === '[' || c === '{') {
+          if (indents.length + compact + ++flow > limit) return offset + indent + i;
+        } else if ((c === ']' || c === '}') && flow > 0) {
+          flow--;
+        }
+      }
+    }
+    offset += line.length + 1;
+  }
+  return undefined;
 }
 
 function firstLine(message: string): string {

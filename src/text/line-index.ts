@@ -27,7 +27,9 @@ export class LineIndex {
       if (this.lineStarts[mid]! <= clamped) low = mid;
       else high = mid - 1;
     }
-    return { line: low + 1, column: clamped - this.lineStarts[low]! + 1 };
+    // The `\n` of a `\r\n` is inside the line break: it is the line's end, as its `\r` is.
+    const inBreak = this.text[clamped] === '\n' && clamped > this.lineStarts[low]! && this.text[clamped - 1] === '\r' ? 1 : 0;
+    return { line: low + 1, column: clamped - this.lineStarts[low]! + 1 - inBreak };
   }
 
   offsetAt(position: Position): number {
