@@ -193,11 +193,19 @@ function finish(state: FileState, options: EngineOptions): LintResult {
  * stays (ShellCheck's quoting fix for SC2086 fixes an unquoted `$TASK` too).
  */
 function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<any>>): Diagnostic[] {
-  const superseding = diagnostics.filter((d) => byId.get(d.ruleId)?.meta.supersedes?.length);
-  if (superseding.length === 0) return diagnostics;
+  // By line, so a hook with thousands of findings is not a product of thousands.
+  const supersedingByLine = new Map<number, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (!byId.get(d.ruleId)?.meta.supersedes?.length) continue;
+    for (let line = d.line; line <= d.endLine; line++) supersedingByLine.set(line, [...(supersedingByLine.get(line) ?? []), d]);
+  }
+  if (supersedingByLine.size === 0) return diagnostics;
   const kept: Diagnostic[] = [];
   for (const d of diagnostics) {
-    const winner = superseding.find((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d));
+    let winner: Diagnostic | undefined;
+    for (let line = d.line; line <= d.endLine && !winner; line++) {
+      winner = supersedingByLine.get(line)?.find((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d));
+    }
     if (!winner) { kept.push(d); continue; }
     if (d.fixes?.length) winner.fixes = [...(winner.fixes ?? []), ...d.fixes];
   }
