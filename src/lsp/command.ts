@@ -4,13 +4,14 @@ import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import { startLanguageServer, type LanguageServerOptions } from './server.js';
 
-export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck] [--debounce-ms N]
+export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck] [--debounce-ms N] [--shellcheck-budget-ms N]
 
 Start the language server on standard input and output (the only transport).
 Editors start it themselves; see the README for Neovim and VS Code.
 Configuration files are found next to each document, as by the CLI (read once).
 ShellCheck runs on open and save, and on change while it is fast enough.
 --debounce-ms N sets the quiet time after a change before linting (default 200).
+--shellcheck-budget-ms N: a run with ShellCheck slower than this moves ShellCheck to open and save only (default 250).
 `;
 
 /**
@@ -28,19 +29,30 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
   const { ConfigResolver } = await import('../config/load.js');
   const resolver = new ConfigResolver();
   const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
-  const debounce = args.find((a) => a.startsWith('--debounce-ms'));
-  const debounceValue = debounce?.includes('=') ? debounce.split('=')[1] : debounce ? args[args.indexOf(debounce) + 1] : undefined;
-  if (debounceValue !== undefined && !/^\d+$/.test(debounceValue)) { io.stderr(`validate-agent-hooks: lsp: --debounce-ms expects milliseconds, got "${debounceValue}"\n`); return 2; }
+  const debounceValue = millisecondsFlag(args, '--debounce-ms');
+  const budgetValue = millisecondsFlag(args, '--shellcheck-budget-ms');
+  for (const [flag, value] of [['--debounce-ms', debounceValue], ['--shellcheck-budget-ms', budgetValue]] as const) {
+    if (value !== undefined && !/^\d+$/.test(value)) { io.stderr(`validate-agent-hooks: lsp: ${flag} expects milliseconds, got "${value}"\n`); return 2; }
+  }
   const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
   startLanguageServer(connection, {
     configFor: (filePath) => resolver.forFile(filePath).config,
     ...(shellcheck ? { analyzers: (config, filePath) => (resolver.forFile(filePath).shellcheckEnabled ? [shellcheck(config)] : []) } : {}),
     ...(debounceValue !== undefined ? { debounceMs: Number(debounceValue) } : {}),
+    ...(budgetValue !== undefined ? { slowAnalyzerMs: Number(budgetValue) } : {}),
     ...options,
   });
   return new Promise<number>(() => {
     // Never settles: the connection keeps the process alive and exits it.
   });
+}
+
+/** The value of `--flag N` or `--flag=N`, if given. */
+function millisecondsFlag(args: readonly string[], flag: string): string | undefined {
+  const index = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (index === -1) return undefined;
+  const arg = args[index]!;
+  return arg.includes('=') ? arg.slice(flag.length + 1) : args[index + 1] ?? '';
 }
 
 /** ShellCheck when it is installed; without it the server still serves everything else. */
