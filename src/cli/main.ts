@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
@@ -217,7 +215,6 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       // In chunks, so a tree of thousands of profiles never holds every parsed document at once.
       const out: LintResult[] = [];
       for (let start = 0; start < batch.length; start += LINT_CHUNK) {
-        if (start > 0) collectGarbage();
         const chunk = await lintInputs(batch.slice(start, start + LINT_CHUNK), { rules, config, batchAnalyzers });
         out.push(...(keepSource ? chunk : chunk.map(({ source: _source, ...rest }) => rest)));
       }
@@ -306,21 +303,6 @@ async function cachedLint(group: LintInput[], lint: (batch: LintInput[]) => Prom
     cache.set(result.filePath, keys[i]!, result.diagnostics);
   });
   return results as LintResult[];
-}
-
-/**
- * A full garbage collection between chunks of a large run. V8 lets the heap
- * grow lazily while memory is plentiful: 10,000 profiles peaked at ~430 MB of
- * RSS with a live set under 160 MB. Collecting between chunks keeps the peak
- * near the live set, for a few milliseconds per thousand files.
- */
-let gc: (() => void) | undefined;
-function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
 }
 
 /** NO_COLOR and FORCE_COLOR as the conventions define them; otherwise colour on a terminal. */
