@@ -11,11 +11,12 @@ import { resolve } from 'node:path';
 import { rules as builtinRules } from '../rules/index.js';
 import { discoverFiles } from './cli/discover.js';
 import { ignored } from './cli/ignore.js';
+import { groupByConfig } from './config/group.js';
 import { ConfigResolver, type LoadedConfig } from './config/load.js';
 import type { LintResult } from './diagnostics.js';
 import { defaultConfig, type LintConfig } from './engine/config.js';
 import { fixInputs, writeFileAtomic } from './engine/fix.js';
-import { lintInputs, type BatchAnalyzer, type LintInput } from './engine/lint.js';
+import { lintInputs, type LintInput } from './engine/lint.js';
 import type { Rule } from './engine/rule.js';
 import { githubReporter } from './reporters/github.js';
 import type { ReporterName } from './reporters/index.js';
@@ -24,6 +25,7 @@ import { lspReporter } from './reporters/lsp.js';
 import { sarifReporter } from './reporters/sarif.js';
 import { stylishReporter } from './reporters/stylish.js';
 import type { Reporter } from './reporters/types.js';
+import type { ShellCheckTool } from './shellcheck/index.js';
 import { toolVersion } from './version.js';
 
 export type { Diagnostic, Fix, LintResult, Position, Range, RelatedInformation, Severity, TextEdit } from './diagnostics.js';
@@ -106,16 +108,12 @@ function configResolver(options: LintOptions, cwd: string): (file: string) => Lo
 }
 
 async function lintWith(inputs: LintInput[], options: LintOptions, resolver: (file: string) => LoadedConfig): Promise<LintResultWithOutput[]> {
-  const groups = new Map<LoadedConfig, LintInput[]>();
-  for (const input of inputs) {
-    const loaded = resolver(input.filePath);
-    groups.set(loaded, [...(groups.get(loaded) ?? []), input]);
-  }
-  const shellcheck = await shellcheckFactory(options);
+  const groups = groupByConfig(inputs, resolver);
+  const shellcheck = await findShellCheckFor(options);
   const byPath = new Map<string, LintResultWithOutput>();
   for (const [loaded, group] of groups) {
     const config: LintConfig = { ...loaded.config, ...options.config, rules: { ...loaded.config.rules, ...options.config?.rules } };
-    const batchAnalyzers = shellcheck && loaded.shellcheckEnabled ? [shellcheck(config)] : [];
+    const batchAnalyzers = shellcheck && loaded.shellcheckEnabled ? [shellcheck.analyzer(config)] : [];
     const lint = (batch: LintInput[]): Promise<LintResult[]> => lintInputs(batch, { rules: options.rules ?? builtinRules, config, batchAnalyzers });
     if (options.fix) {
       const outcome = await fixInputs(group, lint);
@@ -130,10 +128,8 @@ async function lintWith(inputs: LintInput[], options: LintOptions, resolver: (fi
   return inputs.map((input) => byPath.get(input.filePath)!);
 }
 
-async function shellcheckFactory(options: LintOptions): Promise<((config: LintConfig) => BatchAnalyzer) | undefined> {
+async function findShellCheckFor(options: LintOptions): Promise<ShellCheckTool | undefined> {
   if (options.shellcheck === false) return undefined;
-  const { shellcheckAnalyzer, shellcheckVersion } = await import('./shellcheck/index.js');
-  const binary = typeof options.shellcheck === 'object' ? options.shellcheck.binary : 'shellcheck';
-  if (shellcheckVersion(binary) === undefined) return undefined;
-  return (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' });
+  const { findShellCheck } = await import('./shellcheck/index.js');
+  return findShellCheck(typeof options.shellcheck === 'object' ? options.shellcheck.binary : 'shellcheck');
 }

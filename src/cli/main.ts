@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
-import type { LoadedConfig } from '../config/load.js';
+import { groupByConfig, type LoadedConfig } from '../config/group.js';
 import type { ReporterOptions } from '../reporters/types.js';
-import type { LintConfig } from '../engine/config.js';
-import type { BatchAnalyzer, LintInput } from '../engine/lint.js';
+import type { LintInput } from '../engine/lint.js';
+import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
 import { discoverFiles, isUsageError, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
@@ -192,7 +192,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       if (flags.verbose) for (const file of files) if (!kept.includes(file)) io.stderr(`skip ${file} (ignorePatterns)\n`);
       inputs = await readAll(kept);
     }
-    configs = groupBy(inputs, (input) => resolver.forFile(input.filePath));
+    configs = groupByConfig(inputs, (file) => resolver.forFile(file));
     if (inputs.length <= FAST_START_MAX_FILES) (await import('../shell/parser.js')).preferFastWasmStart();
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
@@ -254,32 +254,21 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
  * The ShellCheck analyzer to use, undefined when ShellCheck is off or
  * missing (a one-line notice), or 'missing-in-ci' when --ci needs it.
  */
-async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<{ analyzer: (config: LintConfig) => BatchAnalyzer; version: string; args: readonly string[] } | undefined | 'missing-in-ci'> {
+async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<ShellCheckTool | undefined | 'missing-in-ci'> {
   if (!flags.shellcheck || !configs.some((c) => c.shellcheckEnabled)) return undefined;
-  const { shellcheckAnalyzer, shellcheckVersion, SHELLCHECK_ARGS, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
+  const { findShellCheck, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
   const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
-  const version = shellcheckVersion(binary);
-  if (version === undefined) {
+  const tool = findShellCheck(binary);
+  if (tool === undefined) {
     if (flags.ci) {
       io.stderr(`validate-agent-hooks: ShellCheck is required under --ci but was not found (${binary}): ${SHELLCHECK_INSTALL_HINT}.\n`);
       return 'missing-in-ci';
     }
     io.stderr(`validate-agent-hooks: ShellCheck not found; its checks are skipped (${SHELLCHECK_INSTALL_HINT}).\n`);
-    return undefined;
   }
-  return { version, args: SHELLCHECK_ARGS, analyzer: (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' }) };
+  return tool;
 }
 
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
-}
 
 /** Patterns are absolute (the configuration made them so), hence matched from the file system root. */
 function isIgnored(file: string, patterns: readonly string[]): boolean {

@@ -74,7 +74,8 @@ export class ScriptSourceMap {
   }
 
   private endOfSegment(scriptOffset: number): number | undefined {
-    const segment = this.hook.segments.find((s) => scriptOffset >= s.scriptOffset && scriptOffset <= s.scriptOffset + s.length);
+    const index = this.segmentIndex(scriptOffset);
+    const segment = index === undefined ? undefined : this.hook.segments[index];
     return segment ? segment.fileOffset + segment.length : undefined;
   }
 }

@@ -57,11 +57,8 @@ function millisecondsFlag(args: readonly string[], flag: string): string | undef
 
 /** ShellCheck when it is installed; without it the server still serves everything else. */
 async function shellcheckFactory(io: CliIO): Promise<((config: LintConfig) => BatchAnalyzer) | undefined> {
-  const { shellcheckAnalyzer, shellcheckVersion } = await import('../shellcheck/index.js');
-  const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
-  if (shellcheckVersion(binary) === undefined) {
-    io.stderr('validate-agent-hooks lsp: ShellCheck not found; its checks are skipped.\n');
-    return undefined;
-  }
-  return (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' });
+  const { findShellCheck } = await import('../shellcheck/index.js');
+  const tool = findShellCheck(io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck');
+  if (!tool) io.stderr('validate-agent-hooks lsp: ShellCheck not found; its checks are skipped.\n');
+  return tool?.analyzer;
 }

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Diagnostic, Fix, Severity } from '../diagnostics.js';
+import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
@@ -38,6 +39,24 @@ export function shellcheckVersion(binary = 'shellcheck'): string | undefined {
   const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   if (result.error || result.status !== 0) return undefined;
   return /version:\s*(\S+)/.exec(result.stdout)?.[1] ?? 'unknown';
+}
+
+/** An installed ShellCheck: its version and arguments (the cache keys on them), and an analyzer per configuration. */
+export interface ShellCheckTool {
+  version: string;
+  args: readonly string[];
+  analyzer(config: LintConfig): BatchAnalyzer;
+}
+
+/** Probes the binary once; undefined when it cannot be run (each caller says so in its own way). */
+export function findShellCheck(binary = 'shellcheck'): ShellCheckTool | undefined {
+  const version = shellcheckVersion(binary);
+  if (version === undefined) return undefined;
+  return {
+    version,
+    args: SHELLCHECK_ARGS,
+    analyzer: (config) => shellcheckAnalyzer({ binary, infoSeverity: config.shellcheckInfo === 'off' ? 'off' : 'warning' }),
+  };
 }
 
 export function wikiUrl(code: number): string {
