@@ -56,7 +56,8 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   const owned = states.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
   const pending = (owned.length ? options.batchAnalyzers ?? [] : []).map((analyzer) => analyzer.analyze(owned.map((o) => o.hook)));
   const loadedParser = await parser;
-  for (const state of states) checkProfile(state, active, options.config, loadedParser);
+  const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
+  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser);
   for (const found of await Promise.all(pending)) {
     found.forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
@@ -87,7 +88,7 @@ function readProfile(input: LintInput): FileState {
 }
 
 /** Runs the rules over one profile: profile rules, script rules, cross-hook rules, body code blocks. */
-function checkProfile(state: FileState, rules: readonly Rule<any>[], config: LintConfig, parser: Awaited<ReturnType<typeof loadShellParser>>): void {
+function checkProfile(state: FileState, rules: readonly Rule<any>[], optionsOf: ReadonlyMap<string, unknown>, parser: Awaited<ReturnType<typeof loadShellParser>>): void {
   const profile = state.profile;
   if (!profile) return;
   const entries = state.entries;
@@ -99,7 +100,7 @@ function checkProfile(state: FileState, rules: readonly Rule<any>[], config: Lin
   };
   for (const rule of rules) {
     if (!rule.checkProfile) continue;
-    rule.checkProfile({ profile, hooks: entries, options: ruleOptions(rule, config), report: (r) => push(rule, r, r.range) });
+    rule.checkProfile({ profile, hooks: entries, options: optionsOf.get(rule.id), report: (r) => push(rule, r, r.range) });
   }
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
@@ -107,13 +108,13 @@ function checkProfile(state: FileState, rules: readonly Rule<any>[], config: Lin
     for (const item of analysed) {
       for (const rule of rules) {
         if (!rule.checkScript || !inScope(rule, 'hooks')) continue;
-        rule.checkScript({ ...item, options: ruleOptions(rule, config), report: (r) => pushScript(rule, r, item) });
+        rule.checkScript({ ...item, options: optionsOf.get(rule.id), report: (r) => pushScript(rule, r, item) });
       }
     }
     for (const rule of rules) {
       if (!rule.checkHooks || analysed.length === 0) continue;
       rule.checkHooks({
-        profile, hooks: analysed, options: ruleOptions(rule, config),
+        profile, hooks: analysed, options: optionsOf.get(rule.id),
         report: (r) => {
           const item = analysed.find((a) => a.hook === r.hook);
           if (item) pushScript(rule, r, item);
@@ -130,7 +131,7 @@ function checkProfile(state: FileState, rules: readonly Rule<any>[], config: Lin
       analysed.push(item);
       state.bodyBlocks.push(block);
       for (const rule of bodyRules) {
-        rule.checkScript!({ ...item, options: ruleOptions(rule, config), report: (r) => pushScript(rule, r, item) });
+        rule.checkScript!({ ...item, options: optionsOf.get(rule.id), report: (r) => pushScript(rule, r, item) });
       }
     }
   } finally {
@@ -233,6 +234,7 @@ function resolveSeverity(diagnostic: Diagnostic, rule: Rule<any> | undefined, co
   return diagnostic.severity;
 }
 
+/** A rule's options: its defaults, the configuration's, and the configuration itself (command rules read `allowedCommands`). */
 function ruleOptions(rule: Rule<any>, config: LintConfig): any {
   return { ...(rule.defaultOptions ?? {}), ...(settingOptions(config.rules[rule.id]) ?? {}), config };
 }
