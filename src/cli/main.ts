@@ -284,10 +284,10 @@ async function cachedLint(group: LintInput[], lint: (batch: LintInput[]) => Prom
     const text = input.text ?? Buffer.from(input.bytes ?? []).toString('utf8');
     return { filePath: input.filePath, diagnostics, source: text.replace(/^\uFEFF/, '') };
   });
-  const stale = group.filter((_, i) => results[i] === undefined);
-  const fresh = stale.length ? await lint(stale) : [];
+  const staleIndices = group.flatMap((_, i) => (results[i] === undefined ? [i] : []));
+  const fresh = staleIndices.length ? await lint(staleIndices.map((i) => group[i]!)) : [];
   fresh.forEach((result, j) => {
-    const i = group.indexOf(stale[j]!);
+    const i = staleIndices[j]!;
     results[i] = result;
     cache.set(result.filePath, keys[i]!, result.diagnostics);
   });
