@@ -6,10 +6,9 @@
  *   const results = await lintFiles(['.claude/agents']);
  *   process.stdout.write(formatters.stylish(results, { cwd: process.cwd(), color: false, verbose: false }));
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { rules as builtinRules } from '../rules/index.js';
-import { discoverFiles } from './cli/discover.js';
+import { discoverFiles, readAll } from './cli/discover.js';
 import { ignored } from './cli/ignore.js';
 import { groupByConfig } from './config/group.js';
 import { ConfigResolver, type LoadedConfig } from './config/load.js';
@@ -76,7 +75,7 @@ export async function lintFiles(paths: readonly string[], options: LintOptions =
   const resolver = configResolver(options, cwd);
   const files = (await discoverFiles(paths, { cwd, all: false }))
     .filter((file) => { const patterns = resolver(file).config.ignorePatterns; return patterns.length === 0 || !ignored(file, patterns, '/'); });
-  const inputs = await Promise.all(files.map(async (filePath) => ({ filePath, bytes: await readFile(filePath) })));
+  const inputs = await readAll(files);
   return lintWith(inputs, options, resolver);
 }
 

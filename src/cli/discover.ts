@@ -1,4 +1,5 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import type { LintInput } from '../engine/lint.js';
 import { isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -66,4 +67,23 @@ async function markdownUnder(dir: string): Promise<string[]> {
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
     .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
     .sort();
+}
+
+/** Reads files in parallel, a bounded number at a time, each once. */
+export async function readAll(files: readonly string[]): Promise<LintInput[]> {
+  const out = new Array<LintInput>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const index = next++;
+      const filePath = files[index]!;
+      try {
+        out[index] = { filePath, bytes: await readFile(filePath) };
+      } catch (error) {
+        throw new UsageError(`Cannot read ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, files.length) }, worker));
+  return out;
 }

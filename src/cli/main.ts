@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
@@ -9,7 +8,7 @@ import type { ReporterOptions } from '../reporters/types.js';
 import type { LintInput } from '../engine/lint.js';
 import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
-import { discoverFiles, isUsageError, UsageError } from './discover.js';
+import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from './io.js';
 
@@ -302,21 +301,3 @@ function colorFromEnv(io: CliIO): boolean {
   return io.isTTY;
 }
 
-/** Reads files in parallel, a bounded number at a time, each once. */
-async function readAll(files: readonly string[]): Promise<LintInput[]> {
-  const out = new Array<LintInput>(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      const filePath = files[index]!;
-      try {
-        out[index] = { filePath, bytes: await readFile(filePath) };
-      } catch (error) {
-        throw new UsageError(`Cannot read ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(32, files.length) }, worker));
-  return out;
-}
