@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { main } from '../src/cli/main.js';
+import { ConfigResolver } from '../src/config/load.js';
 import { memoryIO } from '../src/cli/io.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
@@ -73,6 +74,27 @@ describe('configuration file', () => {
     const dir = tree('rules:\n  command-sudo: off\n');
     writeFileSync(join(dir, 'strict.yaml'), 'rules: {}\n');
     expect((await run(dir, ['--config', 'strict.yaml'])).ids).toContain('command-sudo:2');
+  });
+
+  it('directories governed by the same files share one configuration (so they lint as one batch, one ShellCheck run)', () => {
+    const dir = tree('rules:\n  command-sudo: off\n');
+    mkdirSync(join(dir, 'agents', 'other', 'deep'), { recursive: true });
+    mkdirSync(join(dir, 'agents', 'own'), { recursive: true });
+    writeFileSync(join(dir, 'agents', 'own', '.validate-agent-hooks.yaml'), 'rules:\n  command-rm-rf: off\n');
+    mkdirSync(join(dir, 'agents', 'rooted'), { recursive: true });
+    writeFileSync(join(dir, 'agents', 'rooted', '.validate-agent-hooks.yaml'), 'root: true\n');
+    const resolver = new ConfigResolver();
+    const shared = resolver.forFile(join(dir, 'agents', 'a.md'));
+    expect(resolver.forFile(join(dir, 'agents', 'drafts', 'b.md'))).toBe(shared);
+    expect(resolver.forFile(join(dir, 'agents', 'other', 'deep', 'c.md'))).toBe(shared);
+    expect(shared.config.rules['command-sudo']).toBe('off');
+    const own = resolver.forFile(join(dir, 'agents', 'own', 'd.md'));
+    expect(own).not.toBe(shared);
+    expect(own.sources).toEqual([join(dir, '.validate-agent-hooks.yaml'), join(dir, 'agents', 'own', '.validate-agent-hooks.yaml')]);
+    expect(own.config.rules).toMatchObject({ 'command-sudo': 'off', 'command-rm-rf': 'off' });
+    const rooted = resolver.forFile(join(dir, 'agents', 'rooted', 'e.md'));
+    expect(rooted.sources).toEqual([join(dir, 'agents', 'rooted', '.validate-agent-hooks.yaml')]);
+    expect(rooted.config.rules['command-sudo']).toBeUndefined();
   });
 
   it('an invalid configuration is exit 2 with its file, line and column', async () => {

@@ -33,38 +33,44 @@ export interface LoadedConfig {
  * `root: true`), nearer files overriding farther ones, rule by rule.
  */
 export class ConfigResolver {
-  private readonly byDirectory = new Map<string, LoadedConfig>();
+  /** The config files that govern each directory, farthest first (built from the parent's, so each directory is looked at once). */
+  private readonly chains = new Map<string, { path: string; data: ConfigFile }[]>();
+  /** One merged configuration per distinct chain: directories that share their files share the object, so they lint as one group. */
+  private readonly merged = new Map<string, LoadedConfig>();
 
   constructor(private readonly explicitPath?: string) {}
 
   forFile(file: string): LoadedConfig {
-    if (this.explicitPath) return this.cached(`explicit:${this.explicitPath}`, () => merge([readConfigFile(this.explicitPath!)]));
-    return this.forDirectory(dirname(resolve(file)));
-  }
-
-  private forDirectory(dir: string): LoadedConfig {
-    return this.cached(dir, () => {
-      const chain: { path: string; data: ConfigFile }[] = [];
-      for (let current = dir; ; current = dirname(current)) {
-        const found = CONFIG_NAMES.map((name) => join(current, name)).find(isFile);
-        if (found) {
-          const loaded = readConfigFile(found);
-          chain.unshift(loaded);
-          if (loaded.data.root) break;
-        }
-        if (dirname(current) === current) break;
-      }
-      return merge(chain);
-    });
-  }
-
-  private cached(key: string, load: () => LoadedConfig): LoadedConfig {
-    let value = this.byDirectory.get(key);
+    const chain = this.explicitPath ? this.explicitChain() : this.chainFor(dirname(resolve(file)));
+    const key = chain.map((c) => c.path).join('\0');
+    let value = this.merged.get(key);
     if (!value) {
-      value = load();
-      this.byDirectory.set(key, value);
+      value = merge(chain);
+      this.merged.set(key, value);
     }
     return value;
+  }
+
+  private explicitChain(): { path: string; data: ConfigFile }[] {
+    const key = `explicit:${this.explicitPath}`;
+    let chain = this.chains.get(key);
+    if (!chain) {
+      chain = [readConfigFile(this.explicitPath!)];
+      this.chains.set(key, chain);
+    }
+    return chain;
+  }
+
+  private chainFor(dir: string): { path: string; data: ConfigFile }[] {
+    let chain = this.chains.get(dir);
+    if (chain) return chain;
+    const found = CONFIG_NAMES.map((name) => join(dir, name)).find(isFile);
+    const own = found ? readConfigFile(found) : undefined;
+    const parent = dirname(dir);
+    const inherited = own?.data.root || parent === dir ? [] : this.chainFor(parent);
+    chain = own ? [...inherited, own] : inherited;
+    this.chains.set(dir, chain);
+    return chain;
   }
 }
 
