@@ -11,6 +11,9 @@ import { settingOptions, settingSeverity, toSeverity, type LintConfig } from './
 import { applySuppressions } from './suppressions.js';
 import { DOCS_BASE, formatMessage, type AnalysedHook, type Report, type Rule } from './rule.js';
 
+/** Below this many files a run is not split into slices for the batch analyzers. */
+const MIN_FILES_PER_SLICE = 4;
+
 export interface LintInput {
   filePath: string;
   /** Raw bytes from disk; or `text` for editor buffers and stdin. */
@@ -23,7 +26,10 @@ export interface LintInput {
  * it returns, for each hook given, that hook's findings in file positions.
  */
 export interface BatchAnalyzer {
-  analyze(hooks: readonly { hook: HookScript; map: ScriptSourceMap }[]): Promise<Diagnostic[][]>;
+  /** `processes` caps how many processes this call spreads its hooks over (default: the analyzer's own choice). */
+  analyze(hooks: readonly { hook: HookScript; map: ScriptSourceMap }[], options?: { processes?: number }): Promise<Diagnostic[][]>;
+  /** How many processes it runs side by side: the files are read in that many slices, each analysed as soon as it is read. */
+  lanes?: number;
 }
 
 export interface EngineOptions {
@@ -50,18 +56,47 @@ interface FileState {
 export async function lintInputs(inputs: readonly LintInput[], options: EngineOptions): Promise<LintResult[]> {
   const parser = loadShellParser();
   const active = options.rules.filter((rule) => effectiveSeverity(rule, options.config) !== undefined);
-  // Reading and extracting is cheap; ShellCheck is the long pole. Its
-  // processes start before the rules run, so the two overlap.
-  const states = inputs.map(readProfile);
-  const owned = states.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
-  const pending = (owned.length ? options.batchAnalyzers ?? [] : []).map((analyzer) => analyzer.analyze(owned.map((o) => o.hook)));
+  // ShellCheck is the long pole: each slice of the files goes to it as soon
+  // as it is read (the first process starts while the rest is still being
+  // parsed), and all of it before the rules run, so the two overlap.
+  const analyzers = options.batchAnalyzers ?? [];
+  const slices = slicesBySize(inputs, analyzers.length ? Math.max(1, ...analyzers.map((a) => a.lanes ?? 1)) : 1);
+  const processes = slices.length > 1 ? 1 : undefined;
+  const states: FileState[] = [];
+  const pending: { owned: { state: FileState; hook: FileState['hooks'][number] }[]; found: Promise<Diagnostic[][]> }[] = [];
+  for (const slice of slices) {
+    const read = slice.map(readProfile);
+    states.push(...read);
+    const owned = read.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
+    if (owned.length) for (const analyzer of analyzers) pending.push({ owned, found: analyzer.analyze(owned.map((o) => o.hook), { processes }) });
+  }
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
   for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser);
-  for (const found of await Promise.all(pending)) {
-    found.forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
+  for (const { owned, found } of pending) {
+    (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
   return states.map((state) => finish(state, options));
+}
+
+/** Consecutive slices of about equal size in bytes; one slice when there are too few files to share out. */
+function slicesBySize(inputs: readonly LintInput[], count: number): (readonly LintInput[])[] {
+  const parts = Math.min(count, Math.floor(inputs.length / MIN_FILES_PER_SLICE));
+  if (parts <= 1) return [inputs];
+  const sizeOf = (input: LintInput): number => input.bytes?.length ?? input.text?.length ?? 0;
+  const total = inputs.reduce((sum, input) => sum + sizeOf(input), 0);
+  const slices: (readonly LintInput[])[] = [];
+  let start = 0;
+  let seen = 0;
+  for (let i = 0; i < inputs.length && slices.length < parts - 1; i++) {
+    seen += sizeOf(inputs[i]!);
+    if (seen >= (total * (slices.length + 1)) / parts) {
+      slices.push(inputs.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  slices.push(inputs.slice(start));
+  return slices.filter((slice) => slice.length > 0);
 }
 
 /** The profile, its parse problems, and its hook scripts with their source maps. */

@@ -74,8 +74,10 @@ export function wikiUrl(code: number): string {
  * never raised for them; a test keeps that true).
  */
 export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
+  const lanes = options.processes ?? Math.max(1, availableParallelism());
   return {
-    async analyze(hooks) {
+    lanes,
+    async analyze(hooks, call) {
       // Files are written and processes spawned synchronously, before the
       // first await, so ShellCheck runs while the caller goes on with its rules.
       const dir = mkdtempSync(join(tmpdir(), 'validate-agent-hooks-'));
@@ -85,7 +87,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
           writeFileSync(path, hook.text);
           return path;
         });
-        const groups = splitEvenly(paths.map((path, index) => ({ path, index })), options.processes ?? Math.max(1, availableParallelism()));
+        const groups = splitEvenly(paths.map((path, index) => ({ path, index })), Math.min(lanes, call?.processes ?? lanes));
         const runs = groups.map((group) => runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path)));
         const results: Diagnostic[][] = hooks.map(() => []);
         const outputs = await Promise.all(runs);
