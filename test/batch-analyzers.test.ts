@@ -1,8 +1,12 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import type { Diagnostic } from '../src/diagnostics.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs, type BatchAnalyzer } from '../src/engine/lint.js';
+import { shellcheckAnalyzer } from '../src/shellcheck/index.js';
 
 /** An analyzer that reports one finding per hook, naming the hook's first line, and records each call. */
 function recordingAnalyzer(lanes: number) {
@@ -53,5 +57,31 @@ describe('batch analyzers (ShellCheck) over many files', () => {
     files[0]!.text = files[0]!.text.replace('description: d', `description: ${'x'.repeat(5000)}`);
     await lintInputs(files, { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
     expect(calls).toEqual([{ hooks: 1, processes: 1 }, { hooks: 11, processes: 1 }]);
+  });
+});
+
+describe('ShellCheck process queue', () => {
+  it('runs at most one process per lane at a time, first asked first run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-fake-shellcheck-'));
+    const log = join(dir, 'log');
+    const fake = join(dir, 'shellcheck');
+    // A stand-in for the binary: logs when it starts and ends (with the first script's text) and finds nothing.
+    writeFileSync(fake, `#!/bin/sh\nlast=""; for a; do last="$a"; done\nname=$(cat "$last")\necho "start $name" >> '${log}'\nsleep 0.2\necho "end $name" >> '${log}'\necho '{"comments":[]}'\n`);
+    chmodSync(fake, 0o755);
+    const analyzer = shellcheckAnalyzer({ binary: fake, infoSeverity: 'warning', processes: 2 });
+    const hooksOf = (name: string) => [{ hook: { name: 'pre', text: name, kind: 'block' }, map: undefined }] as unknown as Parameters<BatchAnalyzer['analyze']>[0];
+    await Promise.all(['a', 'b', 'c', 'd'].map((name) => analyzer.analyze(hooksOf(name), { processes: 1 })));
+    const events = readFileSync(log, 'utf8').trim().split('\n');
+    let running = 0;
+    let most = 0;
+    for (const event of events) {
+      running += event.startsWith('start') ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(most).toBe(2);
+    expect(events.filter((e) => e.startsWith('start')).slice(0, 2).sort()).toEqual(['start a', 'start b']);
+    const firstEnd = Math.min(events.indexOf('end a'), events.indexOf('end b'));
+    expect(events.indexOf('start c')).toBeGreaterThan(firstEnd);
+    expect(events.indexOf('start d')).toBeGreaterThan(firstEnd);
   });
 });

@@ -38,6 +38,20 @@ describe('CLI', () => {
     expect(out).not.toContain('ignored.md');
   });
 
+  it('a tree of more files than one lint chunk: every file once, in order, each with its own findings', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1234; i++) files[`.claude/agents/d${i % 9}/p${String(i).padStart(4, '0')}.md`] = i % 7 === 0 ? BAD : GOOD;
+    const dir = tempTree(files);
+    const { code, out } = await run(['--all', '--no-shellcheck', '--format', 'json'], dir);
+    expect(code).toBe(1);
+    const results = JSON.parse(out) as { filePath: string; messages: { ruleId: string }[] }[];
+    expect(results.map((r) => r.filePath)).toEqual(Object.keys(files).map((f) => join(dir, f)).sort());
+    for (const result of results) {
+      const i = Number(/p(\d+)\.md$/.exec(result.filePath)![1]);
+      expect(result.messages.map((m) => m.ruleId)).toEqual(i % 7 === 0 ? ['command-rm-rf', 'env-var-unavailable'] : []);
+    }
+  });
+
   it('--root points --all at another directory', async () => {
     const dir = tempTree({ 'repo/.claude/agents/good.md': GOOD });
     expect((await run(['--all', '--root', 'repo', '--no-shellcheck'], dir)).code).toBe(0);

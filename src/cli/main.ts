@@ -20,7 +20,8 @@ export const EXIT_USAGE = 2;
 const FAST_START_MAX_FILES = 200;
 
 /** Files linted together: enough to keep ShellCheck's processes busy, few enough to bound memory. */
-const LINT_CHUNK = 1000;
+const LINT_CHUNK = 500;
+const CHUNKS_IN_FLIGHT = 2;
 
 const SUBCOMMANDS: Record<string, () => Promise<(args: string[], io: CliIO) => Promise<number>>> = {
   run: async () => (await import('./run.js')).runCommand,
@@ -211,12 +212,25 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     // The text of each file is kept only for what reads it: code frames, SARIF fingerprints, fixes.
     const keepSource = flags.verbose || fixer !== undefined || flags.format === 'sarif';
     const lint = async (batch: LintInput[]): Promise<LintResult[]> => {
-      // In chunks, so a tree of thousands of profiles never holds every parsed document at once.
+      // In chunks, so a tree of thousands of profiles never holds every parsed
+      // document at once; two at a time, so the next chunk is read and its
+      // ShellCheck started while the previous one's ShellCheck finishes.
       const out: LintResult[] = [];
-      for (let start = 0; start < batch.length; start += LINT_CHUNK) {
-        const chunk = await lintInputs(batch.slice(start, start + LINT_CHUNK), { rules, config, batchAnalyzers });
+      const inFlight: Promise<LintResult[]>[] = [];
+      const collect = async (): Promise<void> => {
+        const chunk = await inFlight.shift()!;
         out.push(...(keepSource ? chunk : chunk.map(({ source: _source, ...rest }) => rest)));
+      };
+      for (let start = 0; start < batch.length; start += LINT_CHUNK) {
+        if (inFlight.length === CHUNKS_IN_FLIGHT) await collect();
+        const slice = batch.slice(start, start + LINT_CHUNK);
+        inFlight.push(lintInputs(slice, { rules, config, batchAnalyzers }).then((linted) => {
+          // Nothing reads a file's bytes after its lint (the cache keys were taken before): let them go.
+          if (!keepSource) for (const input of slice) delete input.bytes;
+          return linted;
+        }));
       }
+      while (inFlight.length) await collect();
       return out;
     };
     if (fixer) results.push(...await fixer.lint(group, lint));

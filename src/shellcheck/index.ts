@@ -75,6 +75,10 @@ export function wikiUrl(code: number): string {
  */
 export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
   const lanes = options.processes ?? Math.max(1, availableParallelism());
+  // At most `lanes` processes at once, in the order asked: a run of many
+  // chunks keeps every core on ShellCheck without oversubscribing them, and
+  // the oldest chunk finishes first, so the next one can be read meanwhile.
+  const queue = new ProcessQueue(lanes);
   return {
     lanes,
     async analyze(hooks, call) {
@@ -88,7 +92,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
           return path;
         });
         const groups = splitEvenly(paths.map((path, index) => ({ path, index })), Math.min(lanes, call?.processes ?? lanes));
-        const runs = groups.map((group) => runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path)));
+        const runs = groups.map((group) => queue.run(() => runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path))));
         const results: Diagnostic[][] = hooks.map(() => []);
         const outputs = await Promise.all(runs);
         outputs.forEach((comments, g) => {
@@ -107,6 +111,26 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
       }
     },
   };
+}
+
+/** Runs at most `size` tasks at a time, first come first served. */
+class ProcessQueue {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
 }
 
 function splitEvenly<T>(items: T[], parts: number): T[][] {
