@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
@@ -16,7 +17,7 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
-/** Up to this many files a run is short enough that WASM tier-up costs more than it saves (see preferFastWasmStart). */
+/** Up to this many files a run is short enough that V8's tier-up costs more than it saves (see preferFastWasmStart). */
 const FAST_START_MAX_FILES = 200;
 
 /** Files linted together: enough to keep ShellCheck's processes busy, few enough to bound memory. */
@@ -201,6 +202,9 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
 
   const shellcheck = await shellcheckFor(flags, [...configs.keys()], io);
   if (shellcheck === 'missing-in-ci') return EXIT_USAGE;
+  // A short run beside ShellCheck: its processes hold every core, and V8's
+  // optimising compiler, competing with them, costs more than it saves.
+  if (shellcheck && inputs.length <= FAST_START_MAX_FILES) setFlagsFromString('--no-opt');
   let results: LintResult[] = [];
   const fixer = flags.fix || flags.fixDryRun ? new (await import('../engine/fix.js')).FixSession() : undefined;
   const cacheModule = flags.cache && !flags.stdin ? await import('../cache/index.js') : undefined;
