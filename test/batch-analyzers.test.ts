@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,5 +83,31 @@ describe('ShellCheck process queue', () => {
     const firstEnd = Math.min(events.indexOf('end a'), events.indexOf('end b'));
     expect(events.indexOf('start c')).toBeGreaterThan(firstEnd);
     expect(events.indexOf('start d')).toBeGreaterThan(firstEnd);
+  });
+
+  it('writes the scripts to TMPDIR when it is set, otherwise to memory-backed /dev/shm where there is one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-fake-shellcheck-'));
+    const fake = join(dir, 'shellcheck');
+    writeFileSync(fake, `#!/bin/sh\nfor a; do last="$a"; done\necho "$last" >> '${join(dir, 'args')}'\necho '{"comments":[]}'\n`);
+    chmodSync(fake, 0o755);
+    const analyzer = shellcheckAnalyzer({ binary: fake, infoSeverity: 'warning' });
+    const hooks = [{ hook: { name: 'pre', text: 'echo', kind: 'block' }, map: undefined }] as unknown as Parameters<BatchAnalyzer['analyze']>[0];
+    const saved = process.env.TMPDIR;
+    const own = mkdtempSync(join(tmpdir(), 'vah-own-tmp-'));
+    try {
+      process.env.TMPDIR = own;
+      await analyzer.analyze(hooks);
+      delete process.env.TMPDIR;
+      await analyzer.analyze(hooks);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    const [withTmpdir, without] = readFileSync(join(dir, 'args'), 'utf8').trim().split('\n');
+    expect(withTmpdir!.startsWith(`${own}/validate-agent-hooks-`)).toBe(true);
+    const shm = existsSync('/dev/shm') && statSync('/dev/shm').isDirectory();
+    expect(without!.startsWith(shm ? '/dev/shm/validate-agent-hooks-' : `${tmpdir()}/validate-agent-hooks-`)).toBe(true);
+    // Nothing is left behind.
+    expect(readdirSync(own)).toEqual([]);
   });
 });

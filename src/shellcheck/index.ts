@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +84,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
     async analyze(hooks, call) {
       // Files are written and processes spawned synchronously, before the
       // first await, so ShellCheck runs while the caller goes on with its rules.
-      const dir = mkdtempSync(join(tmpdir(), 'validate-agent-hooks-'));
+      const dir = mkdtempSync(join(scratchRoot(), 'validate-agent-hooks-'));
       try {
         const paths = hooks.map(({ hook }, index) => {
           const path = join(dir, `${index}.sh`);
@@ -111,6 +111,25 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
       }
     },
   };
+}
+
+/**
+ * Where the scripts are written for ShellCheck: the user's TMPDIR when set;
+ * otherwise /dev/shm where it exists (memory-backed: writing the corpus's
+ * 190 scripts to a disk-backed /tmp took 86 ms here, to /dev/shm 3 ms);
+ * otherwise the system's temporary directory.
+ */
+function scratchRoot(): string {
+  return !process.env.TMPDIR && isWritableDirectory('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+function isWritableDirectory(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK | constants.X_OK);
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Runs at most `size` tasks at a time, first come first served. */
