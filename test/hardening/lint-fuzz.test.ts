@@ -58,10 +58,14 @@ describe('linter on hostile inputs (fast-check)', () => {
   }, 120_000);
 
   it('regression: deeply nested YAML (`? ? ? …`, `[[[…`) is refused before the parser recurses, and CRLF ends stay inside the line', async () => {
-    for (const yaml of [`${'? '.repeat(5000)}x`, `a: ${'['.repeat(5000)}x${']'.repeat(5000)}`, `a:\n  ${'- '.repeat(3000)}x`]) {
+    for (const yaml of [`${'? '.repeat(5000)}x`, `a: ${'['.repeat(5000)}x${']'.repeat(5000)}`, `a:\n  ${'- '.repeat(3000)}x`, `a: ${'[\n  '.repeat(70)}x`, `a: [\n  b,\n  ${'{c: '.repeat(70)}x`]) {
       const [result] = await lintInputs([{ filePath: '/x/deep.md', text: `---\nname: deep\n${yaml}\n---\n` }], { rules, config });
       expect(result!.diagnostics.map((d) => d.message)).toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
     }
+    // Brackets closed on a line of their own are counted out again: two flows of 40 in a row are not 80 deep.
+    const closed = `---\nname: ok\na: ${'['.repeat(40)}\n  ${']'.repeat(40)}\nb: ${'['.repeat(40)}x${']'.repeat(40)}\n---\n`;
+    const [shallow] = await lintInputs([{ filePath: '/x/shallow.md', text: closed }], { rules, config });
+    expect(shallow!.diagnostics.map((d) => d.message)).not.toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
     const crlf = '---\r\nname: a\r\ntools:\r\n  - x\r  - y\rhooks:\r\n  pre:\r\n---\r\n';
     const [result] = await lintInputs([{ filePath: '/x/cr.md', text: crlf }], { rules, config });
     expect(result!.diagnostics.length).toBeGreaterThan(0);
