@@ -45,6 +45,11 @@ describe('batch analyzers (ShellCheck) over many files', () => {
     expect(events.slice(0, 10)).toEqual(['read 0', 'read 1', 'read 2', 'read 3', 'analyze', 'read 4', 'read 5', 'read 6', 'read 7', 'analyze']);
   });
 
+  it('a failing analyzer fails the lint with its own error', async () => {
+    const failing: BatchAnalyzer = { lanes: 2, analyze: () => Promise.reject(new Error('ShellCheck failed: boom')) };
+    await expect(lintInputs(inputs(12), { rules, config: defaultConfig(), batchAnalyzers: [failing] })).rejects.toThrow('ShellCheck failed: boom');
+  });
+
   it('a handful of files is one call, spread as the analyzer likes', async () => {
     const { analyzer, calls } = recordingAnalyzer(4);
     await lintInputs(inputs(3), { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });

@@ -68,7 +68,12 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
     const read = slice.map(readProfile);
     states.push(...read);
     const owned = read.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
-    if (owned.length) for (const analyzer of analyzers) pending.push({ owned, found: analyzer.analyze(owned.map((o) => o.hook), { processes }) });
+    for (const analyzer of owned.length ? analyzers : []) {
+      const found = analyzer.analyze(owned.map((o) => o.hook), { processes });
+      // Awaited after the rules; a failure meanwhile is not an unhandled rejection.
+      found.catch(() => undefined);
+      pending.push({ owned, found });
+    }
   }
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
