@@ -39,7 +39,7 @@ function repeat(n, fn) {
   return runs;
 }
 
-/** Same batching as src/shellcheck: one process per core, round-robin, at least 8 scripts a process. */
+/** As many processes as src/shellcheck runs for the corpus (one per core, at least 8 scripts a process), the scripts dealt round-robin so they finish together. */
 async function shellcheckAlone(files) {
   const count = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 8)));
   const groups = Array.from({ length: count }, () => []);
