@@ -204,7 +204,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   if (shellcheck === 'missing-in-ci') return EXIT_USAGE;
   // A short run beside ShellCheck: its processes hold every core, and V8's
   // optimising compiler, competing with them, costs more than it saves.
-  if (shellcheck && inputs.length <= FAST_START_MAX_FILES) setFlagsFromString('--no-opt');
+  if (shellcheck && inputs.length <= FAST_START_MAX_FILES) setFlagsFromString('--no-turbofan');
   // A long run: V8 grows the heap by up to 4x after each full collection, so
   // garbage it has not yet collected doubled the peak RSS of a 10,000-file
   // run from one run to the next. A fixed 1.5x bounds it at the same speed.
