@@ -1,6 +1,8 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import type { Diagnostic } from '../src/diagnostics.js';
@@ -115,4 +117,51 @@ describe('ShellCheck process queue', () => {
     // Nothing is left behind.
     expect(readdirSync(own)).toEqual([]);
   });
+});
+
+/** Whether a process still runs: a zombie (killed, not yet reaped by whoever adopted it) does not. */
+function running(pid: number): boolean {
+  if (process.platform === 'linux') {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('an interrupted run', () => {
+  const BIN = fileURLToPath(new URL('../bin/validate-agent-hooks', import.meta.url));
+  const BUILT = existsSync(fileURLToPath(new URL('../dist/bundle', import.meta.url)));
+
+  it.skipIf(!BUILT)(`SIGTERM or SIGINT during ShellCheck removes the scratch scripts, stops ShellCheck, and ends by the signal${BUILT ? '' : ' [skipped: needs the build]'}`, async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'vah-interrupt-'));
+      const scratch = join(dir, 'tmp');
+      mkdirSync(scratch);
+      mkdirSync(join(dir, 'agents'));
+      for (let i = 0; i < 10; i++) writeFileSync(join(dir, 'agents', `p${i}.md`), `---\nname: p${i}\ndescription: d\nhooks:\n  pre: |\n    echo $x${i}\n---\n`);
+      // A ShellCheck that says its version, then notes its pid and hangs.
+      const fake = join(dir, 'shellcheck');
+      const mark = join(dir, 'mark');
+      writeFileSync(fake, `#!/bin/sh\nif [ "$1" = --version ]; then echo 'version: 0.9.0'; exit 0; fi\necho $$ >> '${mark}'\nexec sleep 30\n`);
+      chmodSync(fake, 0o755);
+      const child = spawn(process.execPath, [BIN, join(dir, 'agents'), '--format', 'json'], { env: { ...process.env, TMPDIR: scratch, VALIDATE_AGENT_HOOKS_SHELLCHECK: fake }, stdio: 'ignore' });
+      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
+      for (let waited = 0; !existsSync(mark) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(readdirSync(scratch).filter((name) => name.startsWith('validate-agent-hooks-')).length).toBeGreaterThan(0);
+      child.kill(signal);
+      expect(await exited).toBe(signal);
+      expect(readdirSync(scratch)).toEqual([]);
+      await new Promise((r) => setTimeout(r, 100));
+      const pids = readFileSync(mark, 'utf8').trim().split('\n').map(Number);
+      for (const pid of pids) expect(running(pid), `ShellCheck ${pid} still running`).toBe(false);
+    }
+  }, 30_000);
 });

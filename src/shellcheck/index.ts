@@ -8,6 +8,7 @@ import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import { holdDirectory, holdProcess, releaseDirectory } from './cleanup.js';
 
 /** The arguments every run uses; part of the cache key too. */
 export const SHELLCHECK_ARGS = ['-f', 'json1', '--norc', '-s', 'bash'] as const;
@@ -85,6 +86,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
       // Files are written and processes spawned synchronously, before the
       // first await, so ShellCheck runs while the caller goes on with its rules.
       const dir = mkdtempSync(join(scratchRoot(), 'validate-agent-hooks-'));
+      holdDirectory(dir);
       try {
         const paths = hooks.map(({ hook }, index) => {
           const path = join(dir, `${index}.sh`);
@@ -108,6 +110,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
         return results;
       } finally {
         await rm(dir, { recursive: true, force: true });
+        releaseDirectory(dir);
       }
     },
   };
@@ -162,7 +165,7 @@ function splitEvenly<T>(items: T[], parts: number): T[][] {
 
 function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComment[]> {
   return new Promise((resolve, reject) => {
-    execFile(binary, [...SHELLCHECK_ARGS, ...files], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    const child = execFile(binary, [...SHELLCHECK_ARGS, ...files], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       // Exit 1 means "findings"; anything else without JSON is a failure of ShellCheck itself.
       if (stdout.trim().startsWith('{')) {
         try {
@@ -176,6 +179,7 @@ function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComme
       if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') reject(new Error(`ShellCheck not found (${binary}): ${SHELLCHECK_INSTALL_HINT}`));
       else reject(new Error(`ShellCheck failed: ${stderr.trim() || error?.message || 'no output'}`));
     });
+    holdProcess(child);
   });
 }
 

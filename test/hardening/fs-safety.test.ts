@@ -135,10 +135,12 @@ describe('file-system safety of the linter', () => {
     const before = `---\nname: big\ndescription: fixes\nhooks:\n${hooks}\n---\n`;
     const path = join(agents, 'fixme.md');
     const others = readdirSync(root).sort();
+    // ShellCheck's scratch scripts of a SIGKILLed run cannot be removed by it: keep them out of the machine's /dev/shm.
+    const scratch = mkdtempSync(join(tmpdir(), 'vah-fix-scratch-'));
     const runFix = async (killAfterMs?: number): Promise<{ killed: boolean; code: number | null; ms: number }> => {
       writeFileSync(path, before);
       const started = performance.now();
-      const child = spawn(process.execPath, [BIN, path, '--fix'], { stdio: 'ignore' });
+      const child = spawn(process.execPath, [BIN, path, '--fix'], { stdio: 'ignore', env: { ...process.env, TMPDIR: scratch } });
       const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
       const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
       clearTimeout(timer);
@@ -168,5 +170,6 @@ describe('file-system safety of the linter', () => {
     expect(readdirSync(agents).filter((f) => f !== 'fixme.md' && f !== 'good.md').every((f) => /^\.fixme\.md\.\d+-[0-9a-f]+\.tmp$/.test(f))).toBe(true);
     expect(readdirSync(root).sort()).toEqual(others);
     expect(statSync(path).size).toBeGreaterThan(0);
+    rmSync(scratch, { recursive: true, force: true });
   }, 120_000);
 });
