@@ -37,9 +37,10 @@ export default defineRule<Options>({
     // A sourced file may set anything; what it sets cannot be seen from here.
     if (context.commands.some((c) => c.name.value === 'source' || c.name.value === '.')) return;
     const root = context.tree.rootNode;
-    const handled = handledVariables(root, context.commands);
+    const uses = variableUses(root);
+    const handled = handledVariables(root, uses, context.commands);
     const reported = new Set<string>();
-    for (const use of variableUses(root)) {
+    for (const use of uses) {
       const name = use.name;
       if (!/^[A-Z_][A-Z0-9_]*$/.test(name) || known.has(name) || handled.has(name) || reported.has(name)) continue;
       reported.add(name);
@@ -58,7 +59,7 @@ export default defineRule<Options>({
  * `mapfile`, `getopts`, `printf -v`, a default `${X:-…}`, and a test
  * `[[ -n $X ]]` / `[ -z "$X" ]` / `[[ -v X ]]`.
  */
-function handledVariables(root: SyntaxNode, commands: readonly ShellCommand[]): Set<string> {
+function handledVariables(root: SyntaxNode, uses: ReturnType<typeof variableUses>, commands: readonly ShellCommand[]): Set<string> {
   const names = new Set<string>();
   for (const node of nodesOfType(root, ['variable_assignment', 'for_statement'])) {
     const name = node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name');
@@ -67,7 +68,7 @@ function handledVariables(root: SyntaxNode, commands: readonly ShellCommand[]): 
   for (const declaration of nodesOfType(root, ['declaration_command'])) {
     for (const child of declaration.namedChildren) if (child?.type === 'variable_name') names.add(child.text);
   }
-  for (const use of variableUses(root)) if (use.operator !== undefined && DEFAULT_OPERATORS.has(use.operator)) names.add(use.name);
+  for (const use of uses) if (use.operator !== undefined && DEFAULT_OPERATORS.has(use.operator)) names.add(use.name);
   for (const test of nodesOfType(root, ['unary_expression'])) {
     const operator = test.childForFieldName('operator')?.text;
     if (operator === '-v') names.add(test.lastNamedChild?.text ?? '');

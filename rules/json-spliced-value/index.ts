@@ -46,6 +46,9 @@ export default defineRule<Options>({
         values.every((v) => ['arithmetic_expansion', 'command_substitution', 'simple_expansion', 'expansion'].includes(v.type) && isSafe(v, depth + 1) || /^\d+$/.test(v.text));
     };
     for (const word of nodesOfType(root, WORD_TYPES)) {
+      // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
+      const raw = word.text;
+      if (!raw.includes(':') || !/[[{]/.test(raw)) continue;
       if (word.parent?.type === 'concatenation' || (word.type === 'string' && word.parent?.type === 'string')) continue;
       const template = wordTemplate(word);
       if (template.expansions.length === 0 || !isJsonText(template.text)) continue;
