@@ -20,6 +20,12 @@ interface ConfigFile {
   shellcheck?: { enabled?: boolean; info?: 'warn' | 'off' };
 }
 
+/** One config file and what it says. */
+export interface ConfigSource {
+  path: string;
+  data: ConfigFile;
+}
+
 export interface LoadedConfig {
   config: LintConfig;
   /** The files it came from, nearest last. */
@@ -34,9 +40,11 @@ export interface LoadedConfig {
  */
 export class ConfigResolver {
   /** The config files that govern each directory, farthest first (built from the parent's, so each directory is looked at once). */
-  private readonly chains = new Map<string, { path: string; data: ConfigFile }[]>();
+  private readonly chains = new Map<string, ConfigSource[]>();
   /** One merged configuration per distinct chain: directories that share their files share the object, so they lint as one group. */
   private readonly merged = new Map<string, LoadedConfig>();
+  /** The file `--config` names, read once. */
+  private explicit: ConfigSource[] | undefined;
 
   constructor(private readonly explicitPath?: string) {}
 
@@ -51,17 +59,12 @@ export class ConfigResolver {
     return value;
   }
 
-  private explicitChain(): { path: string; data: ConfigFile }[] {
-    const key = `explicit:${this.explicitPath}`;
-    let chain = this.chains.get(key);
-    if (!chain) {
-      chain = [readConfigFile(this.explicitPath!)];
-      this.chains.set(key, chain);
-    }
-    return chain;
+  private explicitChain(): ConfigSource[] {
+    this.explicit ??= [readConfigFile(this.explicitPath!)];
+    return this.explicit;
   }
 
-  private chainFor(dir: string): { path: string; data: ConfigFile }[] {
+  private chainFor(dir: string): ConfigSource[] {
     let chain = this.chains.get(dir);
     if (chain) return chain;
     const found = CONFIG_NAMES.map((name) => join(dir, name)).find(isFile);
@@ -83,7 +86,7 @@ function isFile(path: string): boolean {
 }
 
 /** Reads one config file; any problem is a ConfigError naming the file, line and column. */
-export function readConfigFile(path: string): { path: string; data: ConfigFile } {
+export function readConfigFile(path: string): ConfigSource {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -123,7 +126,7 @@ export function readConfigFile(path: string): { path: string; data: ConfigFile }
   return { path, data: config };
 }
 
-function merge(chain: { path: string; data: ConfigFile }[]): LoadedConfig {
+function merge(chain: ConfigSource[]): LoadedConfig {
   const config = defaultConfig();
   let shellcheckEnabled = true;
   for (const { path, data } of chain) {
