@@ -4,17 +4,40 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import {
-  createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ExitNotification,
-  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 
 /** A realistic 200-line profile: blocking hooks with memory calls, older hooks, a body. */
 export function profile200() {
   const hookLines = [];
   for (let i = 0; hookLines.length < 150; i++) {
-    hookLines.push(`    echo "step ${i} for \${AGENT_ID}"`, `    /sqlite-memory store --key "agent:\${AGENT_ID}:step${i}" --level agent --data '{"n":${i}}'`, `    redis-cli set "swarm:\${SWARM_ID}:\${AGENT_ID}:s${i}" ${i} > /dev/null`);
+    hookLines.push(
+      `    echo "step ${i} for \${AGENT_ID}"`,
+      `    /sqlite-memory store --key "agent:\${AGENT_ID}:step${i}" --level agent --data '{"n":${i}}'`,
+      `    redis-cli set "swarm:\${SWARM_ID}:\${AGENT_ID}:s${i}" ${i} > /dev/null`,
+    );
   }
-  const lines = ['---', 'name: bench-profile', 'description: A 200-line profile for the LSP benchmark', 'hooks:', '  on_blocking_start: |', ...hookLines, '  post: |', '    echo "done $TASK"', '---', ''];
+  const lines = [
+    '---',
+    'name: bench-profile',
+    'description: A 200-line profile for the LSP benchmark',
+    'hooks:',
+    '  on_blocking_start: |',
+    ...hookLines,
+    '  post: |',
+    '    echo "done $TASK"',
+    '---',
+    '',
+  ];
   while (lines.length < 200) lines.push(`Paragraph ${lines.length} of the body.`);
   return lines.join('\n');
 }
@@ -22,18 +45,36 @@ export function profile200() {
 export async function measure({ root, runs }) {
   const rows = [];
   for (const shellcheck of [false, true]) {
-    const child = spawn(process.execPath, [join(root, 'bin', 'validate-agent-hooks'), 'lsp', '--stdio', '--debounce-ms', '0', ...(shellcheck ? ['--shellcheck-budget-ms', '100000'] : ['--no-shellcheck'])], { stdio: 'pipe' });
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, 'bin', 'validate-agent-hooks'),
+        'lsp',
+        '--stdio',
+        '--debounce-ms',
+        '0',
+        ...(shellcheck ? ['--shellcheck-budget-ms', '100000'] : ['--no-shellcheck']),
+      ],
+      { stdio: 'pipe' },
+    );
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const waiting = new Map();
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => waiting.get(params.version)?.(params));
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null });
+    await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      workspaceFolders: null,
+    });
     await connection.sendNotification(InitializedNotification.type, {});
     const uri = 'file:///bench/.claude/agents/bench.md';
     const text = profile200();
     const published = (version) => new Promise((resolve) => waiting.set(version, resolve));
     let wait = published(1);
-    await connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'markdown', version: 1, text } });
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'markdown', version: 1, text },
+    });
     await wait;
     const times = [];
     // An editor's server is long-lived: the first edits also pay for JIT warm-up, which is reported apart.

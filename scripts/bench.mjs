@@ -14,9 +14,18 @@ const corpus = join(root, '..', 'shared', 'corpus', 'claude-flow-novice');
 const quick = process.argv.includes('--quick');
 const RUNS = quick ? 3 : 7;
 const SIZES = quick ? [200, 2000] : [200, 2000, 10000];
-const shellcheckVersion = (() => { try { return /version:\s*(\S+)/.exec(execFileSync('shellcheck', ['--version'], { encoding: 'utf8' }))[1]; } catch { return undefined; } })();
+const shellcheckVersion = (() => {
+  try {
+    return /version:\s*(\S+)/.exec(execFileSync('shellcheck', ['--version'], { encoding: 'utf8' }))[1];
+  } catch {
+    return undefined;
+  }
+})();
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
 const spread = (s) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
@@ -45,10 +54,15 @@ async function shellcheckAlone(files) {
   const groups = Array.from({ length: count }, () => []);
   files.forEach((f, i) => groups[i % count].push(f));
   const started = performance.now();
-  await Promise.all(groups.map((group) => new Promise((resolve) => {
-    const child = spawn('shellcheck', ['-f', 'json1', '--norc', '-s', 'bash', ...group], { stdio: ['ignore', 'ignore', 'ignore'] });
-    child.on('close', resolve);
-  })));
+  await Promise.all(
+    groups.map(
+      (group) =>
+        new Promise((resolve) => {
+          const child = spawn('shellcheck', ['-f', 'json1', '--norc', '-s', 'bash', ...group], { stdio: ['ignore', 'ignore', 'ignore'] });
+          child.on('close', resolve);
+        }),
+    ),
+  );
   return performance.now() - started;
 }
 
@@ -71,7 +85,10 @@ async function extractScripts(dir) {
 }
 
 const rows = [];
-const row = (what, value, note = '') => { rows.push({ what, value, note }); console.error(`  ${what}: ${value} ${note}`); };
+const row = (what, value, note = '') => {
+  rows.push({ what, value, note });
+  console.error(`  ${what}: ${value} ${note}`);
+};
 
 console.error('validate-agent-hooks benchmark');
 const node = stats(repeat(RUNS * 2, () => timed(process.execPath, ['-e', '']).ms));
@@ -88,9 +105,15 @@ if (shellcheckVersion) {
   const alone = [];
   for (let i = 0; i < RUNS; i++) alone.push(await shellcheckAlone(files));
   rmSync(out, { recursive: true, force: true });
-  const full = stats(repeat(RUNS, () => timed(process.execPath, [bin, corpus, '--format', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] }).ms));
+  const full = stats(
+    repeat(RUNS, () => timed(process.execPath, [bin, corpus, '--format', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] }).ms),
+  );
   const aloneStats = stats(alone);
-  row(`corpus (139 profiles, ${files.length} scripts), with ShellCheck`, spread(full), `**${(full.median / aloneStats.median).toFixed(2)}×** ShellCheck alone (${spread(aloneStats)}; target ≤ 1.15×)`);
+  row(
+    `corpus (139 profiles, ${files.length} scripts), with ShellCheck`,
+    spread(full),
+    `**${(full.median / aloneStats.median).toFixed(2)}×** ShellCheck alone (${spread(aloneStats)}; target ≤ 1.15×)`,
+  );
 }
 
 const trees = mkdtempSync(join(tmpdir(), 'vah-bench-'));
@@ -100,13 +123,21 @@ for (const size of SIZES) {
   generateTree(dir, size, 42);
   for (const sc of shellcheckVersion ? [false, true] : [false]) {
     const runs = size >= 10000 ? Math.min(RUNS, 3) : RUNS;
-    const results = repeat(runs, () => timed(process.execPath, [bin, '--all', '--root', dir, '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    const results = repeat(runs, () =>
+      timed(process.execPath, [bin, '--all', '--root', dir, '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    );
     const wall = stats(results.map((r) => r.ms));
     const rss = Math.max(...results.map((r) => r.rssKiB)) / 1024;
     walls[`${size}:${sc}`] = wall.median;
     const previous = SIZES[SIZES.indexOf(size) - 1];
     const growth = previous ? ` growth ×${(wall.median / walls[`${previous}:${sc}`]).toFixed(2)} vs ${previous}` : '';
-    row(`${size} generated profiles, ${sc ? 'with' : 'no'} ShellCheck`, spread(wall), `${Math.round(size / (wall.median / 1000))} profiles/s, peak RSS ${rss.toFixed(0)} MB${growth}`);
+    row(
+      `${size} generated profiles, ${sc ? 'with' : 'no'} ShellCheck`,
+      spread(wall),
+      `${Math.round(size / (wall.median / 1000))} profiles/s, peak RSS ${rss.toFixed(0)} MB${growth}`,
+    );
   }
 }
 
@@ -115,10 +146,19 @@ for (const size of SIZES) {
   const dir = join(trees, String(SIZES[1]));
   const cacheFile = join(trees, 'cache.json');
   const args = [bin, '--all', '--root', dir, '--format', 'json', '--cache', '--cache-location', cacheFile];
-  const cold = stats(repeat(RUNS, () => { rmSync(cacheFile, { force: true }); return timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] }).ms; }));
+  const cold = stats(
+    repeat(RUNS, () => {
+      rmSync(cacheFile, { force: true });
+      return timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] }).ms;
+    }),
+  );
   timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const warm = stats(repeat(RUNS, () => timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] }).ms));
-  row(`--cache re-run, nothing changed (${SIZES[1]} profiles)`, spread(warm), `**${((warm.median / cold.median) * 100).toFixed(0)}%** of the cold run ${fmt(cold.median)} (target ≤ 10%)`);
+  row(
+    `--cache re-run, nothing changed (${SIZES[1]} profiles)`,
+    spread(warm),
+    `**${((warm.median / cold.median) * 100).toFixed(0)}%** of the cold run ${fmt(cold.median)} (target ≤ 10%)`,
+  );
 }
 rmSync(trees, { recursive: true, force: true });
 

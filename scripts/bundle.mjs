@@ -23,14 +23,16 @@ await build({
   // Some dependencies ship CommonJS that requires Node built-ins.
   banner: { js: "import { createRequire as __vahCreateRequire } from 'node:module'; const require = __vahCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [{
-    name: 'subcommands-stay-outside',
-    setup(b) {
-      b.onResolve({ filter: SUBCOMMAND }, (args) => {
-        const source = resolve(dirname(args.importer), args.path);
-        const compiled = resolve(root, 'dist', relative(root, source));
-        return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
-      });
+  plugins: [
+    {
+      name: 'subcommands-stay-outside',
+      setup(b) {
+        b.onResolve({ filter: SUBCOMMAND }, (args) => {
+          const source = resolve(dirname(args.importer), args.path);
+          const compiled = resolve(root, 'dist', relative(root, source));
+          return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
+        });
+      },
     },
-  }],
+  ],
 });

@@ -18,7 +18,8 @@ export function renderCorpusTable(results) {
       files.get(m.ruleId).add(result.filePath);
     }
   }
-  const rows = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+  const rows = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([rule, n]) => `| \`${rule}\` | ${n} | ${files.get(rule).size} |`);
   return `${BEGIN}\n| rule | findings | files |\n| --- | --- | --- |\n${rows.join('\n')}\n${END}`;
 }

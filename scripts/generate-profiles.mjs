@@ -97,7 +97,11 @@ export function generateProfile(random, index) {
   if (random() < 0.7) hooks.push(pick(random, LEGACY));
   if (random() < 0.2) hooks.push(LIFECYCLE);
   const description = `Generated agent ${index} for benchmarking; handles ${pick(random, ['code review', 'testing', 'coordination', 'performance analysis', 'documentation'])} tasks`;
-  let text = `---\nname: agent-${index}\ndescription: ${description}\ntools: Read, Write, Bash\nmodel: sonnet\ncolor: "#${Math.floor(random() * 0xffffff).toString(16).padStart(6, '0')}"\npriority: ${pick(random, ['low', 'medium', 'high'])}\n`;
+  let text = `---\nname: agent-${index}\ndescription: ${description}\ntools: Read, Write, Bash\nmodel: sonnet\ncolor: "#${Math.floor(
+    random() * 0xffffff,
+  )
+    .toString(16)
+    .padStart(6, '0')}"\npriority: ${pick(random, ['low', 'medium', 'high'])}\n`;
   if (hooks.length) text += `hooks:\n${hooks.join('')}`;
   text += `---\n\n# Agent ${index}\n\nYou are agent ${index}.\n${random() < 0.5 ? BODY : ''}`;
   // About a third of the real corpus uses CRLF line endings.
@@ -117,7 +121,10 @@ export function generateTree(dir, count, seed = 42) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dir, count = '200', seed = '42'] = process.argv.slice(2);
-  if (!dir) { console.error('usage: generate-profiles.mjs DIR [COUNT] [SEED]'); process.exit(2); }
+  if (!dir) {
+    console.error('usage: generate-profiles.mjs DIR [COUNT] [SEED]');
+    process.exit(2);
+  }
   generateTree(dir, Number(count), Number(seed));
   console.log(`${count} profiles under ${join(dir, '.claude', 'agents')}`);
 }

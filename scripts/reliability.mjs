@@ -40,9 +40,15 @@ const jsonPath = join(work, 'results.json');
 const notesPath = join(work, 'notes.txt');
 writeFileSync(notesPath, '');
 const started = Date.now();
-const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=json', `--outputFile=${jsonPath}`], {
-  cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, HARDENING_NOTES: notesPath },
-});
+const run = spawnSync(
+  process.execPath,
+  [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=json', `--outputFile=${jsonPath}`],
+  {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, HARDENING_NOTES: notesPath },
+  },
+);
 const seconds = Math.round((Date.now() - started) / 1000);
 if (!existsSync(jsonPath)) {
   console.error(`reliability: vitest wrote no results (exit ${run.status})`);
@@ -88,13 +94,22 @@ if (process.argv.includes('--check')) {
   process.exit(failed ? 1 : 0);
 }
 writeFileSync(README, updated);
-console.log(`reliability: ${rows.length} rows written to README.md (${report.numPassedTests}/${report.numTotalTests} passed, ${seconds} s)`);
+console.log(
+  `reliability: ${rows.length} rows written to README.md (${report.numPassedTests}/${report.numTotalTests} passed, ${seconds} s)`,
+);
 process.exit(report.numFailedTests > 0 ? 1 : 0);
 
 function outcome(test) {
-  const ms = test.duration ? ` (${test.duration >= 1000 ? `${(test.duration / 1000).toFixed(1)} s` : `${Math.round(test.duration)} ms`})` : '';
+  const ms = test.duration
+    ? ` (${test.duration >= 1000 ? `${(test.duration / 1000).toFixed(1)} s` : `${Math.round(test.duration)} ms`})`
+    : '';
   if (test.status === 'passed') return `held${ms}`;
-  if (test.status === 'failed') return `**FAILED**: ${escapeCell(String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 160))}`;
+  if (test.status === 'failed')
+    return `**FAILED**: ${escapeCell(
+      String(test.failureMessages?.[0] ?? '')
+        .split('\n')[0]
+        .slice(0, 160),
+    )}`;
   const reason = /\[skipped: ([^\]]+)\]/.exec(test.title)?.[1];
   return `skipped${reason ? `: ${escapeCell(reason)}` : ''}`;
 }

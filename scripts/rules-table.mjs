@@ -7,8 +7,12 @@ const BEGIN = '<!-- rules-table:begin -->';
 const END = '<!-- rules-table:end -->';
 
 export function renderRuleTable(rules) {
-  const rows = [...rules].sort((a, b) => a.meta.category.localeCompare(b.meta.category) || a.id.localeCompare(b.id)).map((rule) =>
-    `| [\`${rule.id}\`](rules/${rule.id}/README.md) | ${rule.meta.category} | ${rule.meta.severity} | ${rule.meta.fixable ? 'yes' : ''} | ${rule.meta.description.replace(/\|/g, '\\|')} |`);
+  const rows = [...rules]
+    .sort((a, b) => a.meta.category.localeCompare(b.meta.category) || a.id.localeCompare(b.id))
+    .map(
+      (rule) =>
+        `| [\`${rule.id}\`](rules/${rule.id}/README.md) | ${rule.meta.category} | ${rule.meta.severity} | ${rule.meta.fixable ? 'yes' : ''} | ${rule.meta.description.replace(/\|/g, '\\|')} |`,
+    );
   return `${BEGIN}\n| rule | category | default | fix | what it reports |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}\n${END}`;
 }
 

@@ -58,8 +58,14 @@ export interface LintResult {
 }
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
-  return a.line - b.line || a.column - b.column || a.endLine - b.endLine ||
-    a.endColumn - b.endColumn || a.ruleId.localeCompare(b.ruleId) || a.message.localeCompare(b.message);
+  return (
+    a.line - b.line ||
+    a.column - b.column ||
+    a.endLine - b.endLine ||
+    a.endColumn - b.endColumn ||
+    a.ruleId.localeCompare(b.ruleId) ||
+    a.message.localeCompare(b.message)
+  );
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number; infos: number } {

@@ -73,8 +73,10 @@ export interface LintResultWithOutput extends LintResult {
 export async function lintFiles(paths: readonly string[], options: LintOptions = {}): Promise<LintResultWithOutput[]> {
   const cwd = options.cwd ?? process.cwd();
   const resolver = configResolver(options, cwd);
-  const files = (await discoverFiles(paths, { cwd, all: false }))
-    .filter((file) => { const patterns = resolver(file).config.ignorePatterns; return patterns.length === 0 || !ignored(file, patterns, '/'); });
+  const files = (await discoverFiles(paths, { cwd, all: false })).filter((file) => {
+    const patterns = resolver(file).config.ignorePatterns;
+    return patterns.length === 0 || !ignored(file, patterns, '/');
+  });
   const inputs = await readAll(files);
   return lintWith(inputs, options, resolver);
 }
@@ -106,14 +108,19 @@ function configResolver(options: LintOptions, cwd: string): (file: string) => Lo
   return (file) => resolver.forFile(file);
 }
 
-async function lintWith(inputs: LintInput[], options: LintOptions, resolver: (file: string) => LoadedConfig): Promise<LintResultWithOutput[]> {
+async function lintWith(
+  inputs: LintInput[],
+  options: LintOptions,
+  resolver: (file: string) => LoadedConfig,
+): Promise<LintResultWithOutput[]> {
   const groups = groupByConfig(inputs, resolver);
   const shellcheck = await findShellCheckFor(options);
   const byPath = new Map<string, LintResultWithOutput>();
   for (const [loaded, group] of groups) {
     const config: LintConfig = { ...loaded.config, ...options.config, rules: { ...loaded.config.rules, ...options.config?.rules } };
     const batchAnalyzers = shellcheck && loaded.shellcheckEnabled ? [shellcheck.analyzer(config)] : [];
-    const lint = (batch: LintInput[]): Promise<LintResult[]> => lintInputs(batch, { rules: options.rules ?? builtinRules, config, batchAnalyzers });
+    const lint = (batch: LintInput[]): Promise<LintResult[]> =>
+      lintInputs(batch, { rules: options.rules ?? builtinRules, config, batchAnalyzers });
     if (options.fix) {
       const outcome = await fixInputs(group, lint);
       for (const result of outcome.results) byPath.set(result.filePath, result);

@@ -17,39 +17,71 @@ function recordingAnalyzer(lanes: number) {
     lanes,
     analyze(hooks, options) {
       calls.push({ hooks: hooks.length, processes: options?.processes });
-      return Promise.resolve(hooks.map(({ hook }): Diagnostic[] => [{ ruleId: 'fake/echo', severity: 'warning', message: hook.text.split('\n')[0]!, line: 1, column: 1, endLine: 1, endColumn: 2 }]));
+      return Promise.resolve(
+        hooks.map(({ hook }): Diagnostic[] => [
+          { ruleId: 'fake/echo', severity: 'warning', message: hook.text.split('\n')[0]!, line: 1, column: 1, endLine: 1, endColumn: 2 },
+        ]),
+      );
     },
   };
   return { analyzer, calls };
 }
 
 const id = (i: number) => String(i).padStart(2, '0');
-const inputs = (count: number) => Array.from({ length: count }, (_, i) => ({ filePath: `/virtual/${id(i)}.md`, text: `---\nname: f${id(i)}\ndescription: d\nhooks:\n  pre: |\n    echo f${id(i)}\n---\n` }));
+const inputs = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    filePath: `/virtual/${id(i)}.md`,
+    text: `---\nname: f${id(i)}\ndescription: d\nhooks:\n  pre: |\n    echo f${id(i)}\n---\n`,
+  }));
 
 describe('batch analyzers (ShellCheck) over many files', () => {
   it('get the files in one slice per lane, each as soon as it is read, and their findings go back to the right file', async () => {
     const { analyzer, calls } = recordingAnalyzer(2);
     const results = await lintInputs(inputs(40), { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
-    expect(calls).toEqual([{ hooks: 20, processes: 1 }, { hooks: 20, processes: 1 }]);
-    results.forEach((result, i) => expect(result.diagnostics.filter((d) => d.ruleId === 'fake/echo').map((d) => d.message)).toEqual([`echo f${id(i)}`]));
+    expect(calls).toEqual([
+      { hooks: 20, processes: 1 },
+      { hooks: 20, processes: 1 },
+    ]);
+    results.forEach((result, i) =>
+      expect(result.diagnostics.filter((d) => d.ruleId === 'fake/echo').map((d) => d.message)).toEqual([`echo f${id(i)}`]),
+    );
   });
 
   it('the first slice is analysed before the second is read', async () => {
     const events: string[] = [];
     const { analyzer } = recordingAnalyzer(2);
     const analyze = analyzer.analyze.bind(analyzer);
-    analyzer.analyze = (hooks, options) => { events.push('analyze'); return analyze(hooks, options); };
+    analyzer.analyze = (hooks, options) => {
+      events.push('analyze');
+      return analyze(hooks, options);
+    };
     const files = inputs(8).map((input, i) => ({
       text: input.text,
-      get filePath() { if (!events.includes(`read ${i}`)) events.push(`read ${i}`); return input.filePath; },
+      get filePath() {
+        if (!events.includes(`read ${i}`)) events.push(`read ${i}`);
+        return input.filePath;
+      },
     }));
     await lintInputs(files, { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
-    expect(events.slice(0, 10)).toEqual(['read 0', 'read 1', 'read 2', 'read 3', 'analyze', 'read 4', 'read 5', 'read 6', 'read 7', 'analyze']);
+    expect(events.slice(0, 10)).toEqual([
+      'read 0',
+      'read 1',
+      'read 2',
+      'read 3',
+      'analyze',
+      'read 4',
+      'read 5',
+      'read 6',
+      'read 7',
+      'analyze',
+    ]);
   });
 
   it('a failing analyzer fails the lint with its own error', async () => {
     const failing: BatchAnalyzer = { lanes: 2, analyze: () => Promise.reject(new Error('ShellCheck failed: boom')) };
-    await expect(lintInputs(inputs(12), { rules, config: defaultConfig(), batchAnalyzers: [failing] })).rejects.toThrow('ShellCheck failed: boom');
+    await expect(lintInputs(inputs(12), { rules, config: defaultConfig(), batchAnalyzers: [failing] })).rejects.toThrow(
+      'ShellCheck failed: boom',
+    );
   });
 
   it('a handful of files is one call, spread as the analyzer likes', async () => {
@@ -63,7 +95,10 @@ describe('batch analyzers (ShellCheck) over many files', () => {
     const files = inputs(12);
     files[0]!.text = files[0]!.text.replace('description: d', `description: ${'x'.repeat(5000)}`);
     await lintInputs(files, { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
-    expect(calls).toEqual([{ hooks: 1, processes: 1 }, { hooks: 11, processes: 1 }]);
+    expect(calls).toEqual([
+      { hooks: 1, processes: 1 },
+      { hooks: 11, processes: 1 },
+    ]);
   });
 });
 
@@ -73,10 +108,14 @@ describe('ShellCheck process queue', () => {
     const log = join(dir, 'log');
     const fake = join(dir, 'shellcheck');
     // A stand-in for the binary: logs when it starts and ends (with the first script's text) and finds nothing.
-    writeFileSync(fake, `#!/bin/sh\nlast=""; for a; do last="$a"; done\nname=$(cat "$last")\necho "start $name" >> '${log}'\nsleep 0.2\necho "end $name" >> '${log}'\necho '{"comments":[]}'\n`);
+    writeFileSync(
+      fake,
+      `#!/bin/sh\nlast=""; for a; do last="$a"; done\nname=$(cat "$last")\necho "start $name" >> '${log}'\nsleep 0.2\necho "end $name" >> '${log}'\necho '{"comments":[]}'\n`,
+    );
     chmodSync(fake, 0o755);
     const analyzer = shellcheckAnalyzer({ binary: fake, infoSeverity: 'warning', processes: 2 });
-    const hooksOf = (name: string) => [{ hook: { name: 'pre', text: name, kind: 'block' }, map: undefined }] as unknown as Parameters<BatchAnalyzer['analyze']>[0];
+    const hooksOf = (name: string) =>
+      [{ hook: { name: 'pre', text: name, kind: 'block' }, map: undefined }] as unknown as Parameters<BatchAnalyzer['analyze']>[0];
     await Promise.all(['a', 'b', 'c', 'd'].map((name) => analyzer.analyze(hooksOf(name), { processes: 1 })));
     const events = readFileSync(log, 'utf8').trim().split('\n');
     let running = 0;
@@ -86,7 +125,12 @@ describe('ShellCheck process queue', () => {
       most = Math.max(most, running);
     }
     expect(most).toBe(2);
-    expect(events.filter((e) => e.startsWith('start')).slice(0, 2).sort()).toEqual(['start a', 'start b']);
+    expect(
+      events
+        .filter((e) => e.startsWith('start'))
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['start a', 'start b']);
     const firstEnd = Math.min(events.indexOf('end a'), events.indexOf('end b'));
     expect(events.indexOf('start c')).toBeGreaterThan(firstEnd);
     expect(events.indexOf('start d')).toBeGreaterThan(firstEnd);
@@ -98,7 +142,9 @@ describe('ShellCheck process queue', () => {
     writeFileSync(fake, `#!/bin/sh\nfor a; do last="$a"; done\necho "$last" >> '${join(dir, 'args')}'\necho '{"comments":[]}'\n`);
     chmodSync(fake, 0o755);
     const analyzer = shellcheckAnalyzer({ binary: fake, infoSeverity: 'warning' });
-    const hooks = [{ hook: { name: 'pre', text: 'echo', kind: 'block' }, map: undefined }] as unknown as Parameters<BatchAnalyzer['analyze']>[0];
+    const hooks = [{ hook: { name: 'pre', text: 'echo', kind: 'block' }, map: undefined }] as unknown as Parameters<
+      BatchAnalyzer['analyze']
+    >[0];
     const saved = process.env.TMPDIR;
     const own = mkdtempSync(join(tmpdir(), 'vah-own-tmp-'));
     try {
@@ -140,28 +186,39 @@ describe('an interrupted run', () => {
   const BIN = fileURLToPath(new URL('../bin/validate-agent-hooks', import.meta.url));
   const BUILT = existsSync(fileURLToPath(new URL('../dist/bundle', import.meta.url)));
 
-  it.skipIf(!BUILT)(`SIGTERM or SIGINT during ShellCheck removes the scratch scripts, stops ShellCheck, and ends by the signal${BUILT ? '' : ' [skipped: needs the build]'}`, async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const dir = mkdtempSync(join(tmpdir(), 'vah-interrupt-'));
-      const scratch = join(dir, 'tmp');
-      mkdirSync(scratch);
-      mkdirSync(join(dir, 'agents'));
-      for (let i = 0; i < 10; i++) writeFileSync(join(dir, 'agents', `p${i}.md`), `---\nname: p${i}\ndescription: d\nhooks:\n  pre: |\n    echo $x${i}\n---\n`);
-      // A ShellCheck that says its version, then notes its pid and hangs.
-      const fake = join(dir, 'shellcheck');
-      const mark = join(dir, 'mark');
-      writeFileSync(fake, `#!/bin/sh\nif [ "$1" = --version ]; then echo 'version: 0.9.0'; exit 0; fi\necho $$ >> '${mark}'\nexec sleep 30\n`);
-      chmodSync(fake, 0o755);
-      const child = spawn(process.execPath, [BIN, join(dir, 'agents'), '--format', 'json'], { env: { ...process.env, TMPDIR: scratch, VALIDATE_AGENT_HOOKS_SHELLCHECK: fake }, stdio: 'ignore' });
-      const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
-      for (let waited = 0; !existsSync(mark) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-      expect(readdirSync(scratch).filter((name) => name.startsWith('validate-agent-hooks-')).length).toBeGreaterThan(0);
-      child.kill(signal);
-      expect(await exited).toBe(signal);
-      expect(readdirSync(scratch)).toEqual([]);
-      await new Promise((r) => setTimeout(r, 100));
-      const pids = readFileSync(mark, 'utf8').trim().split('\n').map(Number);
-      for (const pid of pids) expect(running(pid), `ShellCheck ${pid} still running`).toBe(false);
-    }
-  }, 30_000);
+  it.skipIf(!BUILT)(
+    `SIGTERM or SIGINT during ShellCheck removes the scratch scripts, stops ShellCheck, and ends by the signal${BUILT ? '' : ' [skipped: needs the build]'}`,
+    async () => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        const dir = mkdtempSync(join(tmpdir(), 'vah-interrupt-'));
+        const scratch = join(dir, 'tmp');
+        mkdirSync(scratch);
+        mkdirSync(join(dir, 'agents'));
+        for (let i = 0; i < 10; i++)
+          writeFileSync(join(dir, 'agents', `p${i}.md`), `---\nname: p${i}\ndescription: d\nhooks:\n  pre: |\n    echo $x${i}\n---\n`);
+        // A ShellCheck that says its version, then notes its pid and hangs.
+        const fake = join(dir, 'shellcheck');
+        const mark = join(dir, 'mark');
+        writeFileSync(
+          fake,
+          `#!/bin/sh\nif [ "$1" = --version ]; then echo 'version: 0.9.0'; exit 0; fi\necho $$ >> '${mark}'\nexec sleep 30\n`,
+        );
+        chmodSync(fake, 0o755);
+        const child = spawn(process.execPath, [BIN, join(dir, 'agents'), '--format', 'json'], {
+          env: { ...process.env, TMPDIR: scratch, VALIDATE_AGENT_HOOKS_SHELLCHECK: fake },
+          stdio: 'ignore',
+        });
+        const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
+        for (let waited = 0; !existsSync(mark) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+        expect(readdirSync(scratch).filter((name) => name.startsWith('validate-agent-hooks-')).length).toBeGreaterThan(0);
+        child.kill(signal);
+        expect(await exited).toBe(signal);
+        expect(readdirSync(scratch)).toEqual([]);
+        await new Promise((r) => setTimeout(r, 100));
+        const pids = readFileSync(mark, 'utf8').trim().split('\n').map(Number);
+        for (const pid of pids) expect(running(pid), `ShellCheck ${pid} still running`).toBe(false);
+      }
+    },
+    30_000,
+  );
 });

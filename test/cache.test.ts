@@ -11,13 +11,20 @@ const BAD = '---\nname: bad\ndescription: d\nhooks:\n  pre: |\n    rm -rf ./x\n-
 /** A stand-in ShellCheck whose version the test controls, and which counts its runs. */
 function fakeShellcheck(dir: string, version: string): string {
   const path = join(dir, `shellcheck-${version}`);
-  writeFileSync(path, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "version: ${version}"; exit 0; fi\necho run >> "${dir}/runs"\necho '{"comments":[]}'\n`);
+  writeFileSync(
+    path,
+    `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "version: ${version}"; exit 0; fi\necho run >> "${dir}/runs"\necho '{"comments":[]}'\n`,
+  );
   chmodSync(path, 0o755);
   return path;
 }
 
 function runs(dir: string): number {
-  try { return readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n').length; } catch { return 0; }
+  try {
+    return readFileSync(join(dir, 'runs'), 'utf8').trim().split('\n').length;
+  } catch {
+    return 0;
+  }
 }
 
 async function lint(dir: string, shellcheck: string, extra: string[] = []) {
@@ -63,7 +70,12 @@ describe('--cache', () => {
   });
 
   it('the key covers the tool version and ShellCheck arguments', () => {
-    const base = { toolVersion: '1.0.0', config: { rules: {} }, inlineConfig: true, shellcheck: { version: '0.9.0', args: ['-s', 'bash'] } };
+    const base = {
+      toolVersion: '1.0.0',
+      config: { rules: {} },
+      inlineConfig: true,
+      shellcheck: { version: '0.9.0', args: ['-s', 'bash'] },
+    };
     const cache = ResultCache.open(join(mkdtempSync(join(tmpdir(), 'vah-cache-')), 'c'));
     const key = (s: typeof base) => cache.keyFor('text', cacheSettings(s));
     expect(key(base)).toBe(key({ ...base }));

@@ -45,7 +45,11 @@ describe('CLI', () => {
     const { code, out } = await run(['--all', '--no-shellcheck', '--format', 'json'], dir);
     expect(code).toBe(1);
     const results = JSON.parse(out) as { filePath: string; messages: { ruleId: string }[] }[];
-    expect(results.map((r) => r.filePath)).toEqual(Object.keys(files).map((f) => join(dir, f)).sort());
+    expect(results.map((r) => r.filePath)).toEqual(
+      Object.keys(files)
+        .map((f) => join(dir, f))
+        .sort(),
+    );
     for (const result of results) {
       const i = Number(/p(\d+)\.md$/.exec(result.filePath)![1]);
       expect(result.messages.map((m) => m.ruleId)).toEqual(i % 7 === 0 ? ['command-rm-rf', 'env-var-unavailable'] : []);
@@ -87,10 +91,17 @@ describe('CLI', () => {
   });
 
   it('a file without frontmatter is a warning and does not stop the run; binary and bad UTF-8 are positioned errors', async () => {
-    const dir = tempTree({ 'plain.md': '# Just a prompt\n', 'bin.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]), 'latin1.md': Buffer.from('---\nname: caf\xe9\n---\n', 'latin1'), 'good.md': GOOD });
+    const dir = tempTree({
+      'plain.md': '# Just a prompt\n',
+      'bin.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]),
+      'latin1.md': Buffer.from('---\nname: caf\xe9\n---\n', 'latin1'),
+      'good.md': GOOD,
+    });
     const { code, out } = await run(['plain.md', 'bin.md', 'latin1.md', 'good.md', '--no-shellcheck', '--format', 'json'], dir);
     expect(code).toBe(1);
-    const byFile = Object.fromEntries(JSON.parse(out).map((r: { filePath: string; messages: unknown[] }) => [r.filePath.split('/').pop(), r.messages]));
+    const byFile = Object.fromEntries(
+      JSON.parse(out).map((r: { filePath: string; messages: unknown[] }) => [r.filePath.split('/').pop(), r.messages]),
+    );
     expect(byFile['plain.md']).toMatchObject([{ ruleId: 'frontmatter-missing', severity: 1, line: 1 }]);
     expect(byFile['bin.md']).toMatchObject([{ ruleId: 'file-unreadable', severity: 2, line: 2, column: 1 }]);
     expect(byFile['latin1.md']).toMatchObject([{ ruleId: 'file-unreadable', severity: 2, line: 2, column: 10 }]);
@@ -98,12 +109,29 @@ describe('CLI', () => {
   });
 
   it('YAML alias bombs, tabs, unclosed and empty frontmatter give positioned diagnostics', async () => {
-    const bomb = ['---', 'name: bomb', 'a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`), '---', ''].join('\n');
-    const dir = tempTree({ 'bomb.md': bomb, 'tabs.md': '---\nname: t\nhooks:\n\ton_blocking_start: echo\n---\n', 'open.md': '---\nname: open\n', 'empty.md': '---\n---\n' });
+    const bomb = [
+      '---',
+      'name: bomb',
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+      '---',
+      '',
+    ].join('\n');
+    const dir = tempTree({
+      'bomb.md': bomb,
+      'tabs.md': '---\nname: t\nhooks:\n\ton_blocking_start: echo\n---\n',
+      'open.md': '---\nname: open\n',
+      'empty.md': '---\n---\n',
+    });
     const started = Date.now();
     const { out } = await run(['bomb.md', 'tabs.md', 'open.md', 'empty.md', '--no-shellcheck', '--format', 'json'], dir);
     expect(Date.now() - started).toBeLessThan(5000);
-    const byFile = Object.fromEntries(JSON.parse(out).map((r: { filePath: string; messages: { ruleId: string; line: number }[] }) => [r.filePath.split('/').pop(), r.messages.map((m) => `${m.ruleId}@${m.line}`)]));
+    const byFile = Object.fromEntries(
+      JSON.parse(out).map((r: { filePath: string; messages: { ruleId: string; line: number }[] }) => [
+        r.filePath.split('/').pop(),
+        r.messages.map((m) => `${m.ruleId}@${m.line}`),
+      ]),
+    );
     expect(byFile['bomb.md']).toEqual(['frontmatter-yaml@4']);
     expect(byFile['tabs.md']![0]).toBe('frontmatter-yaml@4');
     expect(byFile['open.md']).toEqual(['frontmatter-unclosed@1']);
@@ -148,9 +176,15 @@ describe('CLI', () => {
 
   it('the bin shim runs main in a real process', () => {
     const dir = tempTree({ 'bad.md': BAD });
-    const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), 'bad.md', '--no-shellcheck', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      [join(ROOT, 'bin', 'validate-agent-hooks'), 'bad.md', '--no-shellcheck', '--format', 'json'],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)[0].messages[0].ruleId).toBe('command-rm-rf');
-    expect(execFileSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), '--version'], { encoding: 'utf8' })).toMatch(/\d+\.\d+\.\d+/);
+    expect(execFileSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), '--version'], { encoding: 'utf8' })).toMatch(
+      /\d+\.\d+\.\d+/,
+    );
   });
 });

@@ -9,9 +9,13 @@ import { renderCorpusTable } from '../scripts/corpus-table.mjs';
 /** The 139 real profiles of ../shared/corpus: never a crash, and a few findings we know are right. */
 const CORPUS = join(import.meta.dirname, '..', '..', 'shared', 'corpus', 'claude-flow-novice');
 const hasShellcheck = shellcheckVersion() !== undefined;
-if (!hasShellcheck) console.warn('corpus.test.ts: ShellCheck is not installed; the ShellCheck pass over the corpus is skipped (CI installs it).');
+if (!hasShellcheck)
+  console.warn('corpus.test.ts: ShellCheck is not installed; the ShellCheck pass over the corpus is skipped (CI installs it).');
 
-interface FileResult { filePath: string; messages: { ruleId: string; line: number; column: number; endLine: number; endColumn: number; severity: number }[] }
+interface FileResult {
+  filePath: string;
+  messages: { ruleId: string; line: number; column: number; endLine: number; endColumn: number; severity: number }[];
+}
 
 async function lintCorpus(extra: string[]): Promise<{ code: number; results: FileResult[]; err: string }> {
   const io = memoryIO({ cwd: CORPUS, env: { NO_COLOR: '1' } });
@@ -24,22 +28,27 @@ function countFiles(dir: string): number {
 }
 
 describe('real-world corpus', () => {
-  it.each([['without ShellCheck', ['--no-shellcheck']], ...(hasShellcheck ? [['with ShellCheck', ['--ci']]] : [])] as [string, string[]][])('lints all profiles %s without an internal error', async (_name, flags) => {
-    const { code, results, err } = await lintCorpus(flags);
-    expect(err).not.toContain('internal error');
-    expect(code).toBe(1);
-    expect(results).toHaveLength(countFiles(CORPUS));
-    expect(results).toHaveLength(139);
-    for (const result of results) {
-      const lines = readFileSync(result.filePath, 'utf8').replace(/^\uFEFF/, '').split('\n');
-      for (const m of result.messages) {
-        // Every range lies inside the file and starts before it ends.
-        expect(m.line).toBeGreaterThanOrEqual(1);
-        expect(m.endLine).toBeLessThanOrEqual(lines.length);
-        expect(m.line < m.endLine || (m.line === m.endLine && m.column <= m.endColumn)).toBe(true);
+  it.each([['without ShellCheck', ['--no-shellcheck']], ...(hasShellcheck ? [['with ShellCheck', ['--ci']]] : [])] as [string, string[]][])(
+    'lints all profiles %s without an internal error',
+    async (_name, flags) => {
+      const { code, results, err } = await lintCorpus(flags);
+      expect(err).not.toContain('internal error');
+      expect(code).toBe(1);
+      expect(results).toHaveLength(countFiles(CORPUS));
+      expect(results).toHaveLength(139);
+      for (const result of results) {
+        const lines = readFileSync(result.filePath, 'utf8')
+          .replace(/^\uFEFF/, '')
+          .split('\n');
+        for (const m of result.messages) {
+          // Every range lies inside the file and starts before it ends.
+          expect(m.line).toBeGreaterThanOrEqual(1);
+          expect(m.endLine).toBeLessThanOrEqual(lines.length);
+          expect(m.line < m.endLine || (m.line === m.endLine && m.column <= m.endColumn)).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it.skipIf(!hasShellcheck)('the README table of findings per rule on the corpus is current', async () => {
     const { results } = await lintCorpus(['--ci']);

@@ -30,7 +30,10 @@ export function expectedByLine(text: string): Map<number, string[]> {
 }
 
 const cases = readdirSync(FIXTURES).flatMap((ruleId) =>
-  readdirSync(join(FIXTURES, ruleId)).filter((f) => f.endsWith('.md')).map((file) => ({ ruleId, file, path: join(FIXTURES, ruleId, file) })));
+  readdirSync(join(FIXTURES, ruleId))
+    .filter((f) => f.endsWith('.md'))
+    .map((file) => ({ ruleId, file, path: join(FIXTURES, ruleId, file) })),
+);
 
 describe('fixtures', () => {
   const resolver = new ConfigResolver();
@@ -41,8 +44,11 @@ describe('fixtures', () => {
     const [result] = await lintInputs([{ filePath: path, bytes }], { rules, config });
     const actual = new Map<number, string[]>();
     for (const d of result!.diagnostics) actual.set(d.line, [...(actual.get(d.line) ?? []), d.ruleId]);
-    const sortMap = (m: Map<number, string[]>) => Object.fromEntries([...m].sort((a, b) => a[0] - b[0]).map(([k, v]) => [k, [...v].sort()]));
-    expect(sortMap(actual), result!.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.message}`).join('\n')).toEqual(sortMap(expected));
+    const sortMap = (m: Map<number, string[]>) =>
+      Object.fromEntries([...m].sort((a, b) => a[0] - b[0]).map(([k, v]) => [k, [...v].sort()]));
+    expect(sortMap(actual), result!.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.message}`).join('\n')).toEqual(
+      sortMap(expected),
+    );
     if (file.startsWith('valid')) expect(result!.diagnostics).toEqual([]);
   });
 });

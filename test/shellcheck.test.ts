@@ -9,11 +9,16 @@ const available = shellcheckVersion() !== undefined;
 if (!available) console.warn('shellcheck.test.ts: ShellCheck is not installed; these tests are skipped here (CI installs it).');
 
 async function lint(text: string, info: 'warning' | 'off' = 'warning') {
-  const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], { rules, config: defaultConfig(), batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: info })] });
+  const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], {
+    rules,
+    config: defaultConfig(),
+    batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: info })],
+  });
   return result!.diagnostics.filter((d) => d.ruleId.startsWith('shellcheck/'));
 }
 
-const at = (d: { ruleId: string; line: number; column: number; endLine: number; endColumn: number }) => `${d.ruleId}@${d.line}:${d.column}-${d.endLine}:${d.endColumn}`;
+const at = (d: { ruleId: string; line: number; column: number; endLine: number; endColumn: number }) =>
+  `${d.ruleId}@${d.line}:${d.column}-${d.endLine}:${d.endColumn}`;
 
 describe('code point to UTF-16 columns', () => {
   it('counts astral characters as two units', () => {
@@ -25,8 +30,21 @@ describe('code point to UTF-16 columns', () => {
 
 describe.skipIf(!available)('ShellCheck integration', () => {
   it('places findings at the exact file position, with LF, CRLF, BOM, tabs and emoji', async () => {
-    const body = ['---', 'name: sc', 'hooks:', '  on_blocking_start: |', '    echo "🚀 start" $unset_var', '    \tcat $FILE_LIST', '---', ''];
-    for (const [eol, bom] of [['\n', ''], ['\r\n', ''], ['\r\n', '\uFEFF']] as const) {
+    const body = [
+      '---',
+      'name: sc',
+      'hooks:',
+      '  on_blocking_start: |',
+      '    echo "🚀 start" $unset_var',
+      '    \tcat $FILE_LIST',
+      '---',
+      '',
+    ];
+    for (const [eol, bom] of [
+      ['\n', ''],
+      ['\r\n', ''],
+      ['\r\n', '\uFEFF'],
+    ] as const) {
       const found = (await lint(bom + body.join(eol))).map(at);
       // `$unset_var` is at code point 16 of the script line, 17 in UTF-16 units (the emoji is two), plus 4 of YAML indentation.
       expect(found).toContain('shellcheck/SC2154@5:21-5:31');
@@ -37,20 +55,22 @@ describe.skipIf(!available)('ShellCheck integration', () => {
   });
 
   it('maps nested lifecycle hooks and keeps the severity of each level', async () => {
-    const found = await lint('---\nname: sc\nhooks:\n  lifecycle:\n    cleanup: |\n      if [ $x = 1 ]; then echo; fi\n      echo $((1 +))\n---\n');
+    const found = await lint(
+      '---\nname: sc\nhooks:\n  lifecycle:\n    cleanup: |\n      if [ $x = 1 ]; then echo; fi\n      echo $((1 +))\n---\n',
+    );
     expect(found.map(at)).toContain('shellcheck/SC2154@6:12-6:14');
     expect(found.find((d) => d.ruleId === 'shellcheck/SC2154')!.severity).toBe('warning');
     expect(found.some((d) => d.severity === 'error' && d.line === 7)).toBe(true);
     expect(found.every((d) => d.hook === 'lifecycle.cleanup')).toBe(true);
   });
 
-  it('links the wiki and keeps ShellCheck\'s fix as file edits', async () => {
+  it("links the wiki and keeps ShellCheck's fix as file edits", async () => {
     const [d] = (await lint('---\nname: sc\nhooks:\n  pre: |\n    cat $FILE_LIST\n---\n')).filter((x) => x.ruleId === 'shellcheck/SC2086');
     expect(d!.message).toContain('https://www.shellcheck.net/wiki/SC2086');
     expect(d!.fixes![0]!.edits.map((e) => `${e.range.line}:${e.range.column}=${e.text}`)).toEqual(['5:9="', '5:19="']);
   });
 
-  it('honours the user\'s directives on the first line (nothing is prepended)', async () => {
+  it("honours the user's directives on the first line (nothing is prepended)", async () => {
     const found = await lint('---\nname: sc\nhooks:\n  pre: |\n    # shellcheck disable=SC2086\n    cat $FILE_LIST\n---\n');
     expect(found.filter((d) => d.ruleId === 'shellcheck/SC2086')).toEqual([]);
   });
@@ -59,9 +79,11 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(await lint('---\nname: sc\nhooks:\n  pre: |\n    cat $FILE_LIST\n---\n', 'off')).toEqual([]);
   });
 
-  it('never reports the runtime\'s variables as unassigned in any hook', async () => {
+  it("never reports the runtime's variables as unassigned in any hook", async () => {
     for (const hook of BLOCKING_HOOKS) {
-      const script = runtimeEnvFor(hook).map((name) => `    echo "\${${name}}"`).join('\n');
+      const script = runtimeEnvFor(hook)
+        .map((name) => `    echo "\${${name}}"`)
+        .join('\n');
       const found = await lint(`---\nname: sc\nhooks:\n  ${hook}: |\n${script}\n---\n`);
       expect(found.filter((d) => d.ruleId === 'shellcheck/SC2154')).toEqual([]);
     }
@@ -73,7 +95,11 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     const text = '---\nname: sc\nhooks:\n  on_blocking_start: |\n    mkdir $TASK\n    echo \'{"a":"${AGENT_ID}"}\'\n---\n';
     const lintWith = async (rulesConfig: Record<string, 'off'>) => {
       const config = { ...defaultConfig(), rules: rulesConfig };
-      const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], { rules, config, batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })] });
+      const [result] = await lintInputs([{ filePath: '/virtual/p.md', text }], {
+        rules,
+        config,
+        batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })],
+      });
       return result!.diagnostics;
     };
     const run = async (rulesConfig: Record<string, 'off'>) => (await lintWith(rulesConfig)).map((d) => `${d.ruleId}@${d.line}:${d.column}`);
@@ -90,9 +116,18 @@ describe.skipIf(!available)('ShellCheck integration', () => {
   });
 
   it('batches many hooks of many files over a few processes', async () => {
-    const inputs = Array.from({ length: 40 }, (_, i) => ({ filePath: `/virtual/${i}.md`, text: `---\nname: f${i}\nhooks:\n  pre: |\n    echo $x${i}\n---\n` }));
-    const results = await lintInputs(inputs, { rules, config: defaultConfig(), batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning', processes: 2 })] });
-    results.forEach((result, i) => expect(result.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}`)).toContain(`shellcheck/SC2154@5:10`));
+    const inputs = Array.from({ length: 40 }, (_, i) => ({
+      filePath: `/virtual/${i}.md`,
+      text: `---\nname: f${i}\nhooks:\n  pre: |\n    echo $x${i}\n---\n`,
+    }));
+    const results = await lintInputs(inputs, {
+      rules,
+      config: defaultConfig(),
+      batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning', processes: 2 })],
+    });
+    results.forEach((result, i) =>
+      expect(result.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}`)).toContain(`shellcheck/SC2154@5:10`),
+    );
     expect(results[7]!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2154')!.message).toContain('x7 is referenced');
   });
 });

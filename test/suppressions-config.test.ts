@@ -19,27 +19,40 @@ const profile = (hooks: string) => `---\nname: s\ndescription: d\nhooks:\n${hook
 
 describe('inline suppressions', () => {
   it('disable-next-line in a script, with a reason, for listed rules only', async () => {
-    const text = profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-rm-rf -- our own build dir\n    rm -rf ./build\n    rm -rf ./dist\n');
+    const text = profile(
+      '  pre: |\n    # validate-agent-hooks-disable-next-line command-rm-rf -- our own build dir\n    rm -rf ./build\n    rm -rf ./dist\n',
+    );
     expect(await lint(text)).toEqual(['command-rm-rf@8']);
     expect(await lint(text, false)).toEqual(['command-rm-rf@7', 'command-rm-rf@8']);
   });
 
   it('disable covers the whole script it is in', async () => {
-    expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable command-rm-rf, command-sudo\n    rm -rf ./a\n    sudo ls\n  post: |\n    rm -rf ./b\n'))).toEqual(['command-rm-rf@10']);
+    expect(
+      await lint(
+        profile(
+          '  pre: |\n    # validate-agent-hooks-disable command-rm-rf, command-sudo\n    rm -rf ./a\n    sudo ls\n  post: |\n    rm -rf ./b\n',
+        ),
+      ),
+    ).toEqual(['command-rm-rf@10']);
   });
 
   it('a YAML comment before a key covers that key and its value', async () => {
-    const text = profile('  # validate-agent-hooks-disable-next-line hook-name-unknown -- used by our own runner\n  on_blocking_starts: |\n    echo hi\n  # validate-agent-hooks-disable command-sudo\n  post: |\n    sudo ls\n  pre: |\n    sudo ls\n');
+    const text = profile(
+      '  # validate-agent-hooks-disable-next-line hook-name-unknown -- used by our own runner\n  on_blocking_starts: |\n    echo hi\n  # validate-agent-hooks-disable command-sudo\n  post: |\n    sudo ls\n  pre: |\n    sudo ls\n',
+    );
     expect(await lint(text)).toEqual(['command-sudo@12']);
   });
 
   it('works in the shell code blocks of the Markdown body too', async () => {
-    const body = '\n```bash\n# validate-agent-hooks-disable-next-line lifecycle-antipattern -- documenting the old way\ninvoke-waiting-mode.sh enter\ninvoke-waiting-mode.sh wake\n```\n';
+    const body =
+      '\n```bash\n# validate-agent-hooks-disable-next-line lifecycle-antipattern -- documenting the old way\ninvoke-waiting-mode.sh enter\ninvoke-waiting-mode.sh wake\n```\n';
     expect(await lint(profile('  pre: |\n    echo hi\n') + body)).toEqual(['lifecycle-antipattern@12']);
   });
 
   it('unused suppressions are reported', async () => {
-    expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-sudo\n    echo fine\n'))).toEqual(['suppression-unused@6']);
+    expect(await lint(profile('  pre: |\n    # validate-agent-hooks-disable-next-line command-sudo\n    echo fine\n'))).toEqual([
+      'suppression-unused@6',
+    ]);
   });
 });
 
@@ -55,11 +68,22 @@ describe('configuration file', () => {
   async function run(dir: string, args: string[] = []) {
     const io = memoryIO({ cwd: dir });
     const code = await main(['agents', '--no-shellcheck', '--format', 'json', ...args], io);
-    return { code, err: io.err(), ids: code === 2 ? [] : (JSON.parse(io.out()) as { messages: { ruleId: string; severity: number }[] }[]).flatMap((r) => r.messages.map((m) => `${m.ruleId}:${m.severity}`)) };
+    return {
+      code,
+      err: io.err(),
+      ids:
+        code === 2
+          ? []
+          : (JSON.parse(io.out()) as { messages: { ruleId: string; severity: number }[] }[]).flatMap((r) =>
+              r.messages.map((m) => `${m.ruleId}:${m.severity}`),
+            ),
+    };
   }
 
   it('is found from the linted file upwards: severities, ignore globs, forbidden and allowed commands', async () => {
-    const dir = tree('rules:\n  command-sudo: off\n  command-rm-rf: warn\nignorePatterns: [drafts/]\nforbiddenCommands:\n  - commands: [kubectl]\n    argument: "^delete$"\n    message: no deletes.\n');
+    const dir = tree(
+      'rules:\n  command-sudo: off\n  command-rm-rf: warn\nignorePatterns: [drafts/]\nforbiddenCommands:\n  - commands: [kubectl]\n    argument: "^delete$"\n    message: no deletes.\n',
+    );
     const { ids, code } = await run(dir);
     expect(ids.sort()).toEqual(['command-custom:2', 'command-rm-rf:1']);
     expect(code).toBe(1);

@@ -23,9 +23,14 @@ const BLOCKING = new Set<string>(BLOCKING_HOOKS);
  */
 export default defineRule<Options>({
   id: 'env-var-unavailable',
-  meta: { description: 'A blocking hook reads an environment variable the runtime does not set for it.', severity: 'warning', category: 'runtime' },
+  meta: {
+    description: 'A blocking hook reads an environment variable the runtime does not set for it.',
+    severity: 'warning',
+    category: 'runtime',
+  },
   messages: {
-    unavailable: 'Unexpected `{{name}}` in `{{hook}}`: the runtime does not set it for this hook and the script never assigns it, so it is empty. Provided: {{provided}}.',
+    unavailable:
+      'Unexpected `{{name}}` in `{{hook}}`: the runtime does not set it for this hook and the script never assigns it, so it is empty. Provided: {{provided}}.',
   },
   optionsSchema: { type: 'object', properties: { allow: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
   defaultOptions: { allow: [] },
@@ -63,7 +68,7 @@ function handledVariables(root: SyntaxNode, uses: ReturnType<typeof variableUses
   const names = new Set<string>();
   for (const node of nodesOfType(root, ['variable_assignment', 'for_statement'])) {
     const name = node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name');
-    if (name) names.add(name.type === 'subscript' ? name.childForFieldName('name')?.text ?? name.text : name.text);
+    if (name) names.add(name.type === 'subscript' ? (name.childForFieldName('name')?.text ?? name.text) : name.text);
   }
   for (const declaration of nodesOfType(root, ['declaration_command'])) {
     for (const child of declaration.namedChildren) if (child?.type === 'variable_name') names.add(child.text);
@@ -83,7 +88,8 @@ function handledVariables(root: SyntaxNode, uses: ReturnType<typeof variableUses
     else if (name === 'printf' && values[0] === '-v' && values[1]) names.add(values[1]);
     else if ((name === '[' || name === 'test') && values.length >= 2) {
       values.forEach((value, i) => {
-        if ((value === '-n' || value === '-z') && command.args[i + 1]) for (const use of variableUses(command.args[i + 1]!.node)) names.add(use.name);
+        if ((value === '-n' || value === '-z') && command.args[i + 1])
+          for (const use of variableUses(command.args[i + 1]!.node)) names.add(use.name);
       });
     }
   }
@@ -94,8 +100,15 @@ function collectNames(values: (string | undefined)[], valueOptions: Set<string>,
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === undefined) continue;
-    if (nameOptions.includes(value)) { if (values[i + 1]) names.add(values[i + 1]!); i++; continue; }
-    if (valueOptions.has(value)) { i++; continue; }
+    if (nameOptions.includes(value)) {
+      if (values[i + 1]) names.add(values[i + 1]!);
+      i++;
+      continue;
+    }
+    if (valueOptions.has(value)) {
+      i++;
+      continue;
+    }
     if (value.startsWith('-')) continue;
     names.add(value);
   }

@@ -1,5 +1,11 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { EVENT_PRIORITY_MAX, EVENT_PRIORITY_MIN, EVENT_TYPE_PATTERN, EVENTBUS_COMMAND, EVENTBUS_SUBCOMMANDS } from '../../src/runtime/contract.js';
+import {
+  EVENT_PRIORITY_MAX,
+  EVENT_PRIORITY_MIN,
+  EVENT_TYPE_PATTERN,
+  EVENTBUS_COMMAND,
+  EVENTBUS_SUBCOMMANDS,
+} from '../../src/runtime/contract.js';
 import { jsonProblem } from '../../src/runtime/json-literal.js';
 import { optionValue, positionalArgs } from '../../src/shell/analysis.js';
 import { closestMatch } from '../../src/text/suggest.js';
@@ -12,7 +18,12 @@ import { closestMatch } from '../../src/text/suggest.js';
  */
 export default defineRule({
   id: 'eventbus-publish-invalid',
-  meta: { description: 'A misspelt `/eventbus` subcommand, or a `publish` without a dotted `--type`, with a priority out of range, or with `--data` that is not JSON.', severity: 'error', category: 'runtime' },
+  meta: {
+    description:
+      'A misspelt `/eventbus` subcommand, or a `publish` without a dotted `--type`, with a priority out of range, or with `--data` that is not JSON.',
+    severity: 'error',
+    category: 'runtime',
+  },
   messages: {
     subcommandUnknown: 'Invalid `/eventbus` subcommand `{{value}}`: did you mean `{{suggestion}}`?',
     typeMissing: 'Expected `--type` on `/eventbus publish`: subscribers select events by their dotted type (e.g. `agent.timeout`).',
@@ -25,9 +36,16 @@ export default defineRule({
       if (command.name.value !== EVENTBUS_COMMAND) continue;
       const subcommand = positionalArgs(command)[0];
       // Only the documented subcommands are known; a word close to one of them is a typo, anything else may be a newer command.
-      const suggestion = subcommand?.value !== undefined && !(EVENTBUS_SUBCOMMANDS as readonly string[]).includes(subcommand.value) ? closestMatch(subcommand.value, EVENTBUS_SUBCOMMANDS) : undefined;
+      const suggestion =
+        subcommand?.value !== undefined && !(EVENTBUS_SUBCOMMANDS as readonly string[]).includes(subcommand.value)
+          ? closestMatch(subcommand.value, EVENTBUS_SUBCOMMANDS)
+          : undefined;
       if (subcommand && suggestion && subcommand !== optionValue(command, '--type')?.word) {
-        context.report({ messageId: 'subcommandUnknown', data: { value: subcommand.value!, suggestion }, range: context.range(subcommand.start, subcommand.end) });
+        context.report({
+          messageId: 'subcommandUnknown',
+          data: { value: subcommand.value!, suggestion },
+          range: context.range(subcommand.start, subcommand.end),
+        });
         continue;
       }
       if (subcommand?.value !== 'publish') continue;
@@ -40,7 +58,11 @@ export default defineRule({
       if (priority?.value !== undefined) {
         const n = /^-?\d+$/.test(priority.value) ? Number(priority.value) : NaN;
         if (!(n >= EVENT_PRIORITY_MIN && n <= EVENT_PRIORITY_MAX)) {
-          context.report({ messageId: 'priorityInvalid', data: { value: priority.value }, range: context.range(priority.start, priority.word.end) });
+          context.report({
+            messageId: 'priorityInvalid',
+            data: { value: priority.value },
+            range: context.range(priority.start, priority.word.end),
+          });
         }
       }
       const data = optionValue(command, '--data');

@@ -11,7 +11,11 @@ import { validate } from '../../src/schema/generated/profile-validator.js';
  */
 export default defineRule({
   id: 'frontmatter-schema',
-  meta: { description: 'The frontmatter does not match the profile schema (types, required keys, allowed values).', severity: 'error', category: 'frontmatter' },
+  meta: {
+    description: 'The frontmatter does not match the profile schema (types, required keys, allowed values).',
+    severity: 'error',
+    category: 'frontmatter',
+  },
   messages: {
     required: 'Expected the frontmatter to have `{{property}}`.',
     type: 'Invalid `{{path}}`: expected {{expected}}.',
@@ -31,19 +35,30 @@ export default defineRule({
     }
     if (validate(data)) return;
     for (const error of relevantErrors(validate.errors ?? [])) {
-      const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const segments = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       const path = segments.join('.') || 'frontmatter';
       const { node, pair } = nodeAtPath(root, segments);
       const range = nodeRange(profile, node) ?? nodeRange(profile, pair?.key as never) ?? profile.lines.rangeOf(0, 3);
       switch (error.keyword) {
         case 'required':
-          context.report({ messageId: 'required', data: { property: String(error.params.missingProperty) }, range: profile.lines.rangeOf(0, 3) });
+          context.report({
+            messageId: 'required',
+            data: { property: String(error.params.missingProperty) },
+            range: profile.lines.rangeOf(0, 3),
+          });
           break;
         case 'type':
           context.report({ messageId: 'type', data: { path, expected: describeType(error.params.type) }, range });
           break;
         case 'enum':
-          context.report({ messageId: 'enum', data: { path, expected: (error.params.allowedValues as unknown[]).map((v) => `\`${String(v)}\``).join(', ') }, range });
+          context.report({
+            messageId: 'enum',
+            data: { path, expected: (error.params.allowedValues as unknown[]).map((v) => `\`${String(v)}\``).join(', ') },
+            range,
+          });
           break;
         case 'oneOf':
           context.report({ messageId: 'oneOf', data: { path, expected: describeOneOf(error, validate.errors ?? []) }, range });
@@ -69,13 +84,29 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
 }
 
 function describeType(type: unknown): string {
-  const names: Record<string, string> = { string: 'a string', array: 'a list', object: 'a mapping', integer: 'an integer', number: 'a number', boolean: 'true or false', null: 'nothing' };
+  const names: Record<string, string> = {
+    string: 'a string',
+    array: 'a list',
+    object: 'a mapping',
+    integer: 'an integer',
+    number: 'a number',
+    boolean: 'true or false',
+    null: 'nothing',
+  };
   const types = Array.isArray(type) ? type : [type];
   return types.map((t) => names[String(t)] ?? String(t)).join(' or ');
 }
 
 function describeOneOf(error: ErrorObject, all: ErrorObject[]): string {
-  const branches = all.filter((e) => e.instancePath === error.instancePath && e.schemaPath.startsWith(error.schemaPath.replace(/\/oneOf$/, '/oneOf/')));
-  const parts = branches.map((e) => e.keyword === 'enum' ? `one of ${(e.params.allowedValues as unknown[]).map((v) => `\`${String(v)}\``).join(', ')}` : e.keyword === 'type' ? describeType(e.params.type) : e.message ?? e.keyword);
+  const branches = all.filter(
+    (e) => e.instancePath === error.instancePath && e.schemaPath.startsWith(error.schemaPath.replace(/\/oneOf$/, '/oneOf/')),
+  );
+  const parts = branches.map((e) =>
+    e.keyword === 'enum'
+      ? `one of ${(e.params.allowedValues as unknown[]).map((v) => `\`${String(v)}\``).join(', ')}`
+      : e.keyword === 'type'
+        ? describeType(e.params.type)
+        : (e.message ?? e.keyword),
+  );
   return [...new Set(parts)].join(', or ') || 'a different kind of value';
 }

@@ -9,7 +9,12 @@ const TOP_LEVEL = [...KNOWN_HOOK_NAMES, ...HOOK_SETTING_KEYS, 'lifecycle'];
 /** A hook the runtime does not know never runs: usually a typo of one it does. */
 export default defineRule({
   id: 'hook-name-unknown',
-  meta: { description: 'A key under `hooks:` (or `hooks.lifecycle:`) is not a hook the runtime runs.', severity: 'warning', category: 'hooks', fixable: true },
+  meta: {
+    description: 'A key under `hooks:` (or `hooks.lifecycle:`) is not a hook the runtime runs.',
+    severity: 'warning',
+    category: 'hooks',
+    fixable: true,
+  },
   messages: {
     unknownSuggest: 'Unexpected hook name `{{name}}`: the runtime never runs it. Did you mean `{{suggestion}}`?',
     unknown: 'Unexpected hook name `{{name}}`: the runtime never runs it. Known hooks: {{known}}.',
@@ -26,7 +31,9 @@ export default defineRule({
         const suggestion = closestMatch(name, known);
         if (suggestion) {
           context.report({
-            messageId: 'unknownSuggest', data: { name, suggestion }, range,
+            messageId: 'unknownSuggest',
+            data: { name, suggestion },
+            range,
             fixes: [{ title: `Rename to \`${suggestion}\``, safe: false, edits: [{ range, text: suggestion }] }],
           });
         } else {

@@ -9,9 +9,14 @@ import { nodeRange } from '../../src/profile/profile.js';
  */
 export default defineRule({
   id: 'hook-not-script',
-  meta: { description: 'A hook\'s value is not a script: a list of sentences or commands, a mapping, a number, or empty.', severity: 'warning', category: 'hooks' },
+  meta: {
+    description: "A hook's value is not a script: a list of sentences or commands, a mapping, a number, or empty.",
+    severity: 'warning',
+    category: 'hooks',
+  },
   messages: {
-    sentences: 'Expected a bash script for hook `{{name}}`, found a list of {{count}} sentences: the runtime runs hooks with bash, and prose does not run. Write the commands as a `|` block.',
+    sentences:
+      'Expected a bash script for hook `{{name}}`, found a list of {{count}} sentences: the runtime runs hooks with bash, and prose does not run. Write the commands as a `|` block.',
     list: 'Expected a bash script for hook `{{name}}`, found a list of {{count}} items: the runtime runs one script. Join the commands into a `|` block.',
     empty: 'Expected a bash script for hook `{{name}}`, found an empty value.',
     other: 'Expected a bash script for hook `{{name}}`, found {{kind}}.',
@@ -26,7 +31,11 @@ export default defineRule({
       } else if (isSeq(value)) {
         const items = value.items.map((item) => (isScalar(item) ? String(item.value) : ''));
         const prose = items.filter(looksLikeSentence).length;
-        context.report({ messageId: prose > items.length / 2 ? 'sentences' : 'list', data: { name: entry.name, count: items.length }, range });
+        context.report({
+          messageId: prose > items.length / 2 ? 'sentences' : 'list',
+          data: { name: entry.name, count: items.length },
+          range,
+        });
       } else if (isScalar(value)) {
         context.report({ messageId: 'other', data: { name: entry.name, kind: `a ${typeof value.value}` }, range });
       } else if (entry.keyPath[0] === 'hooks') {

@@ -24,7 +24,11 @@ const LOOP_EXITS = new Set(['break', 'exit', 'return']);
  */
 export default defineRule({
   id: 'hook-timeout-risk',
-  meta: { description: 'A sleep, endless loop or blocking wait that runs into the 5-second hook timeout.', severity: 'error', category: 'runtime' },
+  meta: {
+    description: 'A sleep, endless loop or blocking wait that runs into the 5-second hook timeout.',
+    severity: 'error',
+    category: 'runtime',
+  },
   messages: {
     sleep: `Unexpected \`{{text}}\`: the runtime kills a hook after ${TIMEOUT_SECONDS} s, so the rest of the script never runs. Do not wait in a hook; let the runtime signal the agent.`,
     endlessLoop: `Unexpected endless \`{{text}}\` loop with no \`break\`, \`exit\` or \`return\`: the runtime kills the hook after ${TIMEOUT_SECONDS} s.`,
@@ -36,10 +40,16 @@ export default defineRule({
       if (boundedByTimeout(context.commands, command)) continue;
       if (base === 'sleep') {
         const seconds = sleepSeconds(command);
-        if (seconds !== undefined && seconds >= TIMEOUT_SECONDS) context.report({ messageId: 'sleep', data: { text: commandText(context.hook.text, command) }, range: context.range(command.start, command.end) });
+        if (seconds !== undefined && seconds >= TIMEOUT_SECONDS)
+          context.report({
+            messageId: 'sleep',
+            data: { text: commandText(context.hook.text, command) },
+            range: context.range(command.start, command.end),
+          });
       } else if (base === 'redis-cli') {
         const wait = blockingWait(command);
-        if (wait) context.report({ messageId: 'blockingWait', data: wait, range: context.range(command.start, command.end), severity: 'warning' });
+        if (wait)
+          context.report({ messageId: 'blockingWait', data: wait, range: context.range(command.start, command.end), severity: 'warning' });
       }
     }
     for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
@@ -48,7 +58,11 @@ export default defineRule({
       const body = loop.childForFieldName('body');
       if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;
       if (hasExit(body)) continue;
-      context.report({ messageId: 'endlessLoop', data: { text: `${keyword} ${condition.text}` }, range: context.range(loop.startIndex, condition.endIndex) });
+      context.report({
+        messageId: 'endlessLoop',
+        data: { text: `${keyword} ${condition.text}` },
+        range: context.range(loop.startIndex, condition.endIndex),
+      });
     }
   },
 });
@@ -82,7 +96,14 @@ function sleepSeconds(command: ShellCommand): number | undefined {
 /** A blocking Redis read whose timeout is 0 (forever) or at least the hook's, unless `timeout` bounds it below that. */
 function blockingWait(command: ShellCommand): { operation: string; how: string } | undefined {
   const words = command.args.map((a) => a.value);
-  const index = words.findIndex((w) => w !== undefined && (BLOCKING_POPS.has(w.toLowerCase()) || BLOCKING_MULTI_POPS.has(w.toLowerCase()) || ENDLESS.has(w.toLowerCase()) || /^xread(group)?$/i.test(w)));
+  const index = words.findIndex(
+    (w) =>
+      w !== undefined &&
+      (BLOCKING_POPS.has(w.toLowerCase()) ||
+        BLOCKING_MULTI_POPS.has(w.toLowerCase()) ||
+        ENDLESS.has(w.toLowerCase()) ||
+        /^xread(group)?$/i.test(w)),
+  );
   if (index === -1) return undefined;
   const operation = words[index]!.toLowerCase();
   let seconds: number | undefined;

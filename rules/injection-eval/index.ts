@@ -15,13 +15,20 @@ const DATA_SOURCES = new Set(['redis-cli', 'sqlite-memory', 'curl', 'wget', 'cat
  */
 export default defineRule({
   id: 'injection-eval',
-  meta: { description: '`eval`, `bash -c`, `source <(...)` or a pipe into a shell re-parses a string built from an expansion.', severity: 'error', category: 'injection', securitySeverity: 8.8 },
+  meta: {
+    description: '`eval`, `bash -c`, `source <(...)` or a pipe into a shell re-parses a string built from an expansion.',
+    severity: 'error',
+    category: 'injection',
+    securitySeverity: 8.8,
+  },
   messages: {
     eval: 'Disallowed `eval` of an expanded string: its value is parsed again as shell code, so a `;` or `$(...)` in it runs. Call the command directly with quoted arguments.',
-    shellC: 'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
+    shellC:
+      'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
     source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as shell code in the hook.',
     pipeShell: 'Disallowed pipe of expanded text into `{{shell}}`: the text is parsed as shell code.',
-    xargsReplace: 'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
+    xargsReplace:
+      'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
   },
   checkScript(context) {
     for (const command of context.commands) {
@@ -47,13 +54,18 @@ export default defineRule({
         const substitution = command.args[0]?.node;
         if (substitution?.type === 'process_substitution' && generatesData(substitution)) {
           const inner = nodesOfType(substitution, ['command'])[0];
-          context.report({ messageId: 'source', data: { command: base, inner: inner?.childForFieldName('name')?.text ?? 'the command' }, range: context.range(substitution.startIndex, substitution.endIndex) });
+          context.report({
+            messageId: 'source',
+            data: { command: base, inner: inner?.childForFieldName('name')?.text ?? 'the command' },
+            range: context.range(substitution.startIndex, substitution.endIndex),
+          });
         }
         continue;
       }
       if (base && SHELLS.has(base) && readsScriptFromStdin(command)) {
         const expansion = expandedUpstream(command);
-        if (expansion) context.report({ messageId: 'pipeShell', data: { shell: base }, range: context.range(expansion.startIndex, expansion.endIndex) });
+        if (expansion)
+          context.report({ messageId: 'pipeShell', data: { shell: base }, range: context.range(expansion.startIndex, expansion.endIndex) });
       }
     }
   },

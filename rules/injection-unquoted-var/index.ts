@@ -16,9 +16,16 @@ interface Options {
  */
 export default defineRule<Options>({
   id: 'injection-unquoted-var',
-  meta: { description: 'An agent-controlled variable (`$TASK`, `$SIGNAL_DATA`, …) is expanded unquoted in a command.', severity: 'warning', category: 'injection', securitySeverity: 6.5, supersedes: ['shellcheck/SC2086'] },
+  meta: {
+    description: 'An agent-controlled variable (`$TASK`, `$SIGNAL_DATA`, …) is expanded unquoted in a command.',
+    severity: 'warning',
+    category: 'injection',
+    securitySeverity: 6.5,
+    supersedes: ['shellcheck/SC2086'],
+  },
   messages: {
-    unquoted: 'Unexpected unquoted `{{text}}`: `{{name}}` is agent-controlled text, and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
+    unquoted:
+      'Unexpected unquoted `{{text}}`: `{{name}}` is agent-controlled text, and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
   },
   optionsSchema: { type: 'object', properties: { variables: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
   defaultOptions: { variables: [] },
@@ -26,7 +33,11 @@ export default defineRule<Options>({
     const controlled = new Set<string>([...AGENT_CONTROLLED_ENV, ...(context.options.variables ?? [])]);
     for (const use of variableUses(context.tree.rootNode)) {
       if (!controlled.has(use.name) || use.length || !isSplitInCommand(use.node)) continue;
-      context.report({ messageId: 'unquoted', data: { name: use.name, text: use.node.text }, range: context.range(use.node.startIndex, use.node.endIndex) });
+      context.report({
+        messageId: 'unquoted',
+        data: { name: use.name, text: use.node.text },
+        range: context.range(use.node.startIndex, use.node.endIndex),
+      });
     }
   },
 });

@@ -6,8 +6,32 @@ import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Programs whose single-quoted argument is code in their own language, where `$x` means something to them. */
 const INTERPRETERS = new Set([
-  ...SHELLS, 'jq', 'yq', 'gojq', 'awk', 'gawk', 'mawk', 'nawk', 'sed', 'perl', 'python', 'python3', 'node', 'ruby', 'php', 'lua',
-  'envsubst', 'printf', 'eval', 'trap', 'alias', 'expect', 'osascript', 'psql', 'mysql', 'sqlite3',
+  ...SHELLS,
+  'jq',
+  'yq',
+  'gojq',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'sed',
+  'perl',
+  'python',
+  'python3',
+  'node',
+  'ruby',
+  'php',
+  'lua',
+  'envsubst',
+  'printf',
+  'eval',
+  'trap',
+  'alias',
+  'expect',
+  'osascript',
+  'psql',
+  'mysql',
+  'sqlite3',
 ]);
 
 /** `$NAME` or `${NAME…}` written inside a single-quoted JSON text (scanning the literal's content). */
@@ -20,9 +44,16 @@ const VARIABLE_IN_LITERAL = /\$\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|\$([A-Za-z_][A-
  */
 export default defineRule({
   id: 'json-single-quoted-var',
-  meta: { description: 'A `${VAR}` inside a single-quoted JSON text is never expanded.', severity: 'warning', category: 'injection', fixable: true, supersedes: ['shellcheck/SC2016'] },
+  meta: {
+    description: 'A `${VAR}` inside a single-quoted JSON text is never expanded.',
+    severity: 'warning',
+    category: 'injection',
+    fixable: true,
+    supersedes: ['shellcheck/SC2016'],
+  },
   messages: {
-    neverExpanded: 'Unexpected `{{text}}` inside single quotes: it is never expanded, so the JSON holds the literal text `{{text}}`. Build the JSON with `jq -n --arg {{arg}} "${{{name}}}" \'{…: ${{arg}}}\'`.',
+    neverExpanded:
+      'Unexpected `{{text}}` inside single quotes: it is never expanded, so the JSON holds the literal text `{{text}}`. Build the JSON with `jq -n --arg {{arg}} "${{{name}}}" \'{…: ${{arg}}}\'`.',
   },
   checkScript(context) {
     for (const literal of nodesOfType(context.tree.rootNode, ['raw_string'])) {
@@ -56,7 +87,9 @@ function interpreted(literal: SyntaxNode): boolean {
   if (name === undefined) return false;
   if (INTERPRETERS.has(basename(name))) return true;
   // `xargs sh -c '…'`, `timeout 5 bash -c '…'`: a wrapped interpreter.
-  return command!.childrenForFieldName('argument').some((arg) => arg !== null && arg.startIndex < literal.startIndex && INTERPRETERS.has(basename(arg.text)));
+  return command!
+    .childrenForFieldName('argument')
+    .some((arg) => arg !== null && arg.startIndex < literal.startIndex && INTERPRETERS.has(basename(arg.text)));
 }
 
 /**
@@ -65,17 +98,24 @@ function interpreted(literal: SyntaxNode): boolean {
  * expression, so only the variables change, to `$x` bound with `--arg`.
  * Not safe: it changes how the hook runs (it needs jq).
  */
-function jqFix(literal: SyntaxNode, content: string, range: (start: number, end: number) => import('../../src/diagnostics.js').Range): Fix | undefined {
+function jqFix(
+  literal: SyntaxNode,
+  content: string,
+  range: (start: number, end: number) => import('../../src/diagnostics.js').Range,
+): Fix | undefined {
   const parent = literal.parent;
   if (parent?.type === 'concatenation' || parent?.type === 'string') return undefined;
   const names = new Map<string, string>();
   let allWhole = true;
-  const program = content.replace(/"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"|"\$([A-Za-z_][A-Za-z0-9_]*)"/g, (_whole, braced: string | undefined, bare: string | undefined) => {
-    const name = (braced ?? bare)!;
-    const arg = name.toLowerCase();
-    names.set(arg, name);
-    return `$${arg}`;
-  });
+  const program = content.replace(
+    /"\$\{([A-Za-z_][A-Za-z0-9_]*)\}"|"\$([A-Za-z_][A-Za-z0-9_]*)"/g,
+    (_whole, braced: string | undefined, bare: string | undefined) => {
+      const name = (braced ?? bare)!;
+      const arg = name.toLowerCase();
+      names.set(arg, name);
+      return `$${arg}`;
+    },
+  );
   if (/\$[{A-Za-z_]/.test(program.replace(/\$([a-z_][a-z0-9_]*)/g, (w, arg: string) => (names.has(arg) ? '' : w)))) allWhole = false;
   if (!allWhole || names.size === 0) return undefined;
   try {

@@ -23,11 +23,21 @@ interface Options {
  */
 export default defineRule<Options>({
   id: 'json-spliced-value',
-  meta: { description: 'JSON text built by pasting a raw value between quotes.', severity: 'warning', category: 'injection', securitySeverity: 5.5 },
-  messages: {
-    spliced: 'Unexpected `{{text}}` spliced into JSON text: a `"` or `\\` in its value ends the string and injects JSON. Build the document with `jq -n --arg v "{{quoted}}" \'{…: $v}\'`.',
+  meta: {
+    description: 'JSON text built by pasting a raw value between quotes.',
+    severity: 'warning',
+    category: 'injection',
+    securitySeverity: 5.5,
   },
-  optionsSchema: { type: 'object', properties: { safeVariables: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+  messages: {
+    spliced:
+      'Unexpected `{{text}}` spliced into JSON text: a `"` or `\\` in its value ends the string and injects JSON. Build the document with `jq -n --arg v "{{quoted}}" \'{…: $v}\'`.',
+  },
+  optionsSchema: {
+    type: 'object',
+    properties: { safeVariables: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
   defaultOptions: { safeVariables: [] },
   checkScript(context) {
     const root = context.tree.rootNode;
@@ -42,8 +52,16 @@ export default defineRule<Options>({
       if (use.length || numeric.has(use.name)) return true;
       // A variable the script itself sets, only ever from safe values.
       const values = assignments.get(use.name);
-      return depth < 3 && values !== undefined && values.length > 0 &&
-        values.every((v) => ['arithmetic_expansion', 'command_substitution', 'simple_expansion', 'expansion'].includes(v.type) && isSafe(v, depth + 1) || /^\d+$/.test(v.text));
+      return (
+        depth < 3 &&
+        values !== undefined &&
+        values.length > 0 &&
+        values.every(
+          (v) =>
+            (['arithmetic_expansion', 'command_substitution', 'simple_expansion', 'expansion'].includes(v.type) && isSafe(v, depth + 1)) ||
+            /^\d+$/.test(v.text),
+        )
+      );
     };
     for (const word of nodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.

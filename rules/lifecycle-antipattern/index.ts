@@ -15,10 +15,18 @@ const LAUNCHERS = new Set(['bash', 'sh', 'zsh', 'source', '.', 'npx', 'node', 'e
  */
 export default defineRule({
   id: 'lifecycle-antipattern',
-  meta: { description: 'Lifecycle v2 anti-patterns: `invoke-waiting-mode.sh enter|wait|wake` and `cfn-fork resume`.', severity: 'warning', category: 'runtime', scope: ['hooks', 'body'], bodyTrigger: /invoke-waiting-mode|cfn-fork/ },
+  meta: {
+    description: 'Lifecycle v2 anti-patterns: `invoke-waiting-mode.sh enter|wait|wake` and `cfn-fork resume`.',
+    severity: 'warning',
+    category: 'runtime',
+    scope: ['hooks', 'body'],
+    bodyTrigger: /invoke-waiting-mode|cfn-fork/,
+  },
   messages: {
-    waitingMode: 'Unexpected `invoke-waiting-mode.sh {{subcommand}}`: waiting mode is a lifecycle v1 pattern; in v2 the runtime runs `on_blocking_start` / `on_signal_received` and each iteration spawns fresh agents.',
-    forkResume: 'Unexpected `cfn-fork resume`: resuming a forked agent is a lifecycle v1 pattern; in v2 each CFN Loop iteration spawns fresh agents.',
+    waitingMode:
+      'Unexpected `invoke-waiting-mode.sh {{subcommand}}`: waiting mode is a lifecycle v1 pattern; in v2 the runtime runs `on_blocking_start` / `on_signal_received` and each iteration spawns fresh agents.',
+    forkResume:
+      'Unexpected `cfn-fork resume`: resuming a forked agent is a lifecycle v1 pattern; in v2 each CFN Loop iteration spawns fresh agents.',
   },
   checkScript(context) {
     for (const command of context.commands) {

@@ -14,7 +14,11 @@ const list = (values: readonly string[]): string => values.map((v) => `\`${v}\``
  */
 export default defineRule({
   id: 'memory-command-invalid',
-  meta: { description: 'A `/sqlite-memory` call with an unknown subcommand, no `--key`, an invalid `--level`, or `--data` that is not JSON.', severity: 'error', category: 'runtime' },
+  meta: {
+    description: 'A `/sqlite-memory` call with an unknown subcommand, no `--key`, an invalid `--level`, or `--data` that is not JSON.',
+    severity: 'error',
+    category: 'runtime',
+  },
   messages: {
     subcommandMissing: `Expected a \`/sqlite-memory\` subcommand: one of ${list(MEMORY_SUBCOMMANDS)}.`,
     subcommandUnknown: `Invalid \`/sqlite-memory\` subcommand \`{{value}}\`{{hint}}: expected one of ${list(MEMORY_SUBCOMMANDS)}.`,
@@ -34,7 +38,11 @@ export default defineRule({
       const name = subcommand.value;
       if (name !== undefined && !(MEMORY_SUBCOMMANDS as readonly string[]).includes(name)) {
         const suggestion = closestMatch(name, MEMORY_SUBCOMMANDS);
-        context.report({ messageId: 'subcommandUnknown', data: { value: name, hint: suggestion ? ` (did you mean \`${suggestion}\`?)` : '' }, range: context.range(subcommand.start, subcommand.end) });
+        context.report({
+          messageId: 'subcommandUnknown',
+          data: { value: name, hint: suggestion ? ` (did you mean \`${suggestion}\`?)` : '' },
+          range: context.range(subcommand.start, subcommand.end),
+        });
         continue;
       }
       if (name !== undefined && (MEMORY_KEYED_SUBCOMMANDS as readonly string[]).includes(name)) {
@@ -43,11 +51,16 @@ export default defineRule({
       }
       if (call.level?.value !== undefined && !(MEMORY_LEVELS as readonly string[]).includes(call.level.value)) {
         const suggestion = closestMatch(call.level.value, MEMORY_LEVELS);
-        context.report({ messageId: 'levelInvalid', data: { value: call.level.value, hint: suggestion ? ` (did you mean \`${suggestion}\`?)` : '' }, range: context.range(call.level.start, call.level.word.end) });
+        context.report({
+          messageId: 'levelInvalid',
+          data: { value: call.level.value, hint: suggestion ? ` (did you mean \`${suggestion}\`?)` : '' },
+          range: context.range(call.level.start, call.level.word.end),
+        });
       }
       if (call.data?.value !== undefined) {
         const problem = jsonProblem(call.data.value);
-        if (problem) context.report({ messageId: 'dataInvalid', data: { problem }, range: context.range(call.data.start, call.data.word.end) });
+        if (problem)
+          context.report({ messageId: 'dataInvalid', data: { problem }, range: context.range(call.data.start, call.data.word.end) });
       }
     }
   },

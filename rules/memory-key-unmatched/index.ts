@@ -21,16 +21,23 @@ interface Entry {
  */
 export default defineRule({
   id: 'memory-key-unmatched',
-  meta: { description: 'A key `on_signal_received` retrieves is never stored by `on_blocking_start`, or is stored at another level.', severity: 'warning', category: 'runtime' },
+  meta: {
+    description: 'A key `on_signal_received` retrieves is never stored by `on_blocking_start`, or is stored at another level.',
+    severity: 'warning',
+    category: 'runtime',
+  },
   messages: {
-    otherLevel: 'Unexpected level `{{level}}` for `{{key}}`: `on_blocking_start` stores it at level `{{storedLevel}}`, so this retrieve finds nothing.',
-    neverStored: 'Expected `on_blocking_start` to store the agent-level key `{{key}}` that `{{hook}}` retrieves: agent-level memory is private to this agent, and no hook of this profile stores that key.',
+    otherLevel:
+      'Unexpected level `{{level}}` for `{{key}}`: `on_blocking_start` stores it at level `{{storedLevel}}`, so this retrieve finds nothing.',
+    neverStored:
+      'Expected `on_blocking_start` to store the agent-level key `{{key}}` that `{{hook}}` retrieves: agent-level memory is private to this agent, and no hook of this profile stores that key.',
   },
   checkHooks(context) {
-    const entries = (hook: AnalysedHook): Entry[] => memoryCalls(hook.commands).flatMap((call) => {
-      const key = call.key ? normalisedKey(call.key) : undefined;
-      return key === undefined ? [] : [{ hook, call, key, level: call.level?.value }];
-    });
+    const entries = (hook: AnalysedHook): Entry[] =>
+      memoryCalls(hook.commands).flatMap((call) => {
+        const key = call.key ? normalisedKey(call.key) : undefined;
+        return key === undefined ? [] : [{ hook, call, key, level: call.level?.value }];
+      });
     const all = context.hooks.flatMap(entries);
     const stores = all.filter((e) => e.call.subcommand?.value === 'store');
     const startStores = stores.filter((e) => e.hook.hook.name === 'on_blocking_start');
@@ -46,7 +53,9 @@ export default defineRule({
       const sameKey = stores.filter((s) => keysMatch(s.key, retrieve.key));
       const report = (messageId: string, data: Record<string, string>, rel: Entry[]): void => {
         context.report({
-          hook: retrieve.hook.hook, messageId, data: { key: retrieve.key, hook: retrieve.hook.hook.name, ...data },
+          hook: retrieve.hook.hook,
+          messageId,
+          data: { key: retrieve.key, hook: retrieve.hook.hook.name, ...data },
           range: retrieve.hook.range(retrieve.call.key!.start, retrieve.call.key!.word.end),
           related: rel.map(related),
         });
@@ -56,7 +65,11 @@ export default defineRule({
       if (startSameKey.length > 0) {
         report('otherLevel', { level: retrieve.level, storedLevel: startSameKey[0]!.level! }, startSameKey);
       } else if (retrieve.level === 'agent' && sameKey.length === 0 && hasStartHook) {
-        report('neverStored', {}, startStores.filter((s) => s.level === 'agent'));
+        report(
+          'neverStored',
+          {},
+          startStores.filter((s) => s.level === 'agent'),
+        );
       }
     }
   },

@@ -11,9 +11,14 @@ import { variableUses } from '../../src/shell/analysis.js';
  */
 export default defineRule({
   id: 'memory-key-unscoped',
-  meta: { description: 'An agent-level `/sqlite-memory` key that does not contain `${AGENT_ID}`.', severity: 'warning', category: 'runtime' },
+  meta: {
+    description: 'An agent-level `/sqlite-memory` key that does not contain `${AGENT_ID}`.',
+    severity: 'warning',
+    category: 'runtime',
+  },
   messages: {
-    unscoped: 'Expected the agent-level key `{{key}}` to contain `${AGENT_ID}`: every agent of this profile uses the same key and overwrites the others\' entry. Use e.g. `agent:${AGENT_ID}:{{suffix}}`.',
+    unscoped:
+      "Expected the agent-level key `{{key}}` to contain `${AGENT_ID}`: every agent of this profile uses the same key and overwrites the others' entry. Use e.g. `agent:${AGENT_ID}:{{suffix}}`.",
   },
   checkScript(context) {
     const runtime = new Set(runtimeEnvFor(context.hook.name));
@@ -24,7 +29,11 @@ export default defineRule({
       // A script variable may hold the agent id; only keys built from literals and runtime values are judged.
       if (uses.some((u) => !runtime.has(u.name))) continue;
       const key = call.key.value ?? call.key.word.text.replace(/^["']|["']$/g, '');
-      context.report({ messageId: 'unscoped', data: { key, suffix: key.replace(/^agent:/, '') }, range: context.range(call.key.start, call.key.word.end) });
+      context.report({
+        messageId: 'unscoped',
+        data: { key, suffix: key.replace(/^agent:/, '') },
+        range: context.range(call.key.start, call.key.word.end),
+      });
     }
   },
 });

@@ -8,7 +8,23 @@ interface Options {
 }
 
 /** Clients that always talk to another host. `nc -l` (listening) is command-nc-listen's. */
-const NETWORK_TOOLS = new Set(['curl', 'wget', 'ssh', 'scp', 'sftp', 'telnet', 'ftp', 'tftp', 'nc', 'ncat', 'netcat', 'socat', 'http', 'https', 'aria2c']);
+const NETWORK_TOOLS = new Set([
+  'curl',
+  'wget',
+  'ssh',
+  'scp',
+  'sftp',
+  'telnet',
+  'ftp',
+  'tftp',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'http',
+  'https',
+  'aria2c',
+]);
 const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'aria2c']);
 /** `rsync user@host:path`, `rsync host::module`, `rsync rsync://…` — a remote side. */
 const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
@@ -21,12 +37,21 @@ const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
  */
 export default defineRule<Options>({
   id: 'network-access',
-  meta: { description: 'A network client (`curl`, `wget`, `ssh`, `nc`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.', severity: 'warning', category: 'runtime', securitySeverity: 5.0 },
+  meta: {
+    description: 'A network client (`curl`, `wget`, `ssh`, `nc`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.',
+    severity: 'warning',
+    category: 'runtime',
+    securitySeverity: 5.0,
+  },
   messages: {
     tool: 'Unexpected network access with `{{tool}}` in a hook: it can send data off the machine and stalls on a slow host. Coordinate through `/eventbus` or `/sqlite-memory`.',
     devTcp: 'Unexpected network access through `{{path}}` in a hook: bash opens a connection to that host.',
   },
-  optionsSchema: { type: 'object', properties: { allowedHosts: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+  optionsSchema: {
+    type: 'object',
+    properties: { allowedHosts: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
   defaultOptions: { allowedHosts: [] },
   checkScript(context) {
     const allowed = new Set((context.options.allowedHosts ?? []).map((h) => h.toLowerCase()));
@@ -58,7 +83,10 @@ function listens(command: ShellCommand): boolean {
 function onlyAllowedHosts(command: ShellCommand, allowed: Set<string>): boolean {
   const hosts = command.args.flatMap((a) => {
     // URLs only: `-o out.json` or a header is not a host.
-    const match = a.value === undefined ? null : /^(?:[a-z][a-z0-9+.-]*:\/\/([^/?#\s@]+@)?([^/:?#\s]+)|(localhost|\d{1,3}(?:\.\d{1,3}){3}))(?::\d+)?(?:[/?#]|$)/i.exec(a.value);
+    const match =
+      a.value === undefined
+        ? null
+        : /^(?:[a-z][a-z0-9+.-]*:\/\/([^/?#\s@]+@)?([^/:?#\s]+)|(localhost|\d{1,3}(?:\.\d{1,3}){3}))(?::\d+)?(?:[/?#]|$)/i.exec(a.value);
     return match ? [(match[2] ?? match[3])!.toLowerCase()] : [];
   });
   return hosts.length > 0 && hosts.every((h) => allowed.has(h));

@@ -10,17 +10,82 @@ interface Options {
 
 /** Commands whose path arguments are files they read or write. */
 const FILE_COMMANDS = new Set([
-  'cat', 'tac', 'head', 'tail', 'less', 'more', 'cp', 'mv', 'rm', 'rmdir', 'touch', 'mkdir', 'ln', 'chmod', 'chown', 'chgrp',
-  'tee', 'truncate', 'install', 'ls', 'find', 'du', 'stat', 'file', 'wc', 'sort', 'uniq', 'diff', 'cmp', 'tar', 'zip', 'unzip',
-  'gzip', 'gunzip', 'zcat', 'source', '.', 'shred', 'rsync', 'base64', 'xxd', 'od', 'strings', 'md5sum', 'sha256sum', 'dd',
-  'grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'jq', 'yq',
+  'cat',
+  'tac',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'cp',
+  'mv',
+  'rm',
+  'rmdir',
+  'touch',
+  'mkdir',
+  'ln',
+  'chmod',
+  'chown',
+  'chgrp',
+  'tee',
+  'truncate',
+  'install',
+  'ls',
+  'find',
+  'du',
+  'stat',
+  'file',
+  'wc',
+  'sort',
+  'uniq',
+  'diff',
+  'cmp',
+  'tar',
+  'zip',
+  'unzip',
+  'gzip',
+  'gunzip',
+  'zcat',
+  'source',
+  '.',
+  'shred',
+  'rsync',
+  'base64',
+  'xxd',
+  'od',
+  'strings',
+  'md5sum',
+  'sha256sum',
+  'dd',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'sed',
+  'awk',
+  'gawk',
+  'jq',
+  'yq',
 ]);
 /** Commands whose first operand is a program or pattern, not a file (unless given with -e/-f). */
 const PROGRAM_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'jq', 'yq']);
 /** Places every hook may use: temporary files, the standard streams, the runtime's own commands. */
 const ALLOWED_PREFIXES = [
-  '/tmp', '/var/tmp', '/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/fd/', '/dev/tty', '/dev/zero',
-  '/dev/random', '/dev/urandom', '/dev/tcp/', '/dev/udp/', '/proc/self', '/sqlite-memory', '/eventbus',
+  '/tmp',
+  '/var/tmp',
+  '/dev/null',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/fd/',
+  '/dev/tty',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/tcp/',
+  '/dev/udp/',
+  '/proc/self',
+  '/sqlite-memory',
+  '/eventbus',
 ];
 
 /**
@@ -30,11 +95,21 @@ const ALLOWED_PREFIXES = [
  */
 export default defineRule<Options>({
   id: 'path-outside-workspace',
-  meta: { description: 'A file command or redirect uses an absolute path outside the workspace and the temporary directories.', severity: 'warning', category: 'runtime', securitySeverity: 5.0 },
-  messages: {
-    outside: 'Unexpected access to `{{path}}` outside the workspace: hooks should touch only the workspace (relative paths) and temporary files (`/tmp`, `$TMPDIR`).',
+  meta: {
+    description: 'A file command or redirect uses an absolute path outside the workspace and the temporary directories.',
+    severity: 'warning',
+    category: 'runtime',
+    securitySeverity: 5.0,
   },
-  optionsSchema: { type: 'object', properties: { allowedPaths: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+  messages: {
+    outside:
+      'Unexpected access to `{{path}}` outside the workspace: hooks should touch only the workspace (relative paths) and temporary files (`/tmp`, `$TMPDIR`).',
+  },
+  optionsSchema: {
+    type: 'object',
+    properties: { allowedPaths: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
   defaultOptions: { allowedPaths: [] },
   checkScript(context) {
     const allowed = [...ALLOWED_PREFIXES, ...(context.options.allowedPaths ?? [])];
@@ -51,7 +126,7 @@ export default defineRule<Options>({
     for (const redirect of nodesOfType(context.tree.rootNode, ['file_redirect'])) {
       const operator = redirect.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
       const destination = redirect.childForFieldName('destination');
-      if (!destination || operator.endsWith('&') && /^(\d+|-)$/.test(destination.text)) continue;
+      if (!destination || (operator.endsWith('&') && /^(\d+|-)$/.test(destination.text))) continue;
       check(destination, staticValue(destination));
     }
   },
@@ -60,11 +135,16 @@ export default defineRule<Options>({
 /** The words of a command that name files: its operands, `dd`'s `if=`/`of=`, `--opt=/path`. */
 function fileOperands(command: ShellCommand, base: string): { node: SyntaxNode; value: string | undefined; start: number }[] {
   const operands: { node: SyntaxNode; value: string | undefined; start: number }[] = [];
-  let skipProgram = PROGRAM_FIRST.has(base) && !command.args.some((a) => a.value === '-e' || a.value === '-f' || a.value?.startsWith('--expression') || a.value?.startsWith('--file'));
+  let skipProgram =
+    PROGRAM_FIRST.has(base) &&
+    !command.args.some((a) => a.value === '-e' || a.value === '-f' || a.value?.startsWith('--expression') || a.value?.startsWith('--file'));
   let optionsDone = false;
   for (const arg of command.args) {
     const value = arg.value;
-    if (!optionsDone && value === '--') { optionsDone = true; continue; }
+    if (!optionsDone && value === '--') {
+      optionsDone = true;
+      continue;
+    }
     if (base === 'dd' && value !== undefined && /^(if|of)=/.test(value)) {
       operands.push({ node: arg.node, value: value.slice(3), start: arg.start + 3 });
       continue;
@@ -74,7 +154,10 @@ function fileOperands(command: ShellCommand, base: string): { node: SyntaxNode; 
       if (value.startsWith('--') && eq !== -1) operands.push({ node: arg.node, value: value.slice(eq + 1), start: arg.start + eq + 1 });
       continue;
     }
-    if (skipProgram) { skipProgram = false; continue; }
+    if (skipProgram) {
+      skipProgram = false;
+      continue;
+    }
     operands.push({ node: arg.node, value, start: arg.start });
   }
   return operands;
@@ -95,5 +178,10 @@ function isOutside(path: string, allowed: readonly string[]): boolean {
   if (path.startsWith('~')) return true;
   if (!path.startsWith('/')) return false;
   const normalised = path.replace(/\/+/g, '/');
-  return !allowed.some((prefix) => normalised === prefix || normalised.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || prefix.endsWith('/') && normalised === prefix.slice(0, -1));
+  return !allowed.some(
+    (prefix) =>
+      normalised === prefix ||
+      normalised.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) ||
+      (prefix.endsWith('/') && normalised === prefix.slice(0, -1)),
+  );
 }

@@ -14,11 +14,18 @@ const KILL_VALUE_OPTIONS = new Set(['-s', '-n']);
  */
 export default defineRule({
   id: 'process-control',
-  meta: { description: 'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`).', severity: 'warning', category: 'runtime', securitySeverity: 6.0 },
+  meta: {
+    description: 'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`).',
+    severity: 'warning',
+    category: 'runtime',
+    securitySeverity: 6.0,
+  },
   messages: {
-    byName: 'Unexpected `{{tool}}`: it signals every process whose name{{full}} matches, including the runtime and other agents. Keep the PID of what the hook starts (`$!`) and kill that.',
+    byName:
+      'Unexpected `{{tool}}`: it signals every process whose name{{full}} matches, including the runtime and other agents. Keep the PID of what the hook starts (`$!`) and kill that.',
     everyProcess: 'Unexpected `kill {{pid}}`: PID {{pid}} signals {{target}}. Kill the PIDs the hook started.',
-    foundPids: 'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
+    foundPids:
+      'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
   },
   checkScript(context) {
     for (const command of context.commands) {
@@ -28,16 +35,23 @@ export default defineRule({
         context.report({ messageId: 'byName', data: { tool: base, full: '' }, range });
       } else if (base === 'pkill') {
         if (ownChildrenOnly(command)) continue;
-        const full = command.args.some((a) => a.value !== undefined && /^-[A-Za-z]*f/.test(a.value) || a.value === '--full');
+        const full = command.args.some((a) => (a.value !== undefined && /^-[A-Za-z]*f/.test(a.value)) || a.value === '--full');
         context.report({ messageId: 'byName', data: { tool: full ? 'pkill -f' : 'pkill', full: full ? ' or command line' : '' }, range });
       } else if (base === 'kill') {
         for (const pid of killTargets(command)) {
           if (pid.value === '-1' || pid.value === '0' || (pid.value !== undefined && /^-\d+$/.test(pid.value))) {
-            const target = pid.value === '-1' ? 'every process the user may signal' : pid.value === '0' ? 'the whole process group, which includes the runtime that started the hook' : `every process of group ${pid.value.slice(1)}`;
+            const target =
+              pid.value === '-1'
+                ? 'every process the user may signal'
+                : pid.value === '0'
+                  ? 'the whole process group, which includes the runtime that started the hook'
+                  : `every process of group ${pid.value.slice(1)}`;
             context.report({ messageId: 'everyProcess', data: { pid: pid.value, target }, range });
             break;
           }
-          const finder = nodesOfType(pid.node, ['command']).map((c) => c.childForFieldName('name')?.text ?? '').find((n) => PID_FINDERS.has(n));
+          const finder = nodesOfType(pid.node, ['command'])
+            .map((c) => c.childForFieldName('name')?.text ?? '')
+            .find((n) => PID_FINDERS.has(n));
           if (finder) {
             context.report({ messageId: 'foundPids', data: { finder }, range });
             break;
@@ -47,7 +61,9 @@ export default defineRule({
         const inner = command.args.find((a) => a.value === 'kill');
         const upstream = command.name.node.parent?.parent?.parent;
         if (inner && upstream?.type === 'pipeline') {
-          const finder = nodesOfType(upstream, ['command']).map((c) => c.childForFieldName('name')?.text ?? '').find((n) => PID_FINDERS.has(n));
+          const finder = nodesOfType(upstream, ['command'])
+            .map((c) => c.childForFieldName('name')?.text ?? '')
+            .find((n) => PID_FINDERS.has(n));
           if (finder) context.report({ messageId: 'foundPids', data: { finder }, range });
         }
       }
@@ -69,10 +85,21 @@ function killTargets(command: ShellCommand): ShellCommand['args'] {
   let signalGiven = false;
   while (i < args.length) {
     const value = args[i]!.value;
-    if (value === '--') { i++; break; }
+    if (value === '--') {
+      i++;
+      break;
+    }
     if (value === '-l' || value === '-L') return [];
-    if (value !== undefined && KILL_VALUE_OPTIONS.has(value)) { i += 2; signalGiven = true; continue; }
-    if (!signalGiven && value !== undefined && /^-[A-Za-z0-9+]+$/.test(value) && (i + 1 < args.length || value !== '-1')) { i++; signalGiven = true; continue; }
+    if (value !== undefined && KILL_VALUE_OPTIONS.has(value)) {
+      i += 2;
+      signalGiven = true;
+      continue;
+    }
+    if (!signalGiven && value !== undefined && /^-[A-Za-z0-9+]+$/.test(value) && (i + 1 < args.length || value !== '-1')) {
+      i++;
+      signalGiven = true;
+      continue;
+    }
     break;
   }
   return args.slice(i);

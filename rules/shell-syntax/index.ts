@@ -23,18 +23,30 @@ export default defineRule({
     const opener = verdict?.message?.includes('unexpected end of file') ? unclosedConstruct(error) : undefined;
     if (opener) {
       const detail = `\`${opener.text.split(/\s/)[0]}\` is never closed (unexpected end of file)`;
-      context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail }, range: context.range(opener.startIndex, lineEnd(text, opener.startIndex)) });
+      context.report({
+        messageId: 'syntax',
+        data: { hook: context.hook.name, detail },
+        range: context.range(opener.startIndex, lineEnd(text, opener.startIndex)),
+      });
       return;
     }
     const treeLine = context.range(error.startIndex, error.startIndex).line;
     if (verdict?.line !== undefined && verdict.line !== treeLine) {
       const lineStart = nthLineStart(text, verdict.line);
-      context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail: verdict.message ?? 'syntax error' }, range: context.range(lineStart, lineEnd(text, lineStart)) });
+      context.report({
+        messageId: 'syntax',
+        data: { hook: context.hook.name, detail: verdict.message ?? 'syntax error' },
+        range: context.range(lineStart, lineEnd(text, lineStart)),
+      });
       return;
     }
     const detail = verdict?.message ?? (error.isMissing ? `expected \`${error.type}\`` : `unexpected \`${truncate(error.text)}\``);
     const end = Math.max(error.endIndex, error.startIndex + 1);
-    context.report({ messageId: 'syntax', data: { hook: context.hook.name, detail }, range: context.range(error.startIndex, Math.min(end, lineEnd(text, error.startIndex))) });
+    context.report({
+      messageId: 'syntax',
+      data: { hook: context.hook.name, detail },
+      range: context.range(error.startIndex, Math.min(end, lineEnd(text, error.startIndex))),
+    });
   },
 });
 
@@ -58,7 +70,20 @@ function nthLineStart(text: string, line: number): number {
   return offset;
 }
 
-const COMPOUND = new Set(['if_statement', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'compound_statement', 'subshell', 'function_definition', 'string', 'raw_string', 'command_substitution', 'heredoc_redirect']);
+const COMPOUND = new Set([
+  'if_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'case_statement',
+  'compound_statement',
+  'subshell',
+  'function_definition',
+  'string',
+  'raw_string',
+  'command_substitution',
+  'heredoc_redirect',
+]);
 
 /** At the end of the file, the error is the construct left open: the innermost one around the missing token. */
 function unclosedConstruct(error: SyntaxNode): SyntaxNode | undefined {

@@ -22,7 +22,10 @@ export class ResultCache {
   private readonly entries: CacheFile['entries'];
   private dirty = false;
 
-  private constructor(readonly location: string, entries: CacheFile['entries']) {
+  private constructor(
+    readonly location: string,
+    entries: CacheFile['entries'],
+  ) {
     this.entries = entries;
   }
 
@@ -63,6 +66,11 @@ export class ResultCache {
 }
 
 /** Everything besides a file's content that decides its findings, as one string. */
-export function cacheSettings(parts: { toolVersion: string; config: unknown; shellcheck?: { version: string; args: readonly string[] } | undefined; inlineConfig: boolean }): string {
+export function cacheSettings(parts: {
+  toolVersion: string;
+  config: unknown;
+  shellcheck?: { version: string; args: readonly string[] } | undefined;
+  inlineConfig: boolean;
+}): string {
   return JSON.stringify(parts);
 }

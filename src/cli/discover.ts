@@ -29,7 +29,8 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     const root = resolve(options.cwd, options.root ?? '.');
     const agents = join(root, AGENTS_DIR);
     const info = await stat(agents).catch(() => undefined);
-    if (!info?.isDirectory()) throw new UsageError(`No ${AGENTS_DIR}/ directory under ${root}: nothing to lint with --all (use --root DIR, or name files).`);
+    if (!info?.isDirectory())
+      throw new UsageError(`No ${AGENTS_DIR}/ directory under ${root}: nothing to lint with --all (use --root DIR, or name files).`);
     const files = await markdownUnder(agents);
     if (files.length === 0) throw new UsageError(`No *.md profiles under ${agents}.`);
     files.forEach((f) => found.add(f));

@@ -43,11 +43,18 @@ export async function initPreCommitCommand(args: string[], io: CliIO): Promise<n
 async function install(args: string[], io: CliIO): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args, strict: true, options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    }));
   } catch (error) {
     throw new UsageError(`init-pre-commit: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (values.help) { io.stdout(INIT_PRE_COMMIT_HELP); return 0; }
+  if (values.help) {
+    io.stdout(INIT_PRE_COMMIT_HELP);
+    return 0;
+  }
   const hooksDir = await gitHooksDir(io.cwd);
   const hookPath = join(hooksDir, 'pre-commit');
   const existing = await readFile(hookPath, 'utf8').catch(() => undefined);

@@ -15,8 +15,12 @@ export interface CliIO {
 
 export function processIO(): CliIO {
   return {
-    stdout: (text) => { process.stdout.write(text); },
-    stderr: (text) => { process.stderr.write(text); },
+    stdout: (text) => {
+      process.stdout.write(text);
+    },
+    stderr: (text) => {
+      process.stderr.write(text);
+    },
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
@@ -29,12 +33,18 @@ export function processIO(): CliIO {
 }
 
 /** An in-memory CliIO for tests: collects what would be printed. */
-export function memoryIO(options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; isTTY?: boolean } = {}): CliIO & { out: () => string; err: () => string } {
+export function memoryIO(
+  options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string; isTTY?: boolean } = {},
+): CliIO & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
   return {
-    stdout: (text) => { out += text; },
-    stderr: (text) => { err += text; },
+    stdout: (text) => {
+      out += text;
+    },
+    stderr: (text) => {
+      err += text;
+    },
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? { NO_COLOR: '1' },
     isTTY: options.isTTY ?? false,

@@ -147,10 +147,18 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
   if (values.help) return 'help';
   if (values.version) return 'version';
   const flags: LintFlags = {
-    all: values.all, format: values.format, quiet: values.quiet, verbose: values.verbose, ci: values.ci,
-    stdin: values.stdin, files: positionals,
-    inlineConfig: !values['no-inline-config'], shellcheck: !values['no-shellcheck'],
-    fix: values.fix, fixDryRun: values['fix-dry-run'], cache: values.cache,
+    all: values.all,
+    format: values.format,
+    quiet: values.quiet,
+    verbose: values.verbose,
+    ci: values.ci,
+    stdin: values.stdin,
+    files: positionals,
+    inlineConfig: !values['no-inline-config'],
+    shellcheck: !values['no-shellcheck'],
+    fix: values.fix,
+    fixDryRun: values['fix-dry-run'],
+    cache: values.cache,
   };
   if (values.config !== undefined) flags.config = values.config;
   if (values['cache-location'] !== undefined) flags.cacheLocation = values['cache-location'];
@@ -166,15 +174,23 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
   if (!isReporterName(flags.format)) throw new UsageError(`Unknown --format "${flags.format}": expected ${REPORTER_NAMES.join(', ')}`);
   if (flags.fix && flags.fixDryRun) throw new UsageError('--fix and --fix-dry-run exclude each other.');
   if (flags.fix && flags.stdin) throw new UsageError('--fix writes files; with --stdin use --fix-dry-run to see the diff.');
-  if (!flags.stdin && !flags.all && flags.files.length === 0) throw new UsageError('No files to lint: name files, directories or globs, or use --all (see --help).');
-  if (flags.stdin && (flags.all || flags.files.length > 0)) throw new UsageError('--stdin lints standard input only; do not combine it with files or --all.');
+  if (!flags.stdin && !flags.all && flags.files.length === 0)
+    throw new UsageError('No files to lint: name files, directories or globs, or use --all (see --help).');
+  if (flags.stdin && (flags.all || flags.files.length > 0))
+    throw new UsageError('--stdin lints standard input only; do not combine it with files or --all.');
   return flags;
 }
 
 async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const flags = parseLintFlags(argv);
-  if (flags === 'help') { io.stdout(HELP); return EXIT_OK; }
-  if (flags === 'version') { io.stdout(`${toolVersion()}\n`); return EXIT_OK; }
+  if (flags === 'help') {
+    io.stdout(HELP);
+    return EXIT_OK;
+  }
+  if (flags === 'version') {
+    io.stdout(`${toolVersion()}\n`);
+    return EXIT_OK;
+  }
 
   const { lintInputs } = await import('../engine/lint.js');
   const { rules } = await import('../../rules/index.js');
@@ -188,7 +204,11 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       const filePath = resolve(io.cwd, flags.stdinFilename ?? '<stdin>.md');
       inputs = [{ filePath, text: await io.readStdin() }];
     } else {
-      const files = await discoverFiles(flags.files, { cwd: io.cwd, all: flags.all, ...(flags.root !== undefined ? { root: flags.root } : {}) });
+      const files = await discoverFiles(flags.files, {
+        cwd: io.cwd,
+        all: flags.all,
+        ...(flags.root !== undefined ? { root: flags.root } : {}),
+      });
       const kept = files.filter((file) => !isIgnored(file, resolver.forFile(file).config.ignorePatterns));
       if (flags.verbose) for (const file of files) if (!kept.includes(file)) io.stderr(`skip ${file} (ignorePatterns)\n`);
       inputs = await readAll(kept);
@@ -232,18 +252,33 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       for (let start = 0; start < batch.length; start += LINT_CHUNK) {
         if (inFlight.length === CHUNKS_IN_FLIGHT) await collect();
         const slice = batch.slice(start, start + LINT_CHUNK);
-        inFlight.push(lintInputs(slice, { rules, config, batchAnalyzers }).then((linted) => {
-          // Nothing reads a file's bytes after its lint (the cache keys were taken before): let them go.
-          if (!keepSource) for (const input of slice) delete input.bytes;
-          return linted;
-        }));
+        inFlight.push(
+          lintInputs(slice, { rules, config, batchAnalyzers }).then((linted) => {
+            // Nothing reads a file's bytes after its lint (the cache keys were taken before): let them go.
+            if (!keepSource) for (const input of slice) delete input.bytes;
+            return linted;
+          }),
+        );
       }
       while (inFlight.length) await collect();
       return out;
     };
-    if (fixer) results.push(...await fixer.lint(group, lint));
-    else if (cache && cacheModule) results.push(...await cachedLint(group, lint, cache, cacheModule.cacheSettings({ toolVersion: toolVersion(), config, inlineConfig: config.inlineConfig, shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args } })));
-    else results.push(...await lint(group));
+    if (fixer) results.push(...(await fixer.lint(group, lint)));
+    else if (cache && cacheModule)
+      results.push(
+        ...(await cachedLint(
+          group,
+          lint,
+          cache,
+          cacheModule.cacheSettings({
+            toolVersion: toolVersion(),
+            config,
+            inlineConfig: config.inlineConfig,
+            shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args },
+          }),
+        )),
+      );
+    else results.push(...(await lint(group)));
   }
   cache?.save();
   // A dry run prints only the diff on stdout (so it can be piped to `git apply`); the exit code is as after the fixes.
@@ -290,14 +325,18 @@ async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliI
   return tool;
 }
 
-
 /** Patterns are absolute (the configuration made them so), hence matched from the file system root. */
 function isIgnored(file: string, patterns: readonly string[]): boolean {
   return patterns.length > 0 && ignored(file, patterns, '/');
 }
 
 /** Lints only the files whose cached findings are stale, and records the new ones. */
-async function cachedLint(group: LintInput[], lint: (batch: LintInput[]) => Promise<LintResult[]>, cache: ResultCache, settings: string): Promise<LintResult[]> {
+async function cachedLint(
+  group: LintInput[],
+  lint: (batch: LintInput[]) => Promise<LintResult[]>,
+  cache: ResultCache,
+  settings: string,
+): Promise<LintResult[]> {
   const keys = group.map((input) => cache.keyFor(input.text ?? input.bytes ?? '', settings));
   const results: (LintResult | undefined)[] = group.map((input, i) => {
     const diagnostics = cache.get(input.filePath, keys[i]!);
@@ -322,4 +361,3 @@ function colorFromEnv(io: CliIO): boolean {
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   return io.isTTY;
 }
-

@@ -9,8 +9,13 @@ import { parseEnvAssignment } from '../executor/env.js';
 import { formatRunHuman, runToJson } from '../executor/report.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../executor/sandbox.js';
 import {
-  createExecutorSession, defaultAgentId, NO_SANDBOX_WARNING, SandboxUnavailableError,
-  type ExecutorSession, type ExecutorSessionOptions, type HookRunResult,
+  createExecutorSession,
+  defaultAgentId,
+  NO_SANDBOX_WARNING,
+  SandboxUnavailableError,
+  type ExecutorSession,
+  type ExecutorSessionOptions,
+  type HookRunResult,
 } from '../executor/session.js';
 import type { CliIO } from './io.js';
 
@@ -98,7 +103,10 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
   if (typeof hook === 'number') return hook;
   if (options.workspace) {
     const workspace = resolve(io.cwd, options.workspace);
-    const isDir = await stat(workspace).then((s) => s.isDirectory(), () => false);
+    const isDir = await stat(workspace).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (!isDir) {
       io.stderr(`validate-agent-hooks run: --workspace ${options.workspace} is not a directory\n`);
       return EXIT_USAGE;
@@ -141,7 +149,8 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
   }
 
   io.stdout(options.format === 'json' ? `${JSON.stringify(runToJson(result), null, 2)}\n` : formatRunHuman(result));
-  if (options.memoryDb && options.format !== 'json') io.stderr(`Memory database saved to ${options.memoryDb} (inspect with: sqlite3 ${options.memoryDb} 'SELECT * FROM memory')\n`);
+  if (options.memoryDb && options.format !== 'json')
+    io.stderr(`Memory database saved to ${options.memoryDb} (inspect with: sqlite3 ${options.memoryDb} 'SELECT * FROM memory')\n`);
   if (options.noSandbox) io.stderr(banner(NO_SANDBOX_WARNING));
   if (result.error) return EXIT_USAGE;
   return options.strict && result.failed ? EXIT_FAILED : EXIT_OK;
@@ -152,8 +161,17 @@ function banner(text: string): string {
   return `${rule}\n${text}\n${rule}\n`;
 }
 
-async function findHook(profilePath: string, shownPath: string, hookName: string | undefined, load: ProfileHookLoader, io: CliIO): Promise<HookScript | number> {
-  const isFile = await stat(profilePath).then((s) => s.isFile(), () => false);
+async function findHook(
+  profilePath: string,
+  shownPath: string,
+  hookName: string | undefined,
+  load: ProfileHookLoader,
+  io: CliIO,
+): Promise<HookScript | number> {
+  const isFile = await stat(profilePath).then(
+    (s) => s.isFile(),
+    () => false,
+  );
   if (!isFile) {
     io.stderr(`validate-agent-hooks run: ${shownPath}: no such file\n`);
     return EXIT_USAGE;
@@ -229,8 +247,12 @@ export function parseRunArgs(args: string[]): RunOptions {
     throw new RunUsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (values.help) return { help: true, profile: '', format: 'human', env: {}, timeoutMs: HOOK_TIMEOUT_MS, noSandbox: false, strict: false, limits: {} };
-  if (positionals.length !== 1) throw new RunUsageError(positionals.length === 0 ? 'missing PROFILE' : `expected one PROFILE, got ${positionals.length}: ${positionals.join(' ')}`);
+  if (values.help)
+    return { help: true, profile: '', format: 'human', env: {}, timeoutMs: HOOK_TIMEOUT_MS, noSandbox: false, strict: false, limits: {} };
+  if (positionals.length !== 1)
+    throw new RunUsageError(
+      positionals.length === 0 ? 'missing PROFILE' : `expected one PROFILE, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
   const format = values.format ?? 'human';
   if (format !== 'human' && format !== 'json') throw new RunUsageError(`unknown --format '${format}' (expected human or json)`);
 
@@ -240,7 +262,8 @@ export function parseRunArgs(args: string[]): RunOptions {
     if (!parsedAssignment) throw new RunUsageError(`invalid --env '${assignment}' (expected KEY=VALUE)`);
     env[parsedAssignment.key] = parsedAssignment.value;
   }
-  if (values.iteration !== undefined && !/^\d+$/.test(values.iteration)) throw new RunUsageError(`invalid --iteration '${values.iteration}' (expected a whole number)`);
+  if (values.iteration !== undefined && !/^\d+$/.test(values.iteration))
+    throw new RunUsageError(`invalid --iteration '${values.iteration}' (expected a whole number)`);
 
   const limits: Partial<SandboxLimits> = {};
   if (values['limit-cpu'] !== undefined) limits.cpuSeconds = positiveInteger('--limit-cpu', values['limit-cpu']);

@@ -85,7 +85,12 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
   };
   if (options.workspace) {
     const workspace = resolve(io.cwd, options.workspace);
-    if (!(await stat(workspace).then((s) => s.isDirectory(), () => false))) {
+    if (
+      !(await stat(workspace).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
       io.stderr(`validate-agent-hooks simulate: --workspace ${options.workspace} is not a directory\n`);
       return 2;
     }
@@ -103,10 +108,18 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
         return 2;
       }
       const scenario = options.hookTimeoutMs !== undefined ? { ...loaded.scenario, hookTimeoutMs: options.hookTimeoutMs } : loaded.scenario;
-      trace = await simulateSwarm(scenario, { session, ...(dependencies.createSession ? { createSession: dependencies.createSession } : {}) });
+      trace = await simulateSwarm(scenario, {
+        session,
+        ...(dependencies.createSession ? { createSession: dependencies.createSession } : {}),
+      });
     } else {
       const profile = resolve(io.cwd, options.profile!);
-      if (!(await stat(profile).then((s) => s.isFile(), () => false))) {
+      if (
+        !(await stat(profile).then(
+          (s) => s.isFile(),
+          () => false,
+        ))
+      ) {
         io.stderr(`validate-agent-hooks simulate: ${options.profile}: no such file\n`);
         return 2;
       }
@@ -139,9 +152,12 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
 
 async function render(trace: SimulationTrace, format: Format, io: CliIO): Promise<string> {
   switch (format) {
-    case 'timeline': return formatTimeline(trace, io.cwd);
-    case 'json': return traceToJson(trace, io.cwd);
-    case 'mermaid': return formatMermaid(trace);
+    case 'timeline':
+      return formatTimeline(trace, io.cwd);
+    case 'json':
+      return traceToJson(trace, io.cwd);
+    case 'mermaid':
+      return formatMermaid(trace);
     default: {
       const reporter = await loadReporter(format);
       const results: LintResult[] = trace.findings;
@@ -151,15 +167,31 @@ async function render(trace: SimulationTrace, format: Format, io: CliIO): Promis
 }
 
 export function parseSimulateArgs(args: string[]): {
-  help: boolean; profile?: string; swarm?: string; scenario?: 'signal' | 'timeout'; format: Format;
-  signalAfterMs?: number; timeoutThresholdMs?: number; hookTimeoutMs?: number; signalData?: string;
-  agentId?: string; swarmId?: string; task?: string; iteration?: number; phase?: string; blockingType?: string;
-  workspace?: string; redisUrl?: string; noSandbox: boolean;
+  help: boolean;
+  profile?: string;
+  swarm?: string;
+  scenario?: 'signal' | 'timeout';
+  format: Format;
+  signalAfterMs?: number;
+  timeoutThresholdMs?: number;
+  hookTimeoutMs?: number;
+  signalData?: string;
+  agentId?: string;
+  swarmId?: string;
+  task?: string;
+  iteration?: number;
+  phase?: string;
+  blockingType?: string;
+  workspace?: string;
+  redisUrl?: string;
+  noSandbox: boolean;
 } {
   let parsed;
   try {
     parsed = parseArgs({
-      args, allowPositionals: true, strict: true,
+      args,
+      allowPositionals: true,
+      strict: true,
       options: {
         help: { type: 'boolean', short: 'h' },
         scenario: { type: 'string' },
@@ -191,28 +223,55 @@ export function parseSimulateArgs(args: string[]): {
   }
   const number = (flag: string, text: string | undefined, min = 0): number | undefined => {
     if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text) || Number(text) < min) throw new SimulateUsageError(`invalid ${flag} '${text}' (expected a whole number${min > 0 ? ` ≥ ${min}` : ''})`);
+    if (!/^\d+$/.test(text) || Number(text) < min)
+      throw new SimulateUsageError(`invalid ${flag} '${text}' (expected a whole number${min > 0 ? ` ≥ ${min}` : ''})`);
     return Number(text);
   };
   const common = {
-    help: false, format,
+    help: false,
+    format,
     ...optional('hookTimeoutMs', number('--hook-timeout-ms', values['hook-timeout-ms'], 1)),
-    ...optional('workspace', values.workspace), ...optional('redisUrl', values['redis-url']),
+    ...optional('workspace', values.workspace),
+    ...optional('redisUrl', values['redis-url']),
     noSandbox: values['no-sandbox'] ?? false,
   };
   if (values.swarm !== undefined) {
-    if (positionals.length > 0) throw new SimulateUsageError(`--swarm takes no PROFILE (got ${positionals.join(' ')}): the scenario names the profiles`);
-    for (const flag of ['scenario', 'signal-after-ms', 'timeout-threshold-ms', 'signal-data', 'agent-id', 'swarm-id', 'task', 'iteration', 'phase', 'blocking-type'] as const) {
-      if (values[flag] !== undefined) throw new SimulateUsageError(`--${flag} is for one agent's lifecycle; a --swarm scenario sets it in the scenario file`);
+    if (positionals.length > 0)
+      throw new SimulateUsageError(`--swarm takes no PROFILE (got ${positionals.join(' ')}): the scenario names the profiles`);
+    for (const flag of [
+      'scenario',
+      'signal-after-ms',
+      'timeout-threshold-ms',
+      'signal-data',
+      'agent-id',
+      'swarm-id',
+      'task',
+      'iteration',
+      'phase',
+      'blocking-type',
+    ] as const) {
+      if (values[flag] !== undefined)
+        throw new SimulateUsageError(`--${flag} is for one agent's lifecycle; a --swarm scenario sets it in the scenario file`);
     }
     return { ...common, swarm: values.swarm };
   }
-  if (positionals.length !== 1) throw new SimulateUsageError(positionals.length === 0 ? 'missing PROFILE (or --swarm SCENARIO.yaml)' : `expected one PROFILE, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new SimulateUsageError(
+      positionals.length === 0 ? 'missing PROFILE (or --swarm SCENARIO.yaml)' : `expected one PROFILE, got ${positionals.length}`,
+    );
   if (values.scenario !== 'signal' && values.scenario !== 'timeout') {
-    throw new SimulateUsageError(values.scenario === undefined ? 'missing --scenario signal|timeout' : `unknown --scenario '${values.scenario}' (expected signal or timeout)`);
+    throw new SimulateUsageError(
+      values.scenario === undefined
+        ? 'missing --scenario signal|timeout'
+        : `unknown --scenario '${values.scenario}' (expected signal or timeout)`,
+    );
   }
   if (values['signal-data'] !== undefined) {
-    try { JSON.parse(values['signal-data']); } catch { throw new SimulateUsageError('--signal-data must be JSON'); }
+    try {
+      JSON.parse(values['signal-data']);
+    } catch {
+      throw new SimulateUsageError('--signal-data must be JSON');
+    }
   }
   return {
     ...common,

@@ -106,11 +106,15 @@ export function readConfigFile(path: string): ConfigSource {
     const error = validate.errors![0]!;
     const segments = error.instancePath.split('/').slice(1);
     const { node, pair } = nodeAtPath(doc.contents, segments);
-    const where = error.keyword === 'additionalProperties'
-      ? nodeAtPath(doc.contents, [...segments, String(error.params.additionalProperty)]).pair?.key
-      : node ?? pair?.key;
+    const where =
+      error.keyword === 'additionalProperties'
+        ? nodeAtPath(doc.contents, [...segments, String(error.params.additionalProperty)]).pair?.key
+        : (node ?? pair?.key);
     const offset = (where as { range?: [number, number] } | undefined)?.range?.[0] ?? 0;
-    const detail = error.keyword === 'additionalProperties' ? `unknown key \`${String(error.params.additionalProperty)}\`` : `\`${segments.join('.') || 'configuration'}\` ${error.message ?? 'is invalid'}`;
+    const detail =
+      error.keyword === 'additionalProperties'
+        ? `unknown key \`${String(error.params.additionalProperty)}\``
+        : `\`${segments.join('.') || 'configuration'}\` ${error.message ?? 'is invalid'}`;
     throw new ConfigError(`${at(offset)}: Invalid configuration: ${detail}`);
   }
   const config = data as ConfigFile;
@@ -133,7 +137,9 @@ function merge(chain: ConfigSource[]): LoadedConfig {
     Object.assign(config.rules, data.rules ?? {});
     const base = dirname(path);
     // Patterns are relative to their file's directory; one without a slash matches at any depth, as in .gitignore.
-    config.ignorePatterns.push(...(data.ignorePatterns ?? []).map((p) => p.replace(/\/+$/, '')).map((p) => (p.includes('/') ? join(base, p) : join(base, '**', p))));
+    config.ignorePatterns.push(
+      ...(data.ignorePatterns ?? []).map((p) => p.replace(/\/+$/, '')).map((p) => (p.includes('/') ? join(base, p) : join(base, '**', p))),
+    );
     config.forbiddenCommands.push(...(data.forbiddenCommands ?? []));
     config.allowedCommands.push(...(data.allowedCommands ?? []));
     if (data.inlineConfig !== undefined) config.inlineConfig = data.inlineConfig;

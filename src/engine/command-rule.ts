@@ -40,7 +40,11 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
         if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
-        const report = { messageId: pattern.messageId, data: { command: command.name.value ?? command.name.text }, range: context.range(command.start, command.end) };
+        const report = {
+          messageId: pattern.messageId,
+          data: { command: command.name.value ?? command.name.text },
+          range: context.range(command.start, command.end),
+        };
         context.report(pattern.severity ? { ...report, severity: pattern.severity } : report);
       }
     },
@@ -52,7 +56,8 @@ export function matchesPattern(command: ShellCommand, pattern: CommandPattern): 
   if (name === undefined) return false;
   const base = basename(name);
   const nameMatches = pattern.commands.some((candidate) =>
-    candidate.endsWith('*') ? base.startsWith(candidate.slice(0, -1)) : base === candidate);
+    candidate.endsWith('*') ? base.startsWith(candidate.slice(0, -1)) : base === candidate,
+  );
   if (!nameMatches) return false;
   if (pattern.flags && !pattern.flags.every((group) => group.some((flag) => hasFlag(command, flag)))) return false;
   if (pattern.argument !== undefined) {

@@ -9,7 +9,11 @@ import type { LintInput } from './lint.js';
 export const MAX_FIX_PASSES = 10;
 
 /** An edit in offsets of one text: [start, end) replaced by `text`. */
-interface OffsetEdit { start: number; end: number; text: string }
+interface OffsetEdit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 export interface AppliedFixes {
   text: string;
@@ -81,12 +85,26 @@ export interface FixOutcome {
  * most `maxPasses` times): one fix can uncover or unblock another. `lint` is
  * the caller's engine call, so fixes see exactly the checks the report does.
  */
-export async function fixInputs(inputs: readonly LintInput[], lint: (inputs: LintInput[]) => Promise<LintResult[]>, maxPasses = MAX_FIX_PASSES): Promise<FixOutcome> {
-  interface State { input: LintInput; source?: SourceText; text?: string; result?: LintResult; applied: FixedFile['applied']; passes: number }
+export async function fixInputs(
+  inputs: readonly LintInput[],
+  lint: (inputs: LintInput[]) => Promise<LintResult[]>,
+  maxPasses = MAX_FIX_PASSES,
+): Promise<FixOutcome> {
+  interface State {
+    input: LintInput;
+    source?: SourceText;
+    text?: string;
+    result?: LintResult;
+    applied: FixedFile['applied'];
+    passes: number;
+  }
   const states: State[] = inputs.map((input) => {
     const state: State = { input, applied: [], passes: 0 };
     const decoded = input.text !== undefined ? fromText(input.text) : decodeSource(input.bytes ?? new Uint8Array());
-    if (!('kind' in decoded)) { state.source = decoded; state.text = decoded.text; }
+    if (!('kind' in decoded)) {
+      state.source = decoded;
+      state.text = decoded.text;
+    }
     return state;
   });
   let pending = states;
@@ -160,13 +178,19 @@ export function unifiedDiff(before: string, after: string, oldName: string, newN
     if (i >= ops.length) break;
     let start = i;
     let ctxBefore = 0;
-    while (start > 0 && ops[start - 1]!.kind === ' ' && ctxBefore < context) { start--; ctxBefore++; }
+    while (start > 0 && ops[start - 1]!.kind === ' ' && ctxBefore < context) {
+      start--;
+      ctxBefore++;
+    }
     let end = i;
     for (;;) {
       while (end < ops.length && ops[end]!.kind !== ' ') end++;
       let run = 0;
       while (end + run < ops.length && ops[end + run]!.kind === ' ') run++;
-      if (end + run < ops.length && run <= 2 * context) { end += run; continue; }
+      if (end + run < ops.length && run <= 2 * context) {
+        end += run;
+        continue;
+      }
       end += Math.min(run, context);
       break;
     }
@@ -178,7 +202,8 @@ export function unifiedDiff(before: string, after: string, oldName: string, newN
     out += `@@ -${oldCount === 0 ? oldStart : oldStart + 1},${oldCount} +${newCount === 0 ? newStart : newStart + 1},${newCount} @@\n`;
     for (const op of hunk) {
       const line = op.kind === '+' ? b.lines[op.bIndex]! : a.lines[op.aIndex]!;
-      const last = op.kind === '+' ? op.bIndex === b.lines.length - 1 && !b.finalNewline : op.aIndex === a.lines.length - 1 && !a.finalNewline;
+      const last =
+        op.kind === '+' ? op.bIndex === b.lines.length - 1 && !b.finalNewline : op.aIndex === a.lines.length - 1 && !a.finalNewline;
       out += `${op.kind}${line}\n${last ? '\\ No newline at end of file\n' : ''}`;
     }
     i = end;
@@ -193,7 +218,11 @@ function splitLines(text: string): { lines: string[]; finalNewline: boolean } {
   return { lines, finalNewline };
 }
 
-interface DiffOp { kind: ' ' | '-' | '+'; aIndex: number; bIndex: number }
+interface DiffOp {
+  kind: ' ' | '-' | '+';
+  aIndex: number;
+  bIndex: number;
+}
 
 /** Line diff: common prefix and suffix trimmed, an LCS table for the middle (profiles are small). */
 function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
@@ -219,9 +248,17 @@ function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
     let x = 0;
     let y = 0;
     while (x < n || y < m) {
-      if (x < n && y < m && a[prefix + x] === b[prefix + y]) { ops.push({ kind: ' ', aIndex: prefix + x, bIndex: prefix + y }); x++; y++; }
-      else if (x < n && (y >= m || lcs[x + 1]![y]! >= lcs[x]![y + 1]!)) { ops.push({ kind: '-', aIndex: prefix + x, bIndex: prefix + y }); x++; }
-      else { ops.push({ kind: '+', aIndex: prefix + x, bIndex: prefix + y }); y++; }
+      if (x < n && y < m && a[prefix + x] === b[prefix + y]) {
+        ops.push({ kind: ' ', aIndex: prefix + x, bIndex: prefix + y });
+        x++;
+        y++;
+      } else if (x < n && (y >= m || lcs[x + 1]![y]! >= lcs[x]![y + 1]!)) {
+        ops.push({ kind: '-', aIndex: prefix + x, bIndex: prefix + y });
+        x++;
+      } else {
+        ops.push({ kind: '+', aIndex: prefix + x, bIndex: prefix + y });
+        y++;
+      }
     }
   }
   for (let k = 0; k < suffix; k++) ops.push({ kind: ' ', aIndex: a.length - suffix + k, bIndex: b.length - suffix + k });
@@ -252,7 +289,10 @@ export class FixSession {
         const name = (relative(options.cwd, file.filePath) || file.filePath).split(sep).join('/');
         options.stdout(unifiedDiff(file.beforeText, file.afterText, `a/${name}`, `b/${name}`));
       }
-      if (problems > 0) options.log(`validate-agent-hooks: would fix ${problems} problem${problems === 1 ? '' : 's'} in ${files} (dry run: nothing written).\n`);
+      if (problems > 0)
+        options.log(
+          `validate-agent-hooks: would fix ${problems} problem${problems === 1 ? '' : 's'} in ${files} (dry run: nothing written).\n`,
+        );
       return;
     }
     for (const file of this.fixed) await writeFileAtomic(file.filePath, file.after);

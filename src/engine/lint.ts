@@ -69,7 +69,10 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
     states.push(...read);
     const owned = read.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
     for (const analyzer of owned.length ? analyzers : []) {
-      const found = analyzer.analyze(owned.map((o) => o.hook), { processes });
+      const found = analyzer.analyze(
+        owned.map((o) => o.hook),
+        { processes },
+      );
       // Awaited after the rules; a failure meanwhile is not an unhandled rejection.
       found.catch(() => undefined);
       pending.push({ owned, found });
@@ -128,7 +131,12 @@ function readProfile(input: LintInput): FileState {
 }
 
 /** Runs the rules over one profile: profile rules, script rules, cross-hook rules, body code blocks. */
-function checkProfile(state: FileState, rules: readonly Rule<any>[], optionsOf: ReadonlyMap<string, unknown>, parser: Awaited<ReturnType<typeof loadShellParser>>): void {
+function checkProfile(
+  state: FileState,
+  rules: readonly Rule<any>[],
+  optionsOf: ReadonlyMap<string, unknown>,
+  parser: Awaited<ReturnType<typeof loadShellParser>>,
+): void {
   const profile = state.profile;
   if (!profile) return;
   const entries = state.entries;
@@ -154,7 +162,9 @@ function checkProfile(state: FileState, rules: readonly Rule<any>[], optionsOf: 
     for (const rule of rules) {
       if (!rule.checkHooks || analysed.length === 0) continue;
       rule.checkHooks({
-        profile, hooks: analysed, options: optionsOf.get(rule.id),
+        profile,
+        hooks: analysed,
+        options: optionsOf.get(rule.id),
         report: (r) => {
           const item = analysed.find((a) => a.hook === r.hook);
           if (item) pushScript(rule, r, item);
@@ -183,7 +193,9 @@ function checkProfile(state: FileState, rules: readonly Rule<any>[], optionsOf: 
 function analyse(hook: HookScript, map: ScriptSourceMap, tree: AnalysedHook['tree']): AnalysedHook & { map: ScriptSourceMap } {
   const scriptLines = map.scriptLines;
   return {
-    hook, tree, map,
+    hook,
+    tree,
+    map,
     commands: collectCommands(tree.rootNode, hook.text),
     range: (start, end) => scriptLines.rangeOf(start, end),
     mapRange: (range) => map.mapRange(range).range,
@@ -215,7 +227,13 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   }
   let kept = withoutSuperseded(configured, byId);
   if (state.profile && options.config.inlineConfig) {
-    const suppressed = applySuppressions(state.profile, kept, state.hooks.map((h) => h.hook), options.config.reportUnusedDisableDirectives, state.bodyBlocks);
+    const suppressed = applySuppressions(
+      state.profile,
+      kept,
+      state.hooks.map((h) => h.hook),
+      options.config.reportUnusedDisableDirectives,
+      state.bodyBlocks,
+    );
     kept = suppressed.kept;
     for (const unused of suppressed.unused) {
       const severity = resolveSeverity(unused, byId.get(unused.ruleId), options.config);
@@ -247,7 +265,10 @@ function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<any
     for (let line = d.line; line <= d.endLine && !winner; line++) {
       winner = supersedingByLine.get(line)?.find((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d));
     }
-    if (!winner) { kept.push(d); continue; }
+    if (!winner) {
+      kept.push(d);
+      continue;
+    }
     if (d.fixes?.length) winner.fixes = [...(winner.fixes ?? []), ...d.fixes];
   }
   return kept;
@@ -297,4 +318,3 @@ function toDiagnostic(rule: Rule<any>, report: Report, range: Range, hook?: stri
   if (report.fixes) diagnostic.fixes = report.fixes;
   return diagnostic;
 }
-

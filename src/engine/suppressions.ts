@@ -29,7 +29,13 @@ interface Directive {
  * (`shellcheck` matches `shellcheck/SC2086`) and a bare ShellCheck code.
  * Directives that suppress nothing are reported.
  */
-export function applySuppressions(profile: Profile, diagnostics: Diagnostic[], hooks: readonly HookScript[], reportUnused: boolean, bodyBlocks: readonly HookScript[] = []): { kept: Diagnostic[]; unused: Diagnostic[] } {
+export function applySuppressions(
+  profile: Profile,
+  diagnostics: Diagnostic[],
+  hooks: readonly HookScript[],
+  reportUnused: boolean,
+  bodyBlocks: readonly HookScript[] = [],
+): { kept: Diagnostic[]; unused: Diagnostic[] } {
   const directives = findDirectives(profile, hooks, bodyBlocks);
   if (directives.length === 0) return { kept: diagnostics, unused: [] };
   const kept = diagnostics.filter((diagnostic) => {
@@ -41,10 +47,17 @@ export function applySuppressions(profile: Profile, diagnostics: Diagnostic[], h
   const unused: Diagnostic[] = [];
   if (reportUnused) {
     for (const directive of directives) {
-      const idle = directive.ruleIds.length === 0 ? (directive.used.size === 0 ? ['every rule'] : []) : directive.ruleIds.filter((id) => !directive.used.has(id));
+      const idle =
+        directive.ruleIds.length === 0
+          ? directive.used.size === 0
+            ? ['every rule']
+            : []
+          : directive.ruleIds.filter((id) => !directive.used.has(id));
       if (idle.length === 0) continue;
       unused.push({
-        ruleId: UNUSED_SUPPRESSION_RULE, severity: 'warning', ...directive.range,
+        ruleId: UNUSED_SUPPRESSION_RULE,
+        severity: 'warning',
+        ...directive.range,
         message: `Unused suppression: \`validate-agent-hooks-${directive.kind}\` of ${idle.map((id) => (id === 'every rule' ? id : `\`${id}\``)).join(', ')} suppresses nothing here.`,
       });
     }
@@ -81,9 +94,19 @@ function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBloc
       const match = DIRECTIVE.exec(text);
       if (!match) continue;
       const kind = match[1] as Directive['kind'];
-      const ruleIds = match[2]!.split(/\s--\s|\s--$/)[0]!.split(/[\s,]+/).filter(Boolean);
+      const ruleIds = match[2]!
+        .split(/\s--\s|\s--$/)[0]!
+        .split(/[\s,]+/)
+        .filter(Boolean);
       const column = text.indexOf('#') + 1;
-      const directive: Directive = { kind, ruleIds, range: { line, column, endLine: line, endColumn: text.length + 1 }, fromLine: line + 1, toLine: line + 1, used: new Set() };
+      const directive: Directive = {
+        kind,
+        ruleIds,
+        range: { line, column, endLine: line, endColumn: text.length + 1 },
+        fromLine: line + 1,
+        toLine: line + 1,
+        used: new Set(),
+      };
       const script = scripts.find((h) => h.valueRange.line <= line && line <= h.valueRange.endLine);
       if (kind === 'disable') {
         if (script) {

@@ -36,12 +36,17 @@ export function findCgroupRoot(): CgroupRoot | null {
   if (process.getuid?.() !== 0) return cachedRoot;
   try {
     // cgroup v2 mounted at /sys/fs/cgroup, with the memory controller handed to children of the root.
-    if (existsSync('/sys/fs/cgroup/cgroup.controllers') && readFileSync('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').split(/\s+/).includes('memory')) {
+    if (
+      existsSync('/sys/fs/cgroup/cgroup.controllers') &&
+      readFileSync('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').split(/\s+/).includes('memory')
+    ) {
       cachedRoot = { version: 2, parent: '/sys/fs/cgroup' };
       return cachedRoot;
     }
     // cgroup v1: a memory hierarchy; new groups go under this process's own group.
-    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((line) => /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:/.test(line));
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((line) => /^\d+:(?:[^:]*,)?memory(?:,[^:]*)?:/.test(line));
     if (own && existsSync('/sys/fs/cgroup/memory/cgroup.procs')) {
       const relative = own.slice(own.indexOf(':', own.indexOf(':') + 1) + 1);
       const parent = join('/sys/fs/cgroup/memory', relative);
@@ -64,7 +69,8 @@ export async function createRunCgroup(name: string, memoryBytes: number): Promis
       if (existsSync(join(path, 'memory.swap.max'))) await writeFile(join(path, 'memory.swap.max'), '0');
     } else {
       await writeFile(join(path, 'memory.limit_in_bytes'), String(memoryBytes));
-      if (existsSync(join(path, 'memory.memsw.limit_in_bytes'))) await writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+      if (existsSync(join(path, 'memory.memsw.limit_in_bytes')))
+        await writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
     }
   } catch {
     await rmdir(path).catch(() => undefined);

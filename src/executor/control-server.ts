@@ -70,10 +70,11 @@ export async function startControlServer(socketPath: string, handle: ControlHand
   await chmod(socketPath, 0o666);
   return {
     socketPath,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -81,17 +82,24 @@ async function answer(words: string[] | undefined, handle: ControlHandler): Prom
   if (!words || words.length === 0) return encodeReply(error('expected a command'));
   const [name = '', ...args] = words;
   switch (name.toUpperCase()) {
-    case 'PING': return encodeReply(simple('PONG'));
+    case 'PING':
+      return encodeReply(simple('PONG'));
     // redis-cli sends these when the environment asks it to (REDISCLI_AUTH, -n); they are harmless here.
-    case 'AUTH': case 'SELECT': case 'CLIENT': return encodeReply(simple('OK'));
+    case 'AUTH':
+    case 'SELECT':
+    case 'CLIENT':
+      return encodeReply(simple('OK'));
     case 'VAH.CALL': {
       const [command = '', ...rest] = args;
       try {
         return encodeReply(bulk(packOutcome(await handle(command, rest))));
       } catch (failure) {
-        return encodeReply(bulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(failure as Error).message}\n` })));
+        return encodeReply(
+          bulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(failure as Error).message}\n` })),
+        );
       }
     }
-    default: return encodeReply(error(`unknown command '${name.slice(0, 40)}'`));
+    default:
+      return encodeReply(error(`unknown command '${name.slice(0, 40)}'`));
   }
 }

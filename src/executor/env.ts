@@ -70,9 +70,7 @@ export function runtimeVariables(hookName: string, context: HookContext): Record
   };
   const values: Record<string, string> = {};
   for (const name of runtimeEnvFor(hookName)) {
-    const value = fromContext[name] ??
-      (hookName === 'on_signal_received' ? AFTER_SIGNAL[name] : undefined) ??
-      DEFAULT_RUNTIME_VALUES[name];
+    const value = fromContext[name] ?? (hookName === 'on_signal_received' ? AFTER_SIGNAL[name] : undefined) ?? DEFAULT_RUNTIME_VALUES[name];
     if (value !== undefined) values[name] = value;
   }
   return values;

@@ -54,7 +54,17 @@ export interface SuperviseOptions {
   cgroup?: RunCgroup;
 }
 
-const SIGNALS_BY_NUMBER: Record<number, string> = { 1: 'SIGHUP', 2: 'SIGINT', 6: 'SIGABRT', 9: 'SIGKILL', 11: 'SIGSEGV', 13: 'SIGPIPE', 15: 'SIGTERM', 24: 'SIGXCPU', 25: 'SIGXFSZ' };
+const SIGNALS_BY_NUMBER: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  6: 'SIGABRT',
+  9: 'SIGKILL',
+  11: 'SIGSEGV',
+  13: 'SIGPIPE',
+  15: 'SIGTERM',
+  24: 'SIGXCPU',
+  25: 'SIGXFSZ',
+};
 
 /** What the shell and common tools print when a limit bites; the kernel tells the host nothing else. */
 const LIMIT_MESSAGES: Array<[LimitName, RegExp]> = [
@@ -76,7 +86,12 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const startedAt = clock.now();
   let child: SpawnedProcess;
   const request: SpawnRequest = options.cgroup
-    ? { ...options.request, command: '/bin/sh', args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args], stdinPipe: true }
+    ? {
+        ...options.request,
+        command: '/bin/sh',
+        args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args],
+        stdinPipe: true,
+      }
     : options.request;
   try {
     child = options.runner.spawn(request);
@@ -107,7 +122,12 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
   }
   if (options.cgroup) {
-    const entered = child.pid !== undefined && await options.cgroup.enter(child.pid).then(() => true, () => false);
+    const entered =
+      child.pid !== undefined &&
+      (await options.cgroup.enter(child.pid).then(
+        () => true,
+        () => false,
+      ));
     if (!entered) {
       child.kill('SIGKILL');
       await child.exited;
@@ -121,10 +141,12 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     timedOut = true;
     stop();
   }, options.timeoutMs);
-  const diskWatch = options.diskWatchPath ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
-    limitsHit.add('disk');
-    stop();
-  }) : undefined;
+  const diskWatch = options.diskWatchPath
+    ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
+        limitsHit.add('disk');
+        stop();
+      })
+    : undefined;
 
   const exit: ProcessExit = await child.exited;
   const durationMs = clock.now() - startedAt;
@@ -132,9 +154,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   diskWatch?.stop();
 
   const namespace = await init;
-  const survivors = options.containment.kind === 'pid-namespace'
-    ? await reapNamespace(namespace)
-    : await reapMarked(options.containment.marker);
+  const survivors =
+    options.containment.kind === 'pid-namespace' ? await reapNamespace(namespace) : await reapMarked(options.containment.marker);
   await Promise.all([stdout.finished(STREAM_GRACE_MS), stderr.finished(STREAM_GRACE_MS)]);
   if (stdout.bytes() > limits.outputBytes || stderr.bytes() > limits.outputBytes) limitsHit.add('output');
 
@@ -161,7 +182,19 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
 }
 
 function emptyOutcome(startError: string, durationMs: number): ExecutionOutcome {
-  return { exitCode: null, signal: null, timedOut: false, durationMs, stdout: '', stderr: '', stdoutBytes: 0, stderrBytes: 0, limitsHit: [], survivors: [], startError };
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    durationMs,
+    stdout: '',
+    stderr: '',
+    stdoutBytes: 0,
+    stderrBytes: 0,
+    limitsHit: [],
+    survivors: [],
+    startError,
+  };
 }
 
 /**
@@ -189,9 +222,18 @@ function captureStream(stream: Readable, limits: SandboxLimits, onRunaway: () =>
   let total = 0;
   let ended = false;
   const done = new Promise<void>((resolve) => {
-    stream.once('end', () => { ended = true; resolve(); });
-    stream.once('close', () => { ended = true; resolve(); });
-    stream.once('error', () => { ended = true; resolve(); });
+    stream.once('end', () => {
+      ended = true;
+      resolve();
+    });
+    stream.once('close', () => {
+      ended = true;
+      resolve();
+    });
+    stream.once('error', () => {
+      ended = true;
+      resolve();
+    });
   });
   stream.on('data', (chunk: Buffer) => {
     total += chunk.length;
@@ -276,7 +318,9 @@ function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): {
       return undefined;
     }
   };
-  void free().then((bytes) => { baseline = bytes; });
+  void free().then((bytes) => {
+    baseline = bytes;
+  });
   const interval = setInterval(() => {
     void free().then((bytes) => {
       if (!active || baseline === undefined || bytes === undefined) return;
@@ -287,10 +331,14 @@ function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): {
     });
   }, DISK_POLL_MS);
   interval.unref();
-  return { stop: () => { active = false; clearInterval(interval); } };
+  return {
+    stop: () => {
+      active = false;
+      clearInterval(interval);
+    },
+  };
 }
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-

@@ -4,8 +4,16 @@
  * The lifecycle simulator drives it through `createExecutorSession`.
  */
 export {
-  createExecutorSession, defaultAgentId, NO_SANDBOX_WARNING, SandboxUnavailableError,
-  type ExecutorSession, type ExecutorSessionOptions, type HookRunResult, type RunHookOptions, type SandboxMode, type SandboxReport,
+  createExecutorSession,
+  defaultAgentId,
+  NO_SANDBOX_WARNING,
+  SandboxUnavailableError,
+  type ExecutorSession,
+  type ExecutorSessionOptions,
+  type HookRunResult,
+  type RunHookOptions,
+  type SandboxMode,
+  type SandboxReport,
 } from './session.js';
 export { buildHookEnvironment, runtimeVariables, DEFAULT_RUNTIME_VALUES, type HookContext } from './env.js';
 export { MemoryStore, type MemoryEntry, type MemoryIdentity, type MemoryLevel } from './memory-store.js';

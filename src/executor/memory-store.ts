@@ -80,7 +80,10 @@ function loadSqlJs(): ReturnType<typeof initSqlJs> {
 }
 
 export class MemoryStore {
-  private constructor(private readonly db: Database, private readonly now: () => number) {}
+  private constructor(
+    private readonly db: Database,
+    private readonly now: () => number,
+  ) {}
 
   static async create(options: { now?: () => number } = {}): Promise<MemoryStore> {
     const SQL = await loadSqlJs();
@@ -89,7 +92,10 @@ export class MemoryStore {
     return new MemoryStore(db, options.now ?? Date.now);
   }
 
-  store(who: MemoryIdentity, request: { level: MemoryLevel; key: string; value: string; ttlSeconds?: number }): MemoryResult<{ created: boolean }> {
+  store(
+    who: MemoryIdentity,
+    request: { level: MemoryLevel; key: string; value: string; ttlSeconds?: number },
+  ): MemoryResult<{ created: boolean }> {
     const { level, key } = request;
     const existing = this.row(level, scopeOf(level, who), key);
     const now = this.now();
@@ -138,10 +144,9 @@ export class MemoryStore {
    */
   visible(who: MemoryIdentity, filter: { level?: MemoryLevel; keyGlob?: string } = {}): MemoryEntry[] {
     const matches = filter.keyGlob === undefined ? () => true : globMatcher(filter.keyGlob);
-    return this.live().filter((entry) =>
-      (filter.level === undefined || entry.level === filter.level) &&
-      isVisibleTo(entry, who) &&
-      matches(entry.key));
+    return this.live().filter(
+      (entry) => (filter.level === undefined || entry.level === filter.level) && isVisibleTo(entry, who) && matches(entry.key),
+    );
   }
 
   /** Records a read-side query in the log table, so the saved database tells the whole story. */
@@ -203,8 +208,14 @@ export class MemoryStore {
   }
 
   private log(who: MemoryIdentity, action: string, level: string | null, key: string | null, outcome: string): void {
-    this.db.run('INSERT INTO memory_log (at, agent_id, action, level, key, outcome) VALUES (?, ?, ?, ?, ?, ?)',
-      [this.now(), who.agentId, action, level, key, outcome]);
+    this.db.run('INSERT INTO memory_log (at, agent_id, action, level, key, outcome) VALUES (?, ?, ?, ?, ?, ?)', [
+      this.now(),
+      who.agentId,
+      action,
+      level,
+      key,
+      outcome,
+    ]);
   }
 }
 
@@ -236,7 +247,10 @@ function toEntry(row: Record<string, SqlValue>): MemoryEntry {
 }
 
 export function globMatcher(glob: string): (key: string) => boolean {
-  const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '[\\s\\S]');
+  const source = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[\\s\\S]*')
+    .replace(/\?/g, '[\\s\\S]');
   const pattern = new RegExp(`^${source}$`);
   return (key) => pattern.test(key);
 }

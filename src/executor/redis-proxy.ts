@@ -167,10 +167,11 @@ export async function startTracingProxy(options: {
   await chmod(options.socketPath, 0o666);
   return {
     socketPath: options.socketPath,
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of connections) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of connections) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -214,16 +215,29 @@ export function toTraceValue(reply: DecodedReply, maxString = 4096): unknown {
   const text = (value: string): string => (value.length > maxString ? `${value.slice(0, maxString)}…(${value.length} chars)` : value);
   const each = (items: readonly DecodedReply[]): unknown[] => items.map((item) => toTraceValue(item, maxString));
   switch (reply.kind) {
-    case 'simple': return text(reply.value);
-    case 'error': return { error: reply.message };
-    case 'integer': return Number(reply.value);
-    case 'bignum': return reply.value.toString();
-    case 'double': case 'boolean': return reply.value;
-    case 'null': return null;
-    case 'bulk': return reply.value === null ? null : text(reply.value.toString('utf8'));
-    case 'verbatim': return text(reply.value.toString('utf8'));
-    case 'array': return reply.items === null ? null : each(reply.items);
-    case 'set': case 'push': return each(reply.items);
-    case 'map': return { map: reply.entries.map(([key, value]) => [toTraceValue(key, maxString), toTraceValue(value, maxString)]) };
+    case 'simple':
+      return text(reply.value);
+    case 'error':
+      return { error: reply.message };
+    case 'integer':
+      return Number(reply.value);
+    case 'bignum':
+      return reply.value.toString();
+    case 'double':
+    case 'boolean':
+      return reply.value;
+    case 'null':
+      return null;
+    case 'bulk':
+      return reply.value === null ? null : text(reply.value.toString('utf8'));
+    case 'verbatim':
+      return text(reply.value.toString('utf8'));
+    case 'array':
+      return reply.items === null ? null : each(reply.items);
+    case 'set':
+    case 'push':
+      return each(reply.items);
+    case 'map':
+      return { map: reply.entries.map(([key, value]) => [toTraceValue(key, maxString), toTraceValue(value, maxString)]) };
   }
 }

@@ -33,7 +33,10 @@ export async function startRedisSide(options: { sessionDir: string; redisUrl?: s
     if (pong.kind === 'error') throw new Error(`the Redis server at ${upstream.description} refused PING: ${pong.message}`);
     return side;
   }
-  const fake = await startRedisFake({ socketPath: join(options.sessionDir, 'redis-fake.sock'), ...(options.now ? { now: options.now } : {}) });
+  const fake = await startRedisFake({
+    socketPath: join(options.sessionDir, 'redis-fake.sock'),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const upstream: RedisUpstream = { path: fake.socketPath, preamble: [], description: 'embedded fake' };
   return {
     mode: 'fake',

@@ -48,7 +48,13 @@ export function runToJson(result: HookRunResult): RunJson {
     env: result.env,
     operations: result.operations,
     memory: result.memory.map(memoryJson),
-    events: result.events.map((event) => ({ type: event.type, priority: event.priority, data: event.data, agentId: event.agentId, t: event.t })),
+    events: result.events.map((event) => ({
+      type: event.type,
+      priority: event.priority,
+      data: event.data,
+      agentId: event.agentId,
+      t: event.t,
+    })),
     limitsHit: result.limitsHit,
     sandbox: result.sandbox,
     ...(result.error ? { error: result.error } : {}),
@@ -75,7 +81,7 @@ function shorten(text: string, max = MAX_SHOWN): string {
 }
 
 function showJson(value: unknown): string {
-  return shorten(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined');
+  return shorten(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
 }
 
 function quoteWord(word: string): string {
@@ -100,7 +106,8 @@ export function describeOperation(operation: TraceOperation): string {
       return `${operation.action || '(none)'}${target}${level}${value}${count}${outcome}${note}`;
     }
     case 'event': {
-      if (operation.action !== 'publish') return `${operation.action || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${operation.note})` : ''}`;
+      if (operation.action !== 'publish')
+        return `${operation.action || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${operation.note})` : ''}`;
       const head = `publish ${operation.type ?? '(no type)'} priority ${operation.priority ?? '?'} ${showJson(operation.data)}`;
       if (!operation.valid) return `${head} ✗ ${(operation.problems ?? []).join('; ')}`;
       return `${head}${operation.note ? ` (${operation.note})` : ''}`;
@@ -112,7 +119,10 @@ export function describeOperation(operation: TraceOperation): string {
 
 function indentBlock(text: string, prefix = '  │ '): string {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-  return body.split('\n').map((line) => `${prefix}${line}`).join('\n');
+  return body
+    .split('\n')
+    .map((line) => `${prefix}${line}`)
+    .join('\n');
 }
 
 function status(result: HookRunResult): string {
@@ -125,18 +135,24 @@ function status(result: HookRunResult): string {
 
 export function formatRunHuman(result: HookRunResult): string {
   const lines: string[] = [];
-  const sandbox = result.sandbox.mode === 'bwrap'
-    ? `bwrap ${result.sandbox.bwrapVersion ?? ''}`.trim() + ` as uid ${result.sandbox.hostUid}`
-    : 'NONE (--no-sandbox)';
+  const sandbox =
+    result.sandbox.mode === 'bwrap'
+      ? `bwrap ${result.sandbox.bwrapVersion ?? ''}`.trim() + ` as uid ${result.sandbox.hostUid}`
+      : 'NONE (--no-sandbox)';
   lines.push(`Hook ${result.hook} of ${result.profile}`);
   lines.push(`  agent ${result.agentId} · swarm ${result.swarmId} · sandbox ${sandbox} · timeout ${result.sandbox.timeoutMs} ms`);
   lines.push('');
-  lines.push(result.operations.length > 0 ? 'Timeline (ms from the hook\'s start)' : 'Timeline: no Redis, memory, event or command calls');
+  lines.push(result.operations.length > 0 ? "Timeline (ms from the hook's start)" : 'Timeline: no Redis, memory, event or command calls');
   for (const operation of result.operations) {
-    const at = Math.max(0, operation.t - result.startedAt).toFixed(1).padStart(8);
+    const at = Math.max(0, operation.t - result.startedAt)
+      .toFixed(1)
+      .padStart(8);
     lines.push(`${at}  ${operation.kind.padEnd(KIND_WIDTH)} ${describeOperation(operation)}`);
   }
-  for (const [name, text, bytes] of [['stdout', result.stdout, result.stdoutBytes], ['stderr', result.stderr, result.stderrBytes]] as const) {
+  for (const [name, text, bytes] of [
+    ['stdout', result.stdout, result.stdoutBytes],
+    ['stderr', result.stderr, result.stderrBytes],
+  ] as const) {
     lines.push('');
     if (bytes === 0) {
       lines.push(`${name}: (empty)`);

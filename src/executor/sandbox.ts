@@ -65,7 +65,8 @@ export interface BwrapAvailability {
   problem?: string;
 }
 
-export const INSTALL_HINT = 'Install bubblewrap (Debian/Ubuntu: `apt-get install -y bubblewrap`; Fedora: `dnf install bubblewrap`), ' +
+export const INSTALL_HINT =
+  'Install bubblewrap (Debian/Ubuntu: `apt-get install -y bubblewrap`; Fedora: `dnf install bubblewrap`), ' +
   'or run with --no-sandbox to run the hook unconfined on this machine (not recommended).';
 
 const availabilityCache = new Map<string, BwrapAvailability>();
@@ -87,18 +88,40 @@ export function probeBwrap(options: { hostUid?: number; hostGid?: number; search
 function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath?: string }): BwrapAvailability {
   const path = findExecutable('bwrap', options.searchPath);
   if (!path) return { ok: false, problem: `bubblewrap (bwrap) was not found on PATH. ${INSTALL_HINT}` };
-  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^bubblewrap\s*/, '');
-  const probe = spawnSync(path, ['--unshare-all', '--unshare-user', '--die-with-parent', '--cap-drop', 'ALL', ...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--', '/bin/true'], {
-    encoding: 'utf8',
-    timeout: 5000,
-    ...(options.hostUid === undefined ? {} : { uid: options.hostUid }),
-    ...(options.hostGid === undefined ? {} : { gid: options.hostGid }),
-  });
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' })
+    .stdout.trim()
+    .replace(/^bubblewrap\s*/, '');
+  const probe = spawnSync(
+    path,
+    [
+      '--unshare-all',
+      '--unshare-user',
+      '--die-with-parent',
+      '--cap-drop',
+      'ALL',
+      ...systemBinds(),
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--',
+      '/bin/true',
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 5000,
+      ...(options.hostUid === undefined ? {} : { uid: options.hostUid }),
+      ...(options.hostGid === undefined ? {} : { gid: options.hostGid }),
+    },
+  );
   if (probe.status !== 0) {
     const detail = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim();
     return {
-      ok: false, path, version,
-      problem: `bubblewrap is installed but cannot create a sandbox here (${detail}). ` +
+      ok: false,
+      path,
+      version,
+      problem:
+        `bubblewrap is installed but cannot create a sandbox here (${detail}). ` +
         'It needs user namespaces: check `sysctl user.max_user_namespaces` (and on Ubuntu ' +
         '`kernel.apparmor_restrict_unprivileged_userns`), or run the container with them allowed. ' +
         'Alternatively run with --no-sandbox (not recommended).',
@@ -124,7 +147,18 @@ export function systemBinds(): string[] {
 }
 
 /** Pieces of /etc that programs need to start (the dynamic loader, alternatives, time zone); nothing with secrets. */
-const ETC_PIECES = ['ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'localtime', 'timezone', 'nsswitch.conf', 'os-release', 'ssl', 'ca-certificates'];
+const ETC_PIECES = [
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'alternatives',
+  'localtime',
+  'timezone',
+  'nsswitch.conf',
+  'os-release',
+  'ssl',
+  'ca-certificates',
+];
 
 export interface SandboxPlan {
   /** The hook's script, run as `bash -c SCRIPT` as the runtime does. */
@@ -176,35 +210,71 @@ export function limitsPrelude(limits: SandboxLimits, options: { processLimit?: b
  */
 export function bwrapArguments(plan: SandboxPlan): string[] {
   const args = [
-    '--unshare-all', '--unshare-user', '--disable-userns',
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-    '--uid', String(SANDBOX_USER.uid), '--gid', String(SANDBOX_USER.gid),
-    '--hostname', 'vah-sandbox',
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--uid',
+    String(SANDBOX_USER.uid),
+    '--gid',
+    String(SANDBOX_USER.gid),
+    '--hostname',
+    'vah-sandbox',
     ...systemBinds(),
   ];
   for (const piece of ETC_PIECES) args.push('--ro-bind-try', `/etc/${piece}`, `/etc/${piece}`);
   for (const file of ['passwd', 'group', 'hosts', 'hostname']) args.push('--ro-bind', `${plan.etcDir}/${file}`, `/etc/${file}`);
   args.push(
-    '--proc', '/proc',
-    '--dev', '/dev',
-    '--size', String(1024 * 1024), '--tmpfs', '/dev/shm',
-    '--bind', plan.tmpDir, SANDBOX_PATHS.tmp,
-    '--bind', plan.homeDir, SANDBOX_PATHS.home,
-    '--bind', plan.workspaceDir, SANDBOX_PATHS.workspace,
-    '--ro-bind', plan.binDir, SANDBOX_PATHS.binDir,
-    '--ro-bind', plan.realRedisCli, SANDBOX_PATHS.realRedisCli,
-    '--ro-bind', plan.controlSocket, SANDBOX_PATHS.controlSocket,
-    '--ro-bind', plan.redisSocket, SANDBOX_PATHS.redisSocket,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--size',
+    String(1024 * 1024),
+    '--tmpfs',
+    '/dev/shm',
+    '--bind',
+    plan.tmpDir,
+    SANDBOX_PATHS.tmp,
+    '--bind',
+    plan.homeDir,
+    SANDBOX_PATHS.home,
+    '--bind',
+    plan.workspaceDir,
+    SANDBOX_PATHS.workspace,
+    '--ro-bind',
+    plan.binDir,
+    SANDBOX_PATHS.binDir,
+    '--ro-bind',
+    plan.realRedisCli,
+    SANDBOX_PATHS.realRedisCli,
+    '--ro-bind',
+    plan.controlSocket,
+    SANDBOX_PATHS.controlSocket,
+    '--ro-bind',
+    plan.redisSocket,
+    SANDBOX_PATHS.redisSocket,
   );
   for (const location of plan.redisCliLocations) args.push('--ro-bind', `${plan.binDir}/redis-cli`, location);
   for (const { name, shimPath } of plan.slashCommands) args.push('--ro-bind', shimPath, `/${name}`);
   args.push(
-    '--remount-ro', '/dev',
-    '--remount-ro', '/',
-    '--chdir', SANDBOX_PATHS.workspace,
-    '--info-fd', String(plan.infoFd),
+    '--remount-ro',
+    '/dev',
+    '--remount-ro',
+    '/',
+    '--chdir',
+    SANDBOX_PATHS.workspace,
+    '--info-fd',
+    String(plan.infoFd),
     '--',
-    '/bin/bash', '-c', `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`, 'vah-limits', plan.script,
+    '/bin/bash',
+    '-c',
+    `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`,
+    'vah-limits',
+    plan.script,
   );
   return args;
 }

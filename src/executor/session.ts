@@ -15,8 +15,14 @@ import { startTracingProxy } from './redis-proxy.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import { bwrapArguments, DEFAULT_LIMITS, limitsPrelude, probeBwrap, sandboxEtcFiles, type SandboxLimits } from './sandbox.js';
 import {
-  controlShim, EVENTBUS_COMMAND_NAME, KNOWN_SLASH_COMMANDS, MEMORY_COMMAND_NAME, noSandboxPrelude, redisCliShim,
-  SANDBOX_PATHS, slashCommandsIn,
+  controlShim,
+  EVENTBUS_COMMAND_NAME,
+  KNOWN_SLASH_COMMANDS,
+  MEMORY_COMMAND_NAME,
+  noSandboxPrelude,
+  redisCliShim,
+  SANDBOX_PATHS,
+  slashCommandsIn,
 } from './shims.js';
 import { runEventbusCommand, runMemoryCommand, runOtherCommand, type SlashCommandContext } from './slash-commands.js';
 import { TraceLog, type PublishedEvent, type TraceOperation } from './trace.js';
@@ -159,8 +165,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const defaultTimeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   const isRoot = process.getuid?.() === 0;
-  const hostUid = isRoot ? options.sandboxHostUid ?? 65534 : process.getuid?.() ?? 0;
-  const hostGid = isRoot ? options.sandboxHostGid ?? options.sandboxHostUid ?? 65534 : process.getgid?.() ?? 0;
+  const hostUid = isRoot ? (options.sandboxHostUid ?? 65534) : (process.getuid?.() ?? 0);
+  const hostGid = isRoot ? (options.sandboxHostGid ?? options.sandboxHostUid ?? 65534) : (process.getgid?.() ?? 0);
   // Only a root executor hands the sandbox's directories to the unprivileged sandbox user.
   const sandboxOwner = mode === 'bwrap' && isRoot ? { uid: hostUid, gid: hostGid } : undefined;
 
@@ -178,11 +184,13 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
 
   const foundRedisCli = findExecutable('redis-cli');
   if (!foundRedisCli) {
-    throw new SandboxUnavailableError('redis-cli was not found on PATH; the sandbox uses it to carry /sqlite-memory, /eventbus and ' +
-      'redis-cli calls. Install it (Debian/Ubuntu: `apt-get install -y redis-tools`).');
+    throw new SandboxUnavailableError(
+      'redis-cli was not found on PATH; the sandbox uses it to carry /sqlite-memory, /eventbus and ' +
+        'redis-cli calls. Install it (Debian/Ubuntu: `apt-get install -y redis-tools`).',
+    );
   }
   const realRedisCli: string = foundRedisCli;
-  const dir = await mkdtemp(join(options.baseDir ?? await reachableTempDir(sandboxOwner !== undefined), 'vah-session-'));
+  const dir = await mkdtemp(join(options.baseDir ?? (await reachableTempDir(sandboxOwner !== undefined)), 'vah-session-'));
   // The sandbox user must reach its own directories and sockets under here, and nothing else.
   await chmod(dir, 0o711);
   const binDir = join(dir, 'bin');
@@ -193,7 +201,11 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   await mkdir(tmpDir, { mode: 0o1777 });
   await chmod(tmpDir, 0o1777);
   if (sandboxOwner) await chown(tmpDir, sandboxOwner.uid, sandboxOwner.gid);
-  await writeFile(join(binDir, 'redis-cli'), redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }), { mode: 0o755 });
+  await writeFile(
+    join(binDir, 'redis-cli'),
+    redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
+    { mode: 0o755 },
+  );
   await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(etcDir, name), text, { mode: 0o644 })));
 
   let redis: RedisSide;
@@ -217,7 +229,11 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let shim = shims.get(name);
     if (!shim) {
       const path = join(shimDir, name);
-      shim = writeFile(path, controlShim({ commandName: name, redisCli: SANDBOX_PATHS.realRedisCli, controlSocket: SANDBOX_PATHS.controlSocket }), { mode: 0o755 }).then(() => path);
+      shim = writeFile(
+        path,
+        controlShim({ commandName: name, redisCli: SANDBOX_PATHS.realRedisCli, controlSocket: SANDBOX_PATHS.controlSocket }),
+        { mode: 0o755 },
+      ).then(() => path);
       shims.set(name, shim);
     }
     return shim;
@@ -244,7 +260,12 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
 
     async callRedis(command, callOptions = {}) {
       const started = clock.now();
-      const operation = trace.record({ kind: 'redis', agentId: callOptions.agentId ?? 'host', command: [...command], durationMs: 0 }) as TraceOperation & { kind: 'redis' };
+      const operation = trace.record({
+        kind: 'redis',
+        agentId: callOptions.agentId ?? 'host',
+        command: [...command],
+        durationMs: 0,
+      }) as TraceOperation & { kind: 'redis' };
       const reply = await redis.call(command);
       operation.reply = reply;
       operation.durationMs = Math.round((clock.now() - started) * 10) / 10;
@@ -285,8 +306,12 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       identity,
       runId,
       memory,
-      record: (operation) => { trace.record(operation); },
-      publish: (event) => { events.push({ t: trace.now(), ...event }); },
+      record: (operation) => {
+        trace.record(operation);
+      },
+      publish: (event) => {
+        events.push({ t: trace.now(), ...event });
+      },
     };
     const control = await startControlServer(join(runDir, 'control.sock'), async (command, args) => {
       if (command === MEMORY_COMMAND_NAME) return runMemoryCommand(args, commandContext);
@@ -339,7 +364,11 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
         startedAt = trace.now();
         outcome = await superviseProcess({
-          runner, clock, timeoutMs, limits: runLimits, diskWatchPath: dir,
+          runner,
+          clock,
+          timeoutMs,
+          limits: runLimits,
+          diskWatchPath: dir,
           request: { command: bwrapPath, args, env, cwd: agent.workspace, extraPipes: 1, ...(sandboxOwner ?? {}) },
           containment: { kind: 'pid-namespace', infoPipe: 3 },
           ...(cgroup ? { cgroup } : {}),
@@ -347,14 +376,36 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       } else {
         warnings.push(NO_SANDBOX_WARNING);
         const markerValue = randomBytes(8).toString('hex');
-        const layout = await noSandboxLayout({ runDir, agent, tmpDir, realRedisCli, controlSocket: control.socketPath, redisSocket: proxy.socketPath, slashNames });
-        env = buildHookEnvironment({ hookName: hook.name, context, layout: layout.shell, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
+        const layout = await noSandboxLayout({
+          runDir,
+          agent,
+          tmpDir,
+          realRedisCli,
+          controlSocket: control.socketPath,
+          redisSocket: proxy.socketPath,
+          slashNames,
+        });
+        env = buildHookEnvironment({
+          hookName: hook.name,
+          context,
+          layout: layout.shell,
+          ...(runOptions.env ? { overrides: runOptions.env } : {}),
+        });
         startedAt = trace.now();
         outcome = await superviseProcess({
-          runner, clock, timeoutMs, limits: runLimits, diskWatchPath: dir,
+          runner,
+          clock,
+          timeoutMs,
+          limits: runLimits,
+          diskWatchPath: dir,
           request: {
             command: '/bin/bash',
-            args: ['-c', `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; exec -a bash /bin/bash -c "$1"`, 'vah-limits', hook.text],
+            args: [
+              '-c',
+              `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; exec -a bash /bin/bash -c "$1"`,
+              'vah-limits',
+              hook.text,
+            ],
             env: { BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
@@ -366,7 +417,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       await Promise.all([control.close(), proxy.close(), cgroup?.remove()]);
       await rm(runDir, { recursive: true, force: true });
     }
-    if (outcome.survivors.length > 0) warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
+    if (outcome.survivors.length > 0)
+      warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
 
     return {
       runId,
@@ -392,8 +444,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       sandbox: {
         mode,
         ...(bwrapVersion ? { bwrapVersion } : {}),
-        hostUid: mode === 'bwrap' ? hostUid : process.getuid?.() ?? 0,
-        hostGid: mode === 'bwrap' ? hostGid : process.getgid?.() ?? 0,
+        hostUid: mode === 'bwrap' ? hostUid : (process.getuid?.() ?? 0),
+        hostGid: mode === 'bwrap' ? hostGid : (process.getgid?.() ?? 0),
         limits: runLimits,
         timeoutMs,
         ...(outcome.pidNamespace ? { pidNamespace: outcome.pidNamespace } : {}),
@@ -424,7 +476,11 @@ async function reachableTempDir(forOtherUser: boolean): Promise<string> {
 
 /** Agent ids become directory names; anything odd in them must not steer the path. */
 function safeName(agentId: string): string {
-  const cleaned = agentId.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_').slice(0, 80) || 'agent';
+  const cleaned =
+    agentId
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80) || 'agent';
   return `${cleaned}-${createHashSuffix(agentId)}`;
 }
 
@@ -434,7 +490,11 @@ function createHashSuffix(text: string): string {
   return hash.toString(36);
 }
 
-async function prepareAgentDirs(root: string, seed: string | undefined, owner: { uid: number; gid: number } | undefined): Promise<{ workspace: string; home: string }> {
+async function prepareAgentDirs(
+  root: string,
+  seed: string | undefined,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<{ workspace: string; home: string }> {
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
   await mkdir(root, { recursive: true, mode: 0o755 });
@@ -472,19 +532,30 @@ function redisCliLocations(realRedisCli: string): string[] {
  * sockets' host paths are baked in) and as bash functions named `/NAME`.
  */
 async function noSandboxLayout(options: {
-  runDir: string; agent: { workspace: string; home: string }; tmpDir: string; realRedisCli: string;
-  controlSocket: string; redisSocket: string; slashNames: string[];
+  runDir: string;
+  agent: { workspace: string; home: string };
+  tmpDir: string;
+  realRedisCli: string;
+  controlSocket: string;
+  redisSocket: string;
+  slashNames: string[];
 }): Promise<{ shell: ShellLayout; prelude: string }> {
   const binDir = join(options.runDir, 'bin');
   const shimDir = join(options.runDir, 'shims');
   await Promise.all([mkdir(binDir), mkdir(shimDir)]);
-  await writeFile(join(binDir, 'redis-cli'), redisCliShim({ redisCli: options.realRedisCli, redisSocket: options.redisSocket }), { mode: 0o755 });
+  await writeFile(join(binDir, 'redis-cli'), redisCliShim({ redisCli: options.realRedisCli, redisSocket: options.redisSocket }), {
+    mode: 0o755,
+  });
   const commands: Record<string, string> = {};
-  await Promise.all(options.slashNames.map(async (name) => {
-    const path = join(shimDir, name);
-    await writeFile(path, controlShim({ commandName: name, redisCli: options.realRedisCli, controlSocket: options.controlSocket }), { mode: 0o755 });
-    commands[name] = path;
-  }));
+  await Promise.all(
+    options.slashNames.map(async (name) => {
+      const path = join(shimDir, name);
+      await writeFile(path, controlShim({ commandName: name, redisCli: options.realRedisCli, controlSocket: options.controlSocket }), {
+        mode: 0o755,
+      });
+      commands[name] = path;
+    }),
+  );
   const prelude = join(options.runDir, 'prelude.bash');
   await writeFile(prelude, noSandboxPrelude({ commands }));
   return {

@@ -27,14 +27,50 @@ export const EVENTBUS_COMMAND_NAME = 'eventbus';
  * `/name` a hook calls is found by `slashCommandsIn` and bound too.
  */
 export const KNOWN_SLASH_COMMANDS = [
-  'performance', 'fleet', 'swarm', 'hooks', 'neural', 'dashboard', 'github', 'wasm', 'compliance',
-  'cfn-loop', 'cfn-loop-epic', 'cfn-loop-sprints', 'sparc', 'fullstack', 'claude-soul', 'github-commit',
+  'performance',
+  'fleet',
+  'swarm',
+  'hooks',
+  'neural',
+  'dashboard',
+  'github',
+  'wasm',
+  'compliance',
+  'cfn-loop',
+  'cfn-loop-epic',
+  'cfn-loop-sprints',
+  'sparc',
+  'fullstack',
+  'claude-soul',
+  'github-commit',
 ] as const;
 
 /** Top-level names a slash command may not take: the sandbox's own directories. */
 const RESERVED_ROOT_NAMES = new Set([
-  'bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc', 'root',
-  'run', 'sbin', 'srv', 'sys', 'tmp', 'usr', 'var', 'workspace', MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME,
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'srv',
+  'sys',
+  'tmp',
+  'usr',
+  'var',
+  'workspace',
+  MEMORY_COMMAND_NAME,
+  EVENTBUS_COMMAND_NAME,
 ]);
 
 /**
@@ -95,7 +131,7 @@ exec ${shellQuote(options.redisCli)} -s ${shellQuote(options.redisSocket)} "$@"
  * define them before running anything.
  */
 export function noSandboxPrelude(options: { commands: Record<string, string> }): string {
-  const lines = ['# validate-agent-hooks --no-sandbox: the runtime\'s slash commands as functions.'];
+  const lines = ["# validate-agent-hooks --no-sandbox: the runtime's slash commands as functions."];
   for (const [name, shimPath] of Object.entries(options.commands)) {
     lines.push(`/${name}() { ${shellQuote(shimPath)} "$@"; }`);
   }

@@ -36,7 +36,18 @@ export interface SlashCommandContext {
   publish: (event: Omit<PublishedEvent, 't'>) => void;
 }
 
-const MEMORY_NOOP_SUBCOMMANDS = new Set(['init', 'recover', 'backup', 'restore', 'audit', 'stats', 'metrics', 'status', 'optimize', 'vacuum']);
+const MEMORY_NOOP_SUBCOMMANDS = new Set([
+  'init',
+  'recover',
+  'backup',
+  'restore',
+  'audit',
+  'stats',
+  'metrics',
+  'status',
+  'optimize',
+  'vacuum',
+]);
 const EVENTBUS_NOOP_SUBCOMMANDS = new Set(['subscribe', 'unsubscribe', 'init', 'metrics', 'status', 'stats', 'health']);
 const NO_IMPLEMENTATION = 'no public implementation exists; the executor records the call and reports success';
 
@@ -62,7 +73,8 @@ function parseFlags(args: readonly string[], allowed: readonly string[]): Parsed
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
-    if (!allowed.includes(name)) throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
+    if (!allowed.includes(name))
+      throw new UsageError(`unknown option --${name} (expected ${allowed.map((flag) => `--${flag}`).join(', ')})`);
     if (eq >= 0) flags.set(name, arg.slice(eq + 1));
     else if (i + 1 < args.length) flags.set(name, args[++i]!);
     else throw new UsageError(`option --${name} needs a value`);
@@ -168,7 +180,15 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
         const level = parseLevel(flags.get('level'), notes, { required: false });
         const pattern = flags.get('pattern') ?? (flags.has('prefix') ? `${flags.get('prefix')}*` : undefined);
         const entries = await query(context, level, pattern);
-        context.record({ ...base, ...(level ? { level } : {}), ...(pattern ? { pattern } : {}), count: entries.length, outcome: 'ok', exitCode: 0, ...note() });
+        context.record({
+          ...base,
+          ...(level ? { level } : {}),
+          ...(pattern ? { pattern } : {}),
+          count: entries.length,
+          outcome: 'ok',
+          exitCode: 0,
+          ...note(),
+        });
         return outcome(0, entries.map((entry) => `${entry.key}\n`).join(''));
       }
       case 'search':
@@ -181,11 +201,20 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
         const isGlob = flags.has('pattern') || /[*?]/.test(text);
         const memory = await context.memory();
         const keyMatches = isGlob ? globMatcher(text) : undefined;
-        const entries = memory.visible(context.identity, level ? { level } : {})
+        const entries = memory
+          .visible(context.identity, level ? { level } : {})
           .filter((entry) => (keyMatches ? keyMatches(entry.key) : entry.key.includes(text) || entry.value.includes(text)))
           .slice(0, Number.isFinite(limit) ? limit : undefined);
         memory.noteQuery(context.identity, subcommand, level, text, entries.length);
-        context.record({ ...base, ...(level ? { level } : {}), pattern: text, count: entries.length, outcome: 'ok', exitCode: 0, ...note() });
+        context.record({
+          ...base,
+          ...(level ? { level } : {}),
+          pattern: text,
+          count: entries.length,
+          outcome: 'ok',
+          exitCode: 0,
+          ...note(),
+        });
         return outcome(0, `${JSON.stringify(entries.map(publicEntry))}\n`);
       }
       default: {
@@ -200,8 +229,19 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
     if (!(error instanceof UsageError)) throw error;
     const key = rawFlag(rest, 'key');
     const level = rawFlag(rest, 'level');
-    context.record({ ...base, ...(key !== undefined ? { key } : {}), ...(level !== undefined ? { level } : {}), outcome: 'invalid', exitCode: 2, note: error.message });
-    return outcome(2, '', `sqlite-memory: ${error.message}\nusage: /sqlite-memory store|retrieve|list|search|delete --key KEY --level agent|swarm|project [--data JSON]\n`);
+    context.record({
+      ...base,
+      ...(key !== undefined ? { key } : {}),
+      ...(level !== undefined ? { level } : {}),
+      outcome: 'invalid',
+      exitCode: 2,
+      note: error.message,
+    });
+    return outcome(
+      2,
+      '',
+      `sqlite-memory: ${error.message}\nusage: /sqlite-memory store|retrieve|list|search|delete --key KEY --level agent|swarm|project [--data JSON]\n`,
+    );
   }
 }
 
@@ -231,12 +271,17 @@ function requireFlag(flags: Flags, name: string): string {
   return value;
 }
 
-
-export function validateEvent(fields: { type?: string; priority?: string; data?: string }): { problems: string[]; priority: number; data: unknown } {
+export function validateEvent(fields: { type?: string; priority?: string; data?: string }): {
+  problems: string[];
+  priority: number;
+  data: unknown;
+} {
   const problems: string[] = [];
   if (!fields.type) problems.push('missing --type');
-  else if (!EVENT_TYPE_PATTERN.test(fields.type)) problems.push(`invalid type '${fields.type}' (expected dot-separated words such as agent.blocking.start)`);
-  else if (fields.type.includes('*')) problems.push(`invalid type '${fields.type}' (wildcards belong in subscribe patterns, not in a published type)`);
+  else if (!EVENT_TYPE_PATTERN.test(fields.type))
+    problems.push(`invalid type '${fields.type}' (expected dot-separated words such as agent.blocking.start)`);
+  else if (fields.type.includes('*'))
+    problems.push(`invalid type '${fields.type}' (wildcards belong in subscribe patterns, not in a published type)`);
   let priority = 5;
   if (fields.priority !== undefined) {
     priority = Number(fields.priority);
@@ -277,8 +322,14 @@ export async function runEventbusCommand(args: readonly string[], context: Slash
     ];
     const valid = problems.length === 0;
     context.record({
-      ...base, ...(type ? { type } : {}), priority, data, valid, exitCode: valid ? 0 : 1,
-      ...(valid ? {} : { problems }), ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+      ...base,
+      ...(type ? { type } : {}),
+      priority,
+      data,
+      valid,
+      exitCode: valid ? 0 : 1,
+      ...(valid ? {} : { problems }),
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     });
     if (!valid) return outcome(1, '', `eventbus: invalid event: ${problems.join('; ')}\n`);
     context.publish({ agentId: context.identity.agentId, runId: context.runId, type: type!, priority, data });
@@ -294,6 +345,14 @@ export async function runEventbusCommand(args: readonly string[], context: Slash
 }
 
 export function runOtherCommand(name: string, args: readonly string[], context: SlashCommandContext): CommandOutcome {
-  context.record({ kind: 'command', agentId: context.identity.agentId, runId: context.runId, command: `/${name}`, args: [...args], exitCode: 0, note: `/${name}: ${NO_IMPLEMENTATION}` });
+  context.record({
+    kind: 'command',
+    agentId: context.identity.agentId,
+    runId: context.runId,
+    command: `/${name}`,
+    args: [...args],
+    exitCode: 0,
+    note: `/${name}: ${NO_IMPLEMENTATION}`,
+  });
   return outcome(0);
 }

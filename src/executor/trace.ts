@@ -64,7 +64,7 @@ export interface CommandOperation extends OperationBase {
 export type TraceOperation = RedisOperation | MemoryOperation | EventOperation | CommandOperation;
 
 /** Distributes `Omit` over the union, so each kind keeps its own fields. */
-export type OperationInput = TraceOperation extends infer T ? T extends TraceOperation ? Omit<T, 't'> : never : never;
+export type OperationInput = TraceOperation extends infer T ? (T extends TraceOperation ? Omit<T, 't'> : never) : never;
 
 export interface PublishedEvent {
   t: number;

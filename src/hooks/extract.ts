@@ -62,7 +62,13 @@ export function extractHooks(profile: Profile): HookScript[] {
   return hookEntries(profile).flatMap((entry) => (entry.script ? [entry.script] : []));
 }
 
-function scriptOf(profile: Profile, pair: Pair<YamlNode, YamlNode | null>, name: string, keyPath: string[], keyRange: Range): HookScript | undefined {
+function scriptOf(
+  profile: Profile,
+  pair: Pair<YamlNode, YamlNode | null>,
+  name: string,
+  keyPath: string[],
+  keyRange: Range,
+): HookScript | undefined {
   const value = pair.value;
   const fm = profile.frontmatter;
   if (!fm || !isScalar(value) || typeof value.value !== 'string' || !value.range) return undefined;
@@ -88,11 +94,16 @@ function scriptOf(profile: Profile, pair: Pair<YamlNode, YamlNode | null>, name:
 
 function styleOf(node: Scalar): ScalarStyle {
   switch (node.type) {
-    case Scalar.BLOCK_LITERAL: return 'literal';
-    case Scalar.BLOCK_FOLDED: return 'folded';
-    case Scalar.QUOTE_SINGLE: return 'single-quoted';
-    case Scalar.QUOTE_DOUBLE: return 'double-quoted';
-    default: return 'plain';
+    case Scalar.BLOCK_LITERAL:
+      return 'literal';
+    case Scalar.BLOCK_FOLDED:
+      return 'folded';
+    case Scalar.QUOTE_SINGLE:
+      return 'single-quoted';
+    case Scalar.QUOTE_DOUBLE:
+      return 'double-quoted';
+    default:
+      return 'plain';
   }
 }
 
@@ -112,7 +123,10 @@ export function locateSegments(raw: string, rawStart: number, text: string, styl
   let cursor = 0;
   let pendingBreaks = 0;
   for (const fragment of fragments) {
-    if (fragment.text === '') { pendingBreaks++; continue; }
+    if (fragment.text === '') {
+      pendingBreaks++;
+      continue;
+    }
     const slack = pendingBreaks + 2;
     const found = text.indexOf(fragment.text, cursor);
     if (found !== -1 && found - cursor <= slack) {
@@ -145,7 +159,12 @@ function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number):
     const explicit = /^[|>][+-]?([1-9])|^[|>]([1-9])/.exec(header.text);
     const indicator = explicit ? Number(explicit[1] ?? explicit[2]) : undefined;
     const firstContent = lines.find((l) => l.text.trim() !== '');
-    const indent = indicator !== undefined ? parentIndent + indicator : firstContent ? firstContent.text.length - firstContent.text.trimStart().length : 0;
+    const indent =
+      indicator !== undefined
+        ? parentIndent + indicator
+        : firstContent
+          ? firstContent.text.length - firstContent.text.trimStart().length
+          : 0;
     return lines.map((l) => ({ offset: l.offset + Math.min(indent, l.text.length), text: l.text.slice(indent) }));
   }
   const fragments: Fragment[] = [];
@@ -157,7 +176,12 @@ function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number):
     if (index > 0) while (start < end && (line.text[start] === ' ' || line.text[start] === '\t')) start++;
     if (index < lines.length - 1) while (end > start && (line.text[end - 1] === ' ' || line.text[end - 1] === '\t')) end--;
     const body = line.text.slice(start, end);
-    const escape = style === 'double-quoted' ? /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/g : style === 'single-quoted' ? /''/g : undefined;
+    const escape =
+      style === 'double-quoted'
+        ? /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/g
+        : style === 'single-quoted'
+          ? /''/g
+          : undefined;
     if (!escape) {
       fragments.push({ offset: line.offset + start, text: body });
       return;

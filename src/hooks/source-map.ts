@@ -11,7 +11,10 @@ import type { HookScript } from './types.js';
 export class ScriptSourceMap {
   readonly scriptLines: LineIndex;
 
-  constructor(readonly hook: HookScript, private readonly fileLines: LineIndex) {
+  constructor(
+    readonly hook: HookScript,
+    private readonly fileLines: LineIndex,
+  ) {
     this.scriptLines = new LineIndex(hook.text);
   }
 

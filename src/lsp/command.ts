@@ -19,11 +19,17 @@ ShellCheck runs on open and save, and on change while it is fast enough.
  * closes the pipe), when vscode-languageserver ends the process.
  */
 export async function lspCommand(args: string[], io: CliIO, options: LanguageServerOptions = {}): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) { io.stdout(LSP_HELP); return 0; }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(LSP_HELP);
+    return 0;
+  }
   // Editors add their own flags (`--clientProcessId=N`); only other transports are refused.
   const other = args.find((a) => /^--(node-ipc|socket|pipe)\b/.test(a));
   // Reported here rather than thrown: this module is loaded beside the bundled CLI, whose UsageError is another class.
-  if (other) { io.stderr(`validate-agent-hooks: lsp: only --stdio is supported, not ${other}\n`); return 2; }
+  if (other) {
+    io.stderr(`validate-agent-hooks: lsp: only --stdio is supported, not ${other}\n`);
+    return 2;
+  }
   // Standard output belongs to the protocol: anything logged goes to standard error.
   console.log = console.info = console.warn = console.debug = console.error;
   const { ConfigResolver } = await import('../config/load.js');
@@ -31,8 +37,14 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
   const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
   const debounceValue = millisecondsFlag(args, '--debounce-ms');
   const budgetValue = millisecondsFlag(args, '--shellcheck-budget-ms');
-  for (const [flag, value] of [['--debounce-ms', debounceValue], ['--shellcheck-budget-ms', budgetValue]] as const) {
-    if (value !== undefined && !/^\d+$/.test(value)) { io.stderr(`validate-agent-hooks: lsp: ${flag} expects milliseconds, got "${value}"\n`); return 2; }
+  for (const [flag, value] of [
+    ['--debounce-ms', debounceValue],
+    ['--shellcheck-budget-ms', budgetValue],
+  ] as const) {
+    if (value !== undefined && !/^\d+$/.test(value)) {
+      io.stderr(`validate-agent-hooks: lsp: ${flag} expects milliseconds, got "${value}"\n`);
+      return 2;
+    }
   }
   const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
   startLanguageServer(connection, {
@@ -52,7 +64,7 @@ function millisecondsFlag(args: readonly string[], flag: string): string | undef
   const index = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
   if (index === -1) return undefined;
   const arg = args[index]!;
-  return arg.includes('=') ? arg.slice(flag.length + 1) : args[index + 1] ?? '';
+  return arg.includes('=') ? arg.slice(flag.length + 1) : (args[index + 1] ?? '');
 }
 
 /** ShellCheck when it is installed; without it the server still serves everything else. */

@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import {
-  CodeActionKind, TextDocuments, TextDocumentSyncKind,
-  type CodeAction, type CodeActionParams, type Connection, type Diagnostic as LspDiagnosticType, type TextEdit as LspTextEdit,
+  CodeActionKind,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Connection,
+  type Diagnostic as LspDiagnosticType,
+  type TextEdit as LspTextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../diagnostics.js';
@@ -101,8 +107,20 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         if (analyzers.length > 0) state.analyzersOnSaveOnly = performance.now() - started > slowMs;
         diagnostics = result?.diagnostics ?? [];
       } catch (error) {
-        connection.console.error(`validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-        diagnostics = [{ ruleId: 'internal-error', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `validate-agent-hooks could not lint this document: ${error instanceof Error ? error.message : String(error)}` }];
+        connection.console.error(
+          `validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        diagnostics = [
+          {
+            ruleId: 'internal-error',
+            severity: 'error',
+            line: 1,
+            column: 1,
+            endLine: 1,
+            endColumn: 1,
+            message: `validate-agent-hooks could not lint this document: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        ];
       }
     }
     // A newer edit is on its way; its own run publishes.
@@ -119,7 +137,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   documents.onDidChangeContent((event) => {
     // TextDocuments fires a change right after each open; the open handler has linted that one.
     const state = stateOf(event.document.uri);
-    if (state.openPending) { state.openPending = false; return; }
+    if (state.openPending) {
+      state.openPending = false;
+      return;
+    }
     schedule(event.document.uri, debounceMs, !state.analyzersOnSaveOnly);
   });
   documents.onDidSave((event) => schedule(event.document.uri, 0, true));
@@ -151,15 +172,25 @@ function codeActions(params: CodeActionParams, document: TextDocument, state: Do
 
   if (wants(CodeActionKind.QuickFix)) {
     const requested = params.context.diagnostics.filter((d) => d.source === LSP_SOURCE);
-    const matched = requested.length > 0
-      ? state.diagnostics.filter((d) => requested.some((r) => r.code === d.ruleId && sameRange(r.range, toEditorRange(d, state.bom))))
-      : state.diagnostics.filter((d) => intersects(toEditorRange(d, state.bom), params.range));
+    const matched =
+      requested.length > 0
+        ? state.diagnostics.filter((d) => requested.some((r) => r.code === d.ruleId && sameRange(r.range, toEditorRange(d, state.bom))))
+        : state.diagnostics.filter((d) => intersects(toEditorRange(d, state.bom), params.range));
     const suppressible = suppressibleLines(document, text);
     for (const d of matched) {
       const editorDiagnostic = toEditor(d, uri, state.bom);
       for (const fix of d.fixes ?? []) {
-        const edits: LspTextEdit[] = fix.edits.map((e) => ({ range: toEditorRange(e.range, state.bom), newText: e.text.replace(/\r?\n/g, eol) }));
-        actions.push({ title: fix.title, kind: CodeActionKind.QuickFix, diagnostics: [editorDiagnostic], isPreferred: fix.safe, edit: { changes: { [uri]: edits } } });
+        const edits: LspTextEdit[] = fix.edits.map((e) => ({
+          range: toEditorRange(e.range, state.bom),
+          newText: e.text.replace(/\r?\n/g, eol),
+        }));
+        actions.push({
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [editorDiagnostic],
+          isPreferred: fix.safe,
+          edit: { changes: { [uri]: edits } },
+        });
       }
       if (d.ruleId !== UNUSED_SUPPRESSION_RULE && d.ruleId !== 'internal-error' && suppressible(d.line)) {
         const lineText = document.getText({ start: { line: d.line - 1, character: 0 }, end: { line: d.line, character: 0 } });
@@ -168,7 +199,16 @@ function codeActions(params: CodeActionParams, document: TextDocument, state: Do
           title: `Disable ${d.ruleId} for this line`,
           kind: CodeActionKind.QuickFix,
           diagnostics: [editorDiagnostic],
-          edit: { changes: { [uri]: [{ range: { start: { line: d.line - 1, character: 0 }, end: { line: d.line - 1, character: 0 } }, newText: `${indent}# validate-agent-hooks-disable-next-line ${d.ruleId}${eol}` }] } },
+          edit: {
+            changes: {
+              [uri]: [
+                {
+                  range: { start: { line: d.line - 1, character: 0 }, end: { line: d.line - 1, character: 0 } },
+                  newText: `${indent}# validate-agent-hooks-disable-next-line ${d.ruleId}${eol}`,
+                },
+              ],
+            },
+          },
         });
       }
     }
@@ -181,7 +221,16 @@ function codeActions(params: CodeActionParams, document: TextDocument, state: Do
       actions.push({
         title: 'Fix all safe validate-agent-hooks problems',
         kind: FIX_ALL_KIND,
-        edit: { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: document.positionAt(text.length) }, newText: (state.bom ? '\uFEFF' : '') + fixed }] } },
+        edit: {
+          changes: {
+            [uri]: [
+              {
+                range: { start: { line: 0, character: 0 }, end: document.positionAt(text.length) },
+                newText: (state.bom ? '\uFEFF' : '') + fixed,
+              },
+            ],
+          },
+        },
       });
     }
   }
@@ -210,8 +259,8 @@ function suppressibleLines(document: TextDocument, text: string): (line: number)
   } catch {
     // Without hooks, only the frontmatter bounds decide.
   }
-  return (line) => line >= first && line <= last &&
-    !hooks.some((h) => h.style !== 'literal' && h.valueRange.line < line && line <= h.valueRange.endLine);
+  return (line) =>
+    line >= first && line <= last && !hooks.some((h) => h.style !== 'literal' && h.valueRange.line < line && line <= h.valueRange.endLine);
 }
 
 function toEditorRange(range: { line: number; column: number; endLine: number; endColumn: number }, bom: boolean): LspRange {
@@ -231,11 +280,17 @@ function toEditor(d: Diagnostic, uri: string, bom: boolean): LspDiagnosticType {
 }
 
 function sameRange(a: LspRange, b: LspRange): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  return (
+    a.start.line === b.start.line &&
+    a.start.character === b.start.character &&
+    a.end.line === b.end.line &&
+    a.end.character === b.end.character
+  );
 }
 
 function intersects(a: LspRange, b: LspRange): boolean {
-  const before = (p: { line: number; character: number }, q: { line: number; character: number }): boolean => p.line < q.line || (p.line === q.line && p.character < q.character);
+  const before = (p: { line: number; character: number }, q: { line: number; character: number }): boolean =>
+    p.line < q.line || (p.line === q.line && p.character < q.character);
   return !before(a.end, b.start) && !before(b.end, a.start);
 }
 

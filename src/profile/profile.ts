@@ -57,11 +57,29 @@ function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Dia
   };
   switch (problem.kind) {
     case 'binary':
-      return { ruleId: 'file-unreadable', severity: 'error', ...at(problem.offset), message: 'Unexpected binary content (a NUL byte): this is not a Markdown profile.' };
+      return {
+        ruleId: 'file-unreadable',
+        severity: 'error',
+        ...at(problem.offset),
+        message: 'Unexpected binary content (a NUL byte): this is not a Markdown profile.',
+      };
     case 'encoding':
-      return { ruleId: 'file-unreadable', severity: 'error', ...at(problem.offset), message: 'Invalid UTF-8 byte sequence: profiles must be UTF-8 text.' };
+      return {
+        ruleId: 'file-unreadable',
+        severity: 'error',
+        ...at(problem.offset),
+        message: 'Invalid UTF-8 byte sequence: profiles must be UTF-8 text.',
+      };
     case 'too-large':
-      return { ruleId: 'file-unreadable', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unexpected file size of ${problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.` };
+      return {
+        ruleId: 'file-unreadable',
+        severity: 'error',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: `Unexpected file size of ${problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.`,
+      };
   }
 }
 
@@ -71,15 +89,34 @@ function parseProfile(path: string, source: SourceText): Profile {
   const profile: Profile = { path, source, lines, bodyStart: 0, problems };
   const first = lines.lineText(1);
   if (!FENCE.test(first)) {
-    problems.push({ ruleId: 'frontmatter-missing', severity: 'warning', line: 1, column: 1, endLine: 1, endColumn: Math.max(1, first.length) + 1, message: 'Expected YAML frontmatter between `---` lines at the start of the profile.' });
+    problems.push({
+      ruleId: 'frontmatter-missing',
+      severity: 'warning',
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: Math.max(1, first.length) + 1,
+      message: 'Expected YAML frontmatter between `---` lines at the start of the profile.',
+    });
     return profile;
   }
   let closingLine = 0;
   for (let line = 2; line <= lines.lineCount; line++) {
-    if (CLOSING_FENCE.test(lines.lineText(line))) { closingLine = line; break; }
+    if (CLOSING_FENCE.test(lines.lineText(line))) {
+      closingLine = line;
+      break;
+    }
   }
   if (closingLine === 0) {
-    problems.push({ ruleId: 'frontmatter-unclosed', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 4, message: 'Expected a closing `---` line for the frontmatter opened here.' });
+    problems.push({
+      ruleId: 'frontmatter-unclosed',
+      severity: 'error',
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 4,
+      message: 'Expected a closing `---` line for the frontmatter opened here.',
+    });
     return profile;
   }
   const start = lines.lineStarts[1]!;
@@ -87,12 +124,25 @@ function parseProfile(path: string, source: SourceText): Profile {
   profile.bodyStart = lines.lineStarts[closingLine] ?? source.text.length;
   const yamlText = source.text.slice(start, end);
   if (yamlText.trim() === '') {
-    problems.push({ ruleId: 'frontmatter-empty', severity: 'warning', line: 1, column: 1, endLine: closingLine, endColumn: 4, message: 'Unexpected empty frontmatter: a profile needs at least a `name` and a `description`.' });
+    problems.push({
+      ruleId: 'frontmatter-empty',
+      severity: 'warning',
+      line: 1,
+      column: 1,
+      endLine: closingLine,
+      endColumn: 4,
+      message: 'Unexpected empty frontmatter: a profile needs at least a `name` and a `description`.',
+    });
     return profile;
   }
   const tooDeep = firstTooDeep(yamlText, MAX_YAML_DEPTH);
   if (tooDeep !== undefined) {
-    problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...lines.rangeOf(start + tooDeep, start + tooDeep + 1), message: `Invalid YAML: collections nested deeper than ${MAX_YAML_DEPTH} levels are not read.` });
+    problems.push({
+      ruleId: 'frontmatter-yaml',
+      severity: 'error',
+      ...lines.rangeOf(start + tooDeep, start + tooDeep + 1),
+      message: `Invalid YAML: collections nested deeper than ${MAX_YAML_DEPTH} levels are not read.`,
+    });
     return profile;
   }
   const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });
@@ -109,14 +159,25 @@ function parseProfile(path: string, source: SourceText): Profile {
     problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...range, message: `Invalid YAML: ${firstLine(error.message)}${hint}` });
   }
   for (const warning of doc.warnings) {
-    problems.push({ ruleId: 'frontmatter-yaml', severity: 'warning', ...rangeAt(warning.pos), message: `Unexpected YAML: ${firstLine(warning.message)}` });
+    problems.push({
+      ruleId: 'frontmatter-yaml',
+      severity: 'warning',
+      ...rangeAt(warning.pos),
+      message: `Unexpected YAML: ${firstLine(warning.message)}`,
+    });
   }
   if (doc.errors.length === 0) {
     try {
       frontmatter.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (error) {
       // yaml refuses to expand a document whose aliases multiply past the bound.
-      problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...lines.rangeOf(start, start + 3), ...firstAliasRange(doc, rangeAt), message: `Invalid YAML: ${firstLine(String((error as Error).message))}` });
+      problems.push({
+        ruleId: 'frontmatter-yaml',
+        severity: 'error',
+        ...lines.rangeOf(start, start + 3),
+        ...firstAliasRange(doc, rangeAt),
+        message: `Invalid YAML: ${firstLine(String((error as Error).message))}`,
+      });
     }
   }
   return profile;
@@ -155,7 +216,10 @@ function firstTooDeep(yamlText: string, limit: number): number | undefined {
 }
 
 function firstLine(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').trim();
+  return message
+    .split('\n')[0]!
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .trim();
 }
 
 function firstAliasRange(doc: Document.Parsed, rangeAt: (pos: readonly [number, number]) => Range): Range | undefined {
@@ -197,7 +261,10 @@ export function findPair(map: unknown, name: string): Pair<YamlNode, YamlNode | 
 }
 
 /** Walks a JSON-pointer-like path (`/hooks/pre/0`) through the YAML tree. */
-export function nodeAtPath(root: unknown, segments: readonly string[]): { node: YamlNode | null | undefined; pair?: Pair<YamlNode, YamlNode | null> } {
+export function nodeAtPath(
+  root: unknown,
+  segments: readonly string[],
+): { node: YamlNode | null | undefined; pair?: Pair<YamlNode, YamlNode | null> } {
   let node = root as YamlNode | null | undefined;
   let pair: Pair<YamlNode, YamlNode | null> | undefined;
   for (const segment of segments) {

@@ -24,7 +24,12 @@ export const githubReporter: Reporter = (results, options) => {
     const file = (relative(options.cwd, result.filePath) || result.filePath).split(sep).join('/');
     for (const d of result.diagnostics) {
       const properties: [string, string | number][] = [
-        ['file', file], ['line', d.line], ['endLine', d.endLine], ['col', d.column], ['endColumn', d.endColumn], ['title', d.ruleId],
+        ['file', file],
+        ['line', d.line],
+        ['endLine', d.endLine],
+        ['col', d.column],
+        ['endColumn', d.endColumn],
+        ['title', d.ruleId],
       ];
       const props = properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(',');
       out += `::${COMMAND[d.severity]} ${props}::${escapeData(d.message)}\n`;

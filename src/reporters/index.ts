@@ -12,10 +12,15 @@ export function isReporterName(name: string): name is ReporterName {
 /** Loads one reporter: the CLI pays only for the format it prints. */
 export async function loadReporter(name: ReporterName): Promise<Reporter> {
   switch (name) {
-    case 'stylish': return (await import('./stylish.js')).stylishReporter;
-    case 'json': return (await import('./json.js')).jsonReporter;
-    case 'lsp': return (await import('./lsp.js')).lspReporter;
-    case 'sarif': return (await import('./sarif.js')).sarifReporter;
-    case 'github': return (await import('./github.js')).githubReporter;
+    case 'stylish':
+      return (await import('./stylish.js')).stylishReporter;
+    case 'json':
+      return (await import('./json.js')).jsonReporter;
+    case 'lsp':
+      return (await import('./lsp.js')).lspReporter;
+    case 'sarif':
+      return (await import('./sarif.js')).sarifReporter;
+    case 'github':
+      return (await import('./github.js')).githubReporter;
   }
 }

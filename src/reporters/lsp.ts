@@ -4,8 +4,14 @@ import type { Diagnostic, Range, Severity } from '../diagnostics.js';
 import type { Reporter } from './types.js';
 
 /** The LSP shapes this tool emits, declared here so the reporter needs no LSP package. */
-export interface LspPosition { line: number; character: number }
-export interface LspRange { start: LspPosition; end: LspPosition }
+export interface LspPosition {
+  line: number;
+  character: number;
+}
+export interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
 export interface LspDiagnostic {
   range: LspRange;
   severity: 1 | 2 | 3 | 4;
@@ -15,7 +21,10 @@ export interface LspDiagnostic {
   message: string;
   relatedInformation?: { location: { uri: string; range: LspRange }; message: string }[];
 }
-export interface LspPublishDiagnostics { uri: string; diagnostics: LspDiagnostic[] }
+export interface LspPublishDiagnostics {
+  uri: string;
+  diagnostics: LspDiagnostic[];
+}
 
 export const LSP_SOURCE = 'validate-agent-hooks';
 
@@ -37,10 +46,19 @@ export function fileUri(filePath: string, cwd = process.cwd()): string {
 }
 
 export function toLspDiagnostic(d: Diagnostic, uri: string, uriOf: (file: string) => string = (f) => f): LspDiagnostic {
-  const out: LspDiagnostic = { range: toLspRange(d), severity: LSP_SEVERITY[d.severity], code: d.ruleId, source: LSP_SOURCE, message: d.message };
+  const out: LspDiagnostic = {
+    range: toLspRange(d),
+    severity: LSP_SEVERITY[d.severity],
+    code: d.ruleId,
+    source: LSP_SOURCE,
+    message: d.message,
+  };
   if (d.docsUrl) out.codeDescription = { href: d.docsUrl };
   if (d.related?.length) {
-    out.relatedInformation = d.related.map((r) => ({ location: { uri: r.file ? uriOf(r.file) : uri, range: toLspRange(r.range) }, message: r.message }));
+    out.relatedInformation = d.related.map((r) => ({
+      location: { uri: r.file ? uriOf(r.file) : uri, range: toLspRange(r.range) },
+      message: r.message,
+    }));
   }
   return out;
 }

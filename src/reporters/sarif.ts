@@ -64,7 +64,9 @@ export const sarifReporter: Reporter = (results, options) => {
         level: LEVEL[d.severity],
         message: { text: d.message },
         locations: [{ physicalLocation: { artifactLocation: location, region: region(d) } }],
-        partialFingerprints: { [FINGERPRINT_KEY]: `${createHash('sha256').update(`${key}\u0000${occurrence}`).digest('hex').slice(0, 32)}:${occurrence}` },
+        partialFingerprints: {
+          [FINGERPRINT_KEY]: `${createHash('sha256').update(`${key}\u0000${occurrence}`).digest('hex').slice(0, 32)}:${occurrence}`,
+        },
       };
       if (d.related?.length) {
         sarifResult.relatedLocations = d.related.map((r, id) => ({
@@ -77,10 +79,12 @@ export const sarifReporter: Reporter = (results, options) => {
       if (fixes.length > 0) {
         sarifResult.fixes = fixes.map((fix) => ({
           description: { text: fix.title },
-          artifactChanges: [{
-            artifactLocation: location,
-            replacements: fix.edits.map((edit) => ({ deletedRegion: region(edit.range), insertedContent: { text: edit.text } })),
-          }],
+          artifactChanges: [
+            {
+              artifactLocation: location,
+              replacements: fix.edits.map((edit) => ({ deletedRegion: region(edit.range), insertedContent: { text: edit.text } })),
+            },
+          ],
         }));
       }
       if (d.hook) sarifResult.properties = { hook: d.hook };
@@ -91,20 +95,22 @@ export const sarifReporter: Reporter = (results, options) => {
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: 'validate-agent-hooks',
-          semanticVersion: options.toolVersion ?? '0.0.0',
-          version: options.toolVersion ?? '0.0.0',
-          informationUri: INFORMATION_URI,
-          rules: driverRules,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'validate-agent-hooks',
+            semanticVersion: options.toolVersion ?? '0.0.0',
+            version: options.toolVersion ?? '0.0.0',
+            informationUri: INFORMATION_URI,
+            rules: driverRules,
+          },
         },
+        // Our columns are JavaScript string indices, which is SARIF's default kind; said explicitly.
+        columnKind: 'utf16CodeUnits',
+        results: sarifResults,
       },
-      // Our columns are JavaScript string indices, which is SARIF's default kind; said explicitly.
-      columnKind: 'utf16CodeUnits',
-      results: sarifResults,
-    }],
+    ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
 };
@@ -121,7 +127,11 @@ function artifactLocation(filePath: string, cwd: string): { uri: string; uriBase
 }
 
 function pascalCase(id: string): string {
-  return id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
 }
 
 function describeRule(rule: Rule<any>): SarifRule {

@@ -31,7 +31,12 @@ export async function chalkPainter(): Promise<Painter> {
   const { Chalk } = await import('chalk');
   const chalk = new Chalk({ level: 1 });
   return {
-    underline: (t) => chalk.underline(t), red: (t) => chalk.red(t), yellow: (t) => chalk.yellow(t), blue: (t) => chalk.blue(t),
-    dim: (t) => chalk.dim(t), redBold: (t) => chalk.red.bold(t), yellowBold: (t) => chalk.yellow.bold(t),
+    underline: (t) => chalk.underline(t),
+    red: (t) => chalk.red(t),
+    yellow: (t) => chalk.yellow(t),
+    blue: (t) => chalk.blue(t),
+    dim: (t) => chalk.dim(t),
+    redBold: (t) => chalk.red.bold(t),
+    yellowBold: (t) => chalk.yellow.bold(t),
   };
 }

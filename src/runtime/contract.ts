@@ -11,8 +11,17 @@ export const BLOCKING_HOOKS = ['on_blocking_start', 'on_signal_received', 'on_bl
 
 /** Older hook keys seen in real profiles; they run with the same bash runner. */
 export const LEGACY_HOOKS = [
-  'pre', 'post', 'task_complete', 'on_rerun_request', 'pre_execution', 'post_execution',
-  'on_error', 'pre_task', 'post_task', 'post_edit', 'notification',
+  'pre',
+  'post',
+  'task_complete',
+  'on_rerun_request',
+  'pre_execution',
+  'post_execution',
+  'on_error',
+  'pre_task',
+  'post_task',
+  'post_edit',
+  'notification',
 ] as const;
 
 export const LIFECYCLE_HOOKS = ['init', 'start', 'pause', 'resume', 'stop', 'cleanup'] as const;
@@ -25,7 +34,14 @@ export const KNOWN_HOOK_NAMES: readonly string[] = [...BLOCKING_HOOKS, ...LEGACY
 /** Variables the runtime sets for every blocking hook. */
 export const COMMON_ENV = ['AGENT_ID', 'TASK', 'SWARM_ID', 'ITERATION', 'PHASE', 'BLOCKING_TYPE', 'TIMEOUT_THRESHOLD'] as const;
 /** Set by the real runtime on top of the documented ones. */
-export const RUNTIME_EXTRA_ENV = ['HOOK_NAME', 'SIGNAL_ID', 'COORDINATOR_COUNT', 'RECEIVED_COUNT', 'MISSING_COUNT', 'MISSING_COORDINATORS'] as const;
+export const RUNTIME_EXTRA_ENV = [
+  'HOOK_NAME',
+  'SIGNAL_ID',
+  'COORDINATOR_COUNT',
+  'RECEIVED_COUNT',
+  'MISSING_COUNT',
+  'MISSING_COORDINATORS',
+] as const;
 export const SIGNAL_ENV = ['SIGNAL_DATA', 'WAIT_DURATION'] as const;
 export const TIMEOUT_ENV = ['TIMEOUT_DURATION', 'EXCEEDED_BY'] as const;
 
@@ -39,9 +55,36 @@ export function runtimeEnvFor(hookName: string): readonly string[] {
 
 /** Variables any hook may read whatever runs it: the process environment bash itself provides. */
 export const SHELL_ENV = [
-  'HOME', 'PATH', 'PWD', 'OLDPWD', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'LANG', 'LC_ALL', 'TERM',
-  'HOSTNAME', 'RANDOM', 'SECONDS', 'LINENO', 'BASH_SOURCE', 'BASHPID', 'PPID', 'UID', 'EUID', 'IFS',
-  'OSTYPE', 'BASH_VERSION', 'PIPESTATUS', 'FUNCNAME', 'REPLY', 'OPTARG', 'OPTIND', 'CI', 'NODE_ENV',
+  'HOME',
+  'PATH',
+  'PWD',
+  'OLDPWD',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TMPDIR',
+  'LANG',
+  'LC_ALL',
+  'TERM',
+  'HOSTNAME',
+  'RANDOM',
+  'SECONDS',
+  'LINENO',
+  'BASH_SOURCE',
+  'BASHPID',
+  'PPID',
+  'UID',
+  'EUID',
+  'IFS',
+  'OSTYPE',
+  'BASH_VERSION',
+  'PIPESTATUS',
+  'FUNCNAME',
+  'REPLY',
+  'OPTARG',
+  'OPTIND',
+  'CI',
+  'NODE_ENV',
 ] as const;
 
 export const MEMORY_COMMAND = '/sqlite-memory';
@@ -56,8 +99,8 @@ export const EVENT_PRIORITY_MAX = 10;
 
 /** CFN Loop thresholds per mode. */
 export const CFN_MODES = {
-  mvp: { gate: 0.70, consensus: 0.80 },
-  standard: { gate: 0.75, consensus: 0.90 },
+  mvp: { gate: 0.7, consensus: 0.8 },
+  standard: { gate: 0.75, consensus: 0.9 },
   enterprise: { gate: 0.75, consensus: 0.95 },
 } as const;
 export const CFN_MAX_ITERATIONS = 10;
@@ -68,12 +111,27 @@ export const CFN_MAX_ITERATIONS = 10;
  * never re-parse it as shell, never splice it into JSON.
  */
 export const AGENT_CONTROLLED_ENV = [
-  'TASK', 'TASK_ID', 'SIGNAL_DATA', 'AGENT_ID', 'SWARM_ID', 'PHASE', 'BLOCKING_TYPE', 'SIGNAL_ID', 'MISSING_COORDINATORS',
+  'TASK',
+  'TASK_ID',
+  'SIGNAL_DATA',
+  'AGENT_ID',
+  'SWARM_ID',
+  'PHASE',
+  'BLOCKING_TYPE',
+  'SIGNAL_ID',
+  'MISSING_COORDINATORS',
 ] as const;
 
 /** Runtime variables that hold a number (counts, durations in ms, the iteration). */
 export const NUMERIC_ENV = [
-  'ITERATION', 'TIMEOUT_THRESHOLD', 'WAIT_DURATION', 'TIMEOUT_DURATION', 'EXCEEDED_BY', 'COORDINATOR_COUNT', 'RECEIVED_COUNT', 'MISSING_COUNT',
+  'ITERATION',
+  'TIMEOUT_THRESHOLD',
+  'WAIT_DURATION',
+  'TIMEOUT_DURATION',
+  'EXCEEDED_BY',
+  'COORDINATOR_COUNT',
+  'RECEIVED_COUNT',
+  'MISSING_COUNT',
 ] as const;
 
 /** `/sqlite-memory` subcommands that address one key and so need `--key`. */

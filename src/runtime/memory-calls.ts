@@ -15,16 +15,24 @@ export interface MemoryCall {
 }
 
 export function memoryCalls(commands: readonly ShellCommand[]): MemoryCall[] {
-  return commands.filter((c) => c.name.value === MEMORY_COMMAND).map((command) => {
-    // Options may come before the subcommand; the subcommand is the first word that is neither an option nor an option's value.
-    const valued = new Set<ShellWord>();
-    for (const name of ['--key', '--level', '--data', '--namespace', '--ttl']) {
-      const option = optionValue(command, name);
-      if (option && option.word !== option.option) valued.add(option.word);
-    }
-    const subcommand = positionalArgs(command).find((w) => !valued.has(w));
-    return { command, subcommand, key: optionValue(command, '--key'), level: optionValue(command, '--level'), data: optionValue(command, '--data') };
-  });
+  return commands
+    .filter((c) => c.name.value === MEMORY_COMMAND)
+    .map((command) => {
+      // Options may come before the subcommand; the subcommand is the first word that is neither an option nor an option's value.
+      const valued = new Set<ShellWord>();
+      for (const name of ['--key', '--level', '--data', '--namespace', '--ttl']) {
+        const option = optionValue(command, name);
+        if (option && option.word !== option.option) valued.add(option.word);
+      }
+      const subcommand = positionalArgs(command).find((w) => !valued.has(w));
+      return {
+        command,
+        subcommand,
+        key: optionValue(command, '--key'),
+        level: optionValue(command, '--level'),
+        data: optionValue(command, '--data'),
+      };
+    });
 }
 
 /**
@@ -58,6 +66,12 @@ function substitute(text: string, expansions: readonly import('../shell/parser.j
 export function keysMatch(a: string, b: string): boolean {
   if (a === b) return true;
   if (!a.includes('*') && !b.includes('*')) return false;
-  const pattern = (key: string): RegExp => new RegExp(`^${key.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const pattern = (key: string): RegExp =>
+    new RegExp(
+      `^${key
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
   return pattern(a).test(b) || pattern(b).test(a);
 }

@@ -34,7 +34,7 @@ export function variableUse(node: SyntaxNode): VariableUse | undefined {
   for (const child of node.children) {
     if (!child) continue;
     if (!nameNode && (child.type === 'variable_name' || child.type === 'subscript')) {
-      nameNode = child.type === 'subscript' ? child.childForFieldName('name') ?? undefined : child;
+      nameNode = child.type === 'subscript' ? (child.childForFieldName('name') ?? undefined) : child;
       continue;
     }
     if (!child.isNamed && child.type !== '$' && child.type !== '${' && child.type !== '}') {
@@ -90,7 +90,10 @@ export function positionalArgs(command: ShellCommand): ShellWord[] {
   const result: ShellWord[] = [];
   let optionsDone = false;
   for (const arg of command.args) {
-    if (!optionsDone && arg.value === '--') { optionsDone = true; continue; }
+    if (!optionsDone && arg.value === '--') {
+      optionsDone = true;
+      continue;
+    }
     if (!optionsDone && arg.value?.startsWith('-') && arg.value.length > 1) continue;
     result.push(arg);
   }
@@ -190,7 +193,10 @@ export function shellScriptArgument(command: ShellCommand): ShellWord | undefine
   for (let i = 0; i < command.args.length; i++) {
     const value = command.args[i]!.value;
     if (value === undefined || !value.startsWith('-') || value === '-' || value === '--') return undefined;
-    if (value === '-o' || value === '+o' || value === '-O' || value === '+O') { i++; continue; }
+    if (value === '-o' || value === '+o' || value === '-O' || value === '+O') {
+      i++;
+      continue;
+    }
     if (!value.startsWith('--') && value.slice(1).includes('c')) return command.args[i + 1];
   }
   return undefined;

@@ -73,8 +73,9 @@ export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] 
 function splitMisparsedCommand(node: SyntaxNode, text: string): ShellCommand[] {
   const name = node.childForFieldName('name');
   if (!name) return [];
-  const words = [name, ...node.childrenForFieldName('argument').filter((n): n is SyntaxNode => n !== null)]
-    .sort((a, b) => a.startIndex - b.startIndex);
+  const words = [name, ...node.childrenForFieldName('argument').filter((n): n is SyntaxNode => n !== null)].sort(
+    (a, b) => a.startIndex - b.startIndex,
+  );
   const heredocs = heredocBodies(node);
   const groups: SyntaxNode[][] = [];
   let current: SyntaxNode[] = [];
@@ -125,13 +126,23 @@ function unwrap(command: ShellCommand): ShellCommand[] {
   while (index < args.length) {
     const value = args[index]!.value;
     if (value === undefined) break;
-    if (value === '--') { index++; break; }
+    if (value === '--') {
+      index++;
+      break;
+    }
     if (value.startsWith('-') && value.length > 1) {
       index += spec.optionsWithValue.includes(value) ? 2 : 1;
       continue;
     }
-    if (command.name.value === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) { index++; continue; }
-    if (positional > 0) { positional--; index++; continue; }
+    if (command.name.value === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+      index++;
+      continue;
+    }
+    if (positional > 0) {
+      positional--;
+      index++;
+      continue;
+    }
     break;
   }
   const inner = args[index];

@@ -36,9 +36,15 @@ function treeIndex(tree: SyntaxTree): TreeIndex {
         else index.byType.set(node.type, [entry]);
         index.depthById.set(node.id, depth);
       }
-      if (cursor.gotoFirstChild()) { depth++; continue; }
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) { indexes.set(tree, index); return index; }
+        if (!cursor.gotoParent()) {
+          indexes.set(tree, index);
+          return index;
+        }
         depth--;
       }
     }

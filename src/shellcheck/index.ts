@@ -12,7 +12,8 @@ import { holdDirectory, holdProcess, releaseDirectory } from './cleanup.js';
 
 /** The arguments every run uses; part of the cache key too. */
 export const SHELLCHECK_ARGS = ['-f', 'json1', '--norc', '-s', 'bash'] as const;
-export const SHELLCHECK_INSTALL_HINT = 'install it with `apt-get install shellcheck` (Debian/Ubuntu) or `brew install shellcheck` (macOS), or pass --no-shellcheck';
+export const SHELLCHECK_INSTALL_HINT =
+  'install it with `apt-get install shellcheck` (Debian/Ubuntu) or `brew install shellcheck` (macOS), or pass --no-shellcheck';
 
 export interface ShellCheckOptions {
   /** Path of the binary (default `shellcheck` on PATH). */
@@ -32,7 +33,9 @@ interface ShellCheckComment {
   level: 'error' | 'warning' | 'info' | 'style';
   code: number;
   message: string;
-  fix: { replacements: { line: number; endLine: number; column: number; endColumn: number; replacement: string; precedence: number }[] } | null;
+  fix: {
+    replacements: { line: number; endLine: number; column: number; endColumn: number; replacement: string; precedence: number }[];
+  } | null;
 }
 
 /** The version of the ShellCheck binary, or undefined when it cannot be run. */
@@ -93,8 +96,18 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
           writeFileSync(path, hook.text);
           return path;
         });
-        const groups = splitEvenly(paths.map((path, index) => ({ path, index })), Math.min(lanes, call?.processes ?? lanes));
-        const runs = groups.map((group) => queue.run(() => runShellCheck(options.binary ?? 'shellcheck', group.map((g) => g.path))));
+        const groups = splitEvenly(
+          paths.map((path, index) => ({ path, index })),
+          Math.min(lanes, call?.processes ?? lanes),
+        );
+        const runs = groups.map((group) =>
+          queue.run(() =>
+            runShellCheck(
+              options.binary ?? 'shellcheck',
+              group.map((g) => g.path),
+            ),
+          ),
+        );
         const results: Diagnostic[][] = hooks.map(() => []);
         const outputs = await Promise.all(runs);
         outputs.forEach((comments, g) => {
@@ -165,20 +178,26 @@ function splitEvenly<T>(items: T[], parts: number): T[][] {
 
 function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComment[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(binary, [...SHELLCHECK_ARGS, ...files], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      // Exit 1 means "findings"; anything else without JSON is a failure of ShellCheck itself.
-      if (stdout.trim().startsWith('{')) {
-        try {
-          resolve((JSON.parse(stdout) as { comments: ShellCheckComment[] }).comments);
-          return;
-        } catch (parseError) {
-          reject(parseError as Error);
-          return;
+    const child = execFile(
+      binary,
+      [...SHELLCHECK_ARGS, ...files],
+      { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        // Exit 1 means "findings"; anything else without JSON is a failure of ShellCheck itself.
+        if (stdout.trim().startsWith('{')) {
+          try {
+            resolve((JSON.parse(stdout) as { comments: ShellCheckComment[] }).comments);
+            return;
+          } catch (parseError) {
+            reject(parseError as Error);
+            return;
+          }
         }
-      }
-      if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') reject(new Error(`ShellCheck not found (${binary}): ${SHELLCHECK_INSTALL_HINT}`));
-      else reject(new Error(`ShellCheck failed: ${stderr.trim() || error?.message || 'no output'}`));
-    });
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT')
+          reject(new Error(`ShellCheck not found (${binary}): ${SHELLCHECK_INSTALL_HINT}`));
+        else reject(new Error(`ShellCheck failed: ${stderr.trim() || error?.message || 'no output'}`));
+      },
+    );
     holdProcess(child);
   });
 }
@@ -189,14 +208,21 @@ function severityOf(level: ShellCheckComment['level'], options: ShellCheckOption
   return options.infoSeverity === 'off' ? undefined : 'warning';
 }
 
-function toDiagnostic(comment: ShellCheckComment, hook: HookScript, map: ScriptSourceMap, options: ShellCheckOptions): Diagnostic | undefined {
+function toDiagnostic(
+  comment: ShellCheckComment,
+  hook: HookScript,
+  map: ScriptSourceMap,
+  options: ShellCheckOptions,
+): Diagnostic | undefined {
   const severity = severityOf(comment.level, options);
   if (!severity) return undefined;
   const lines = map.scriptLines;
   const utf16 = (line: number, column: number): number => codePointColumnToUtf16(lines.lineText(line), column);
   const scriptRange = {
-    line: comment.line, column: utf16(comment.line, comment.column),
-    endLine: comment.endLine, endColumn: utf16(comment.endLine, comment.endColumn),
+    line: comment.line,
+    column: utf16(comment.line, comment.column),
+    endLine: comment.endLine,
+    endColumn: utf16(comment.endLine, comment.endColumn),
   };
   const { range } = map.mapRange(scriptRange);
   const diagnostic: Diagnostic = {
@@ -217,7 +243,12 @@ function toFix(comment: ShellCheckComment, map: ScriptSourceMap, utf16: (line: n
   const edits = [];
   for (const r of comment.fix!.replacements) {
     if (r.replacement.includes('\n')) return undefined;
-    const mapped = map.mapRange({ line: r.line, column: utf16(r.line, r.column), endLine: r.endLine, endColumn: utf16(r.endLine, r.endColumn) });
+    const mapped = map.mapRange({
+      line: r.line,
+      column: utf16(r.line, r.column),
+      endLine: r.endLine,
+      endColumn: utf16(r.endLine, r.endColumn),
+    });
     if (!mapped.exact) return undefined;
     edits.push({ range: mapped.range, text: r.replacement });
   }

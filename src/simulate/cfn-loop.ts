@@ -38,13 +38,21 @@ const START_HOOKS = ['pre_task', 'pre'];
 const END_HOOKS = ['post_task', 'post'];
 
 export function reportKeys(task: string, agentId: string): { done: string; confidence: string; result: string } {
-  return { done: `swarm:${task}:${agentId}:done`, confidence: `swarm:${task}:${agentId}:confidence`, result: `swarm:${task}:${agentId}:result` };
+  return {
+    done: `swarm:${task}:${agentId}:done`,
+    confidence: `swarm:${task}:${agentId}:confidence`,
+    result: `swarm:${task}:${agentId}:result`,
+  };
 }
 
 export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = {}): Promise<SimulationTrace> {
   const T = scenario.task;
   const world = await World.create({
-    swarmId: scenario.swarmId, task: scenario.description, taskId: T, phase: scenario.phase, hookTimeoutMs: scenario.hookTimeoutMs,
+    swarmId: scenario.swarmId,
+    task: scenario.description,
+    taskId: T,
+    phase: scenario.phase,
+    hookTimeoutMs: scenario.hookTimeoutMs,
     ...(options.session ? { session: options.session } : {}),
     ...(options.createSession ? { createSession: options.createSession } : {}),
     ...(options.onStep ? { onStep: options.onStep } : {}),
@@ -63,15 +71,24 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
   const report = async (agent: AgentRecord, score: number, kind: 'confidence' | 'consensus'): Promise<void> => {
     const keys = reportKeys(T, agent.id);
     await world.redis(['SET', keys.confidence, String(score)], agent.id);
-    await world.redis(['SET', keys.result, JSON.stringify({ agent: agent.id, iteration: agent.iteration, [kind]: score, status: 'complete' })], agent.id);
+    await world.redis(
+      ['SET', keys.result, JSON.stringify({ agent: agent.id, iteration: agent.iteration, [kind]: score, status: 'complete' })],
+      agent.id,
+    );
     await world.redis(['LPUSH', keys.done, 'complete'], agent.id);
     agent.status = 'reported';
     agent.reported = score;
-    world.step({ actor: agent.id, kind: 'report', iteration: agent.iteration, text: `reports ${kind} ${score} (${keys.done}, :confidence, :result)` });
+    world.step({
+      actor: agent.id,
+      kind: 'report',
+      iteration: agent.iteration,
+      text: `reports ${kind} ${score} (${keys.done}, :confidence, :result)`,
+    });
   };
 
   try {
-    for (const spec of [...scenario.loop3, ...scenario.loop2, ...(scenario.productOwner ? [scenario.productOwner] : [])]) await world.profile(spec.profile);
+    for (const spec of [...scenario.loop3, ...scenario.loop2, ...(scenario.productOwner ? [scenario.productOwner] : [])])
+      await world.profile(spec.profile);
 
     for (let n = 1; n <= scenario.maxIterations; n++) {
       world.step({ actor: 'orchestrator', kind: 'iteration', iteration: n, text: `iteration ${n} of at most ${scenario.maxIterations}` });
@@ -87,12 +104,23 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
         const raw = await world.redis(['GET', reportKeys(T, agent.id).confidence]);
         const value = typeof raw === 'string' ? Number(raw) : NaN;
         const reported = Number.isFinite(value);
-        if (!reported) world.step({ actor: 'orchestrator', kind: 'missing-report', iteration: n, text: `no report from ${agent.id}: counted as confidence 0.0` });
+        if (!reported)
+          world.step({
+            actor: 'orchestrator',
+            kind: 'missing-report',
+            iteration: n,
+            text: `no report from ${agent.id}: counted as confidence 0.0`,
+          });
         confidences.push({ agentId: agent.id, confidence: reported ? value : 0, reported });
       }
       const mean = round(average(confidences.map((c) => c.confidence)));
       const gate = { threshold: scenario.thresholds.gate, confidence: mean, passed: mean >= scenario.thresholds.gate };
-      world.step({ actor: 'orchestrator', kind: 'gate', iteration: n, text: `gate ${gate.passed ? 'passed' : 'failed'}: mean confidence ${mean} ${gate.passed ? '≥' : '<'} ${gate.threshold} (${scenario.mode})` });
+      world.step({
+        actor: 'orchestrator',
+        kind: 'gate',
+        iteration: n,
+        text: `gate ${gate.passed ? 'passed' : 'failed'}: mean confidence ${mean} ${gate.passed ? '≥' : '<'} ${gate.threshold} (${scenario.mode})`,
+      });
 
       let record: IterationRecord;
       if (!gate.passed) {
@@ -102,17 +130,40 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
       } else {
         const signal = { type: 'gate-passed', task: T, iteration: n, confidence: mean };
         await world.redis(['LPUSH', `swarm:${T}:gate-passed`, JSON.stringify(signal)]);
-        world.step({ actor: 'orchestrator', kind: 'signal', iteration: n, text: `signals swarm:${T}:gate-passed`, to: scenario.loop2.map((v) => instanceId(v.id, n)) });
+        world.step({
+          actor: 'orchestrator',
+          kind: 'signal',
+          iteration: n,
+          text: `signals swarm:${T}:gate-passed`,
+          to: scenario.loop2.map((v) => instanceId(v.id, n)),
+        });
         const gatePassedAt = world.now();
 
         const consensusSignal = world.signal();
         const productOwner = scenario.productOwner ? runProductOwner(n, consensusSignal) : undefined;
         const scores = await Promise.all(scenario.loop2.map((spec) => runValidator(spec, n, signal, gatePassedAt)));
         const consensusScore = round(average(scores.map((s) => s.score)));
-        const consensus = { threshold: scenario.thresholds.consensus, score: consensusScore, passed: consensusScore >= scenario.thresholds.consensus };
-        const complete = { type: 'consensus-complete', task: T, iteration: n, consensus: consensusScore, threshold: consensus.threshold, passed: consensus.passed };
+        const consensus = {
+          threshold: scenario.thresholds.consensus,
+          score: consensusScore,
+          passed: consensusScore >= scenario.thresholds.consensus,
+        };
+        const complete = {
+          type: 'consensus-complete',
+          task: T,
+          iteration: n,
+          consensus: consensusScore,
+          threshold: consensus.threshold,
+          passed: consensus.passed,
+        };
         await world.redis(['LPUSH', `swarm:${T}:consensus-complete`, JSON.stringify(complete)]);
-        world.step({ actor: 'orchestrator', kind: 'consensus', iteration: n, text: `consensus ${consensus.passed ? 'reached' : 'failed'}: ${consensusScore} ${consensus.passed ? '≥' : '<'} ${consensus.threshold}; signals swarm:${T}:consensus-complete`, ...(scenario.productOwner ? { to: [instanceId(scenario.productOwner.id, n)] } : {}) });
+        world.step({
+          actor: 'orchestrator',
+          kind: 'consensus',
+          iteration: n,
+          text: `consensus ${consensus.passed ? 'reached' : 'failed'}: ${consensusScore} ${consensus.passed ? '≥' : '<'} ${consensus.threshold}; signals swarm:${T}:consensus-complete`,
+          ...(scenario.productOwner ? { to: [instanceId(scenario.productOwner.id, n)] } : {}),
+        });
         consensusSignal.fire(complete);
 
         let decided: Decision;
@@ -123,7 +174,13 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
           await world.redis(['SET', `swarm:${T}:product-owner:decision`, decided]);
           world.step({ actor: 'orchestrator', kind: 'decision', iteration: n, text: `no Product Owner: ${decided} by consensus` });
         }
-        const decision: DecisionRecord = { iteration: n, by: 'product-owner', decision: decided, confidence: mean, consensus: consensusScore };
+        const decision: DecisionRecord = {
+          iteration: n,
+          by: 'product-owner',
+          decision: decided,
+          confidence: mean,
+          consensus: consensusScore,
+        };
         record = { iteration: n, implementers: confidences, gate, validators: scores, consensus, decision };
         wakeAll(wake, { type: 'product-owner-decision', iteration: n, decision: decided, consensus: consensusScore }, settled);
       }
@@ -131,45 +188,95 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
       iterations.push(record);
       decisions.push(record.decision);
 
-      if (record.decision.decision === 'PROCEED') { outcome = 'completed'; break; }
-      if (record.decision.decision === 'ABORT') { outcome = 'aborted'; break; }
+      if (record.decision.decision === 'PROCEED') {
+        outcome = 'completed';
+        break;
+      }
+      if (record.decision.decision === 'ABORT') {
+        outcome = 'aborted';
+        break;
+      }
       if (n === scenario.maxIterations) {
         decisions.push({ iteration: n, by: 'iteration-limit', decision: 'ABORT' });
-        world.step({ actor: 'orchestrator', kind: 'outcome', iteration: n, text: `iteration limit (${scenario.maxIterations}) reached without PROCEED: stops` });
+        world.step({
+          actor: 'orchestrator',
+          kind: 'outcome',
+          iteration: n,
+          text: `iteration limit (${scenario.maxIterations}) reached without PROCEED: stops`,
+        });
         outcome = 'iteration-limit';
       }
     }
-    if (outcome !== 'iteration-limit') world.step({ actor: 'orchestrator', kind: 'outcome', text: outcome === 'completed' ? 'PROCEED: task complete' : 'ABORT: task abandoned' });
+    if (outcome !== 'iteration-limit')
+      world.step({
+        actor: 'orchestrator',
+        kind: 'outcome',
+        text: outcome === 'completed' ? 'PROCEED: task complete' : 'ABORT: task abandoned',
+      });
   } catch (error) {
     await world.close();
     throw error;
   }
   return finishTrace(world, {
-    kind: 'swarm', source: scenario.file, task: scenario.description, taskId: T, phase: scenario.phase, mode: scenario.mode,
-    thresholds: scenario.thresholds, maxIterations: scenario.maxIterations, outcome, iterations, decisions,
+    kind: 'swarm',
+    source: scenario.file,
+    task: scenario.description,
+    taskId: T,
+    phase: scenario.phase,
+    mode: scenario.mode,
+    thresholds: scenario.thresholds,
+    maxIterations: scenario.maxIterations,
+    outcome,
+    iterations,
+    decisions,
   });
 
   function wakeAll(wake: Signal, data: unknown, agents: AgentRecord[]): void {
     const waiting = agents.filter((agent) => agent.status === 'blocked');
-    world.step({ actor: 'orchestrator', kind: 'signal', iteration: (data as { iteration: number }).iteration, text: `wakes Loop 3: ${JSON.stringify(data)}`, to: waiting.map((agent) => agent.id) });
+    world.step({
+      actor: 'orchestrator',
+      kind: 'signal',
+      iteration: (data as { iteration: number }).iteration,
+      text: `wakes Loop 3: ${JSON.stringify(data)}`,
+      to: waiting.map((agent) => agent.id),
+    });
     wake.fire(data);
   }
 
   /** One implementer's iteration; `ready` once it reported (or could not) and blocked, `finished` when its lifecycle is over. */
   function runImplementer(spec: ImplementerSpec, n: number, wake: Signal): { ready: Promise<AgentRecord>; finished: Promise<void> } {
     let markReady!: (agent: AgentRecord) => void;
-    const ready = new Promise<AgentRecord>((resolve) => { markReady = resolve; });
+    const ready = new Promise<AgentRecord>((resolve) => {
+      markReady = resolve;
+    });
     const finished = (async () => {
       let agent = world.spawn({ id: instanceId(spec.id, n), specId: spec.id, role: 'implementer', profile: spec.profile, iteration: n });
       await firstHook(agent, START_HOOKS);
       if (spec.timeoutIn.includes(n)) {
-        world.step({ actor: agent.id, kind: 'note', iteration: n, text: `works past the agent timeout (${scenario.agentTimeoutMs} ms) without reporting` });
+        world.step({
+          actor: agent.id,
+          kind: 'note',
+          iteration: n,
+          text: `works past the agent timeout (${scenario.agentTimeoutMs} ms) without reporting`,
+        });
         await delay(scenario.agentTimeoutMs);
         agent.status = 'timed-out';
-        world.step({ actor: 'orchestrator', kind: 'replace', iteration: n, text: `${agent.id} did not report within ${scenario.agentTimeoutMs} ms: replaced by a fresh agent` });
+        world.step({
+          actor: 'orchestrator',
+          kind: 'replace',
+          iteration: n,
+          text: `${agent.id} did not report within ${scenario.agentTimeoutMs} ms: replaced by a fresh agent`,
+        });
         const replaced = agent;
         replaced.status = 'replaced';
-        agent = world.spawn({ id: `${replaced.id}-r1`, specId: spec.id, role: 'implementer', profile: spec.profile, iteration: n, replaces: replaced.id });
+        agent = world.spawn({
+          id: `${replaced.id}-r1`,
+          specId: spec.id,
+          role: 'implementer',
+          profile: spec.profile,
+          iteration: n,
+          replaces: replaced.id,
+        });
         await firstHook(agent, START_HOOKS);
       } else if (spec.failIn.includes(n)) {
         world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'fails before reporting' });
@@ -186,8 +293,13 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
       }
       const me = agent;
       const waited = world.block(me, {
-        blockingType: 'gate', thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs, waitingFor: 'the iteration\'s outcome (gate or Product Owner)',
-        get signal() { markReady(me); return wake.promise; },
+        blockingType: 'gate',
+        thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
+        waitingFor: "the iteration's outcome (gate or Product Owner)",
+        get signal() {
+          markReady(me);
+          return wake.promise;
+        },
         signalId: `swarm:${T}:iteration-${n}`,
       });
       await waited;
@@ -199,19 +311,34 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
     return { ready, finished: finished.then(() => undefined) };
   }
 
-  async function runValidator(spec: ValidatorSpec, n: number, gateSignal: unknown, gatePassedAt: number): Promise<{ agentId: string; score: number; reported: boolean }> {
+  async function runValidator(
+    spec: ValidatorSpec,
+    n: number,
+    gateSignal: unknown,
+    gatePassedAt: number,
+  ): Promise<{ agentId: string; score: number; reported: boolean }> {
     const agent = world.spawn({ id: instanceId(spec.id, n), specId: spec.id, role: 'validator', profile: spec.profile, iteration: n });
     await firstHook(agent, START_HOOKS);
     const blocking = forIteration(spec.blocking, n);
     // The gate signal is already in Redis; it reaches this validator N ms after the gate passed.
-    const signal = blocking === 'timeout' ? undefined : delay(Math.max(0, gatePassedAt + blocking.signalAfterMs - world.now())).then(() => ({ data: gateSignal }));
+    const signal =
+      blocking === 'timeout'
+        ? undefined
+        : delay(Math.max(0, gatePassedAt + blocking.signalAfterMs - world.now())).then(() => ({ data: gateSignal }));
     const waited = await world.block(agent, {
-      blockingType: 'gate', thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
+      blockingType: 'gate',
+      thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
       waitingFor: `swarm:${T}:gate-passed${blocking === 'timeout' ? ' (it will not reach this validator)' : ` (reaches it ${blocking.signalAfterMs} ms after the gate)`}`,
-      ...(signal ? { signal } : {}), signalId: `swarm:${T}:gate-passed`,
+      ...(signal ? { signal } : {}),
+      signalId: `swarm:${T}:gate-passed`,
     });
     if (waited.kind === 'timeout') {
-      world.step({ actor: 'orchestrator', kind: 'missing-report', iteration: n, text: `no consensus report from ${agent.id}: counted as 0.0` });
+      world.step({
+        actor: 'orchestrator',
+        kind: 'missing-report',
+        iteration: n,
+        text: `no consensus report from ${agent.id}: counted as 0.0`,
+      });
       agent.status = 'timed-out';
       return { agentId: agent.id, score: 0, reported: false };
     }
@@ -229,15 +356,19 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
     const waited = (async () => {
       await firstHook(agent, START_HOOKS);
       return world.block(agent, {
-        blockingType: 'consensus', thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
-        waitingFor: `swarm:${T}:consensus-complete`, signal: consensusSignal.promise, signalId: `swarm:${T}:consensus-complete`,
+        blockingType: 'consensus',
+        thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
+        waitingFor: `swarm:${T}:consensus-complete`,
+        signal: consensusSignal.promise,
+        signalId: `swarm:${T}:consensus-complete`,
       });
     })();
     return async (consensusPassed) => {
       const wait = await waited;
       const configured = spec.decisions.length > 0 ? forIteration(spec.decisions, n) : undefined;
       const decided: Decision = configured ?? (consensusPassed ? 'PROCEED' : 'ITERATE');
-      if (wait.kind === 'timeout') world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'timed out waiting for consensus; decides on what it has' });
+      if (wait.kind === 'timeout')
+        world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'timed out waiting for consensus; decides on what it has' });
       await world.redis(['SET', `swarm:${T}:product-owner:decision`, decided], agent.id);
       world.step({ actor: agent.id, kind: 'decision', iteration: n, text: `decides ${decided} (swarm:${T}:product-owner:decision)` });
       await firstHook(agent, END_HOOKS);

@@ -1,4 +1,11 @@
-import { compareDiagnostics, type Diagnostic, type LintResult, type Range, type RelatedInformation, type Severity } from '../diagnostics.js';
+import {
+  compareDiagnostics,
+  type Diagnostic,
+  type LintResult,
+  type Range,
+  type RelatedInformation,
+  type Severity,
+} from '../diagnostics.js';
 import type { EventOperation, MemoryOperation, RedisOperation, TraceOperation } from '../executor/trace.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
@@ -22,19 +29,80 @@ export const SIMULATION_RULES = {
   'hook-failed': { severity: 'warning', description: 'A hook exited with a non-zero status (logged; the lifecycle continues).' },
   'event-priority-invalid': { severity: 'error', description: 'A hook published an event whose priority is not an integer from 1 to 10.' },
   'event-publish-invalid': { severity: 'error', description: 'A hook published an invalid event (type or data).' },
-  'wait-blocked-forever': { severity: 'error', description: 'A hook waited without a timeout (e.g. `BLPOP key 0`) and blocked until it was killed.' },
+  'wait-blocked-forever': {
+    severity: 'error',
+    description: 'A hook waited without a timeout (e.g. `BLPOP key 0`) and blocked until it was killed.',
+  },
 } as const satisfies Record<string, { severity: Severity; description: string }>;
 
 export type SimulationRuleId = keyof typeof SIMULATION_RULES;
 
 const REDIS_WRITES = new Set([
-  'set', 'setex', 'psetex', 'setnx', 'mset', 'msetnx', 'getset', 'append', 'incr', 'incrby', 'incrbyfloat', 'decr', 'decrby',
-  'lpush', 'rpush', 'lpushx', 'rpushx', 'lset', 'linsert', 'rpoplpush', 'lmove', 'hset', 'hmset', 'hsetnx', 'hincrby', 'hincrbyfloat',
-  'sadd', 'smove', 'zadd', 'zincrby', 'xadd', 'pfadd', 'setrange', 'copy', 'rename', 'renamenx', 'restore', 'publish',
+  'set',
+  'setex',
+  'psetex',
+  'setnx',
+  'mset',
+  'msetnx',
+  'getset',
+  'append',
+  'incr',
+  'incrby',
+  'incrbyfloat',
+  'decr',
+  'decrby',
+  'lpush',
+  'rpush',
+  'lpushx',
+  'rpushx',
+  'lset',
+  'linsert',
+  'rpoplpush',
+  'lmove',
+  'hset',
+  'hmset',
+  'hsetnx',
+  'hincrby',
+  'hincrbyfloat',
+  'sadd',
+  'smove',
+  'zadd',
+  'zincrby',
+  'xadd',
+  'pfadd',
+  'setrange',
+  'copy',
+  'rename',
+  'renamenx',
+  'restore',
+  'publish',
 ]);
 const REDIS_READS = new Set([
-  'get', 'getdel', 'getex', 'hget', 'hgetall', 'hmget', 'hkeys', 'hvals', 'lrange', 'lindex', 'llen', 'lpop', 'rpop', 'smembers', 'scard',
-  'sismember', 'zrange', 'zscore', 'zcard', 'strlen', 'exists', 'blpop', 'brpop', 'xrange', 'xread',
+  'get',
+  'getdel',
+  'getex',
+  'hget',
+  'hgetall',
+  'hmget',
+  'hkeys',
+  'hvals',
+  'lrange',
+  'lindex',
+  'llen',
+  'lpop',
+  'rpop',
+  'smembers',
+  'scard',
+  'sismember',
+  'zrange',
+  'zscore',
+  'zcard',
+  'strlen',
+  'exists',
+  'blpop',
+  'brpop',
+  'xrange',
+  'xread',
 ]);
 const REDIS_BLOCKING = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', 'bzpopmin', 'bzpopmax', 'blmpop', 'bzmpop']);
 
@@ -56,20 +124,36 @@ interface Pending {
   related?: RelatedInformation[];
 }
 
-export function simulationFindings(runs: readonly HookRunRecord[], operations: readonly TraceOperation[], profiles: ReadonlyMap<string, LoadedProfile>): LintResult[] {
+export function simulationFindings(
+  runs: readonly HookRunRecord[],
+  operations: readonly TraceOperation[],
+  profiles: ReadonlyMap<string, LoadedProfile>,
+): LintResult[] {
   const runsById = new Map(runs.map((run) => [run.runId, run]));
   const memoryWrites: Write[] = [];
   const redisWrites: Write[] = [];
   for (const op of operations) {
     if (op.kind === 'memory' && op.action === 'store' && op.outcome === 'ok' && op.key !== undefined) {
-      memoryWrites.push({ t: op.t, key: op.key, ...(op.level ? { level: op.level } : {}), agentId: op.agentId, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
+      memoryWrites.push({
+        t: op.t,
+        key: op.key,
+        ...(op.level ? { level: op.level } : {}),
+        agentId: op.agentId,
+        ...(op.runId !== undefined ? { runId: op.runId } : {}),
+      });
     }
     if (op.kind === 'redis' && !op.push) {
       const [name = '', ...args] = op.command;
       const lower = name.toLowerCase();
       if (!REDIS_WRITES.has(lower)) continue;
-      const keys = lower === 'mset' || lower === 'msetnx' ? args.filter((_, i) => i % 2 === 0) : lower === 'rpoplpush' || lower === 'lmove' || lower === 'copy' || lower === 'smove' ? [args[1] ?? ''] : [args[0] ?? ''];
-      for (const key of keys) redisWrites.push({ t: op.t, key, agentId: op.agentId, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
+      const keys =
+        lower === 'mset' || lower === 'msetnx'
+          ? args.filter((_, i) => i % 2 === 0)
+          : lower === 'rpoplpush' || lower === 'lmove' || lower === 'copy' || lower === 'smove'
+            ? [args[1] ?? '']
+            : [args[0] ?? ''];
+      for (const key of keys)
+        redisWrites.push({ t: op.t, key, agentId: op.agentId, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
     }
   }
 
@@ -86,7 +170,13 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     const where = locate(run, { commands: [what], key: write.key });
     return where ? [{ message: `Written here by ${run.agentId} (${run.hook})`, file: where.file, range: where.range }] : undefined;
   };
-  const add = (run: HookRunRecord, ruleId: SimulationRuleId, matcher: LineMatcher | 'key', message: string, related?: RelatedInformation[]): void => {
+  const add = (
+    run: HookRunRecord,
+    ruleId: SimulationRuleId,
+    matcher: LineMatcher | 'key',
+    message: string,
+    related?: RelatedInformation[],
+  ): void => {
     const profile = profiles.get(run.profile);
     const hook = profile?.hooks.find((candidate) => candidate.name === run.hook);
     if (!profile || !hook) return;
@@ -97,15 +187,34 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
       existing.agents.add(run.agentId);
       return;
     }
-    pending.set(id, { ruleId, file: profile.file, range, hook: run.hook, message, agents: new Set([run.agentId]), ...(related ? { related } : {}) });
+    pending.set(id, {
+      ruleId,
+      file: profile.file,
+      range,
+      hook: run.hook,
+      message,
+      agents: new Set([run.agentId]),
+      ...(related ? { related } : {}),
+    });
   };
 
   for (const run of runs) {
-    if (run.timedOut) add(run, 'hook-timed-out', 'key', `Unexpected hook timeout: \`${run.hook}\` ran past its timeout and was killed after ${Math.round(run.durationMs)} ms; the runtime logs it and carries on without what the rest of the hook would have done.`);
+    if (run.timedOut)
+      add(
+        run,
+        'hook-timed-out',
+        'key',
+        `Unexpected hook timeout: \`${run.hook}\` ran past its timeout and was killed after ${Math.round(run.durationMs)} ms; the runtime logs it and carries on without what the rest of the hook would have done.`,
+      );
     else if (run.error) add(run, 'hook-failed', 'key', `Unexpected hook failure: \`${run.hook}\` could not start (${run.error}).`);
     else if (run.failed) {
       const reason = firstLine(run.stderr);
-      add(run, 'hook-failed', 'key', `Unexpected hook failure: \`${run.hook}\` exited with status ${run.exitCode}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`);
+      add(
+        run,
+        'hook-failed',
+        'key',
+        `Unexpected hook failure: \`${run.hook}\` exited with status ${run.exitCode}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
+      );
     }
 
     for (const op of run.operations) {
@@ -120,10 +229,16 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     const matcher: LineMatcher = { commands: ['/sqlite-memory', 'sqlite-memory'], words: [op.action], key: op.key };
     if (op.outcome === 'denied') {
       const owner = /private to agent '([^']+)'/.exec(op.note ?? '')?.[1] ?? ownerFromWrites(op.key);
-      const write = [...memoryWrites].reverse().find((w) => w.key === op.key && w.level === 'agent' && w.agentId !== run.agentId && w.t <= op.t);
-      add(run, 'memory-read-denied', matcher,
+      const write = [...memoryWrites]
+        .reverse()
+        .find((w) => w.key === op.key && w.level === 'agent' && w.agentId !== run.agentId && w.t <= op.t);
+      add(
+        run,
+        'memory-read-denied',
+        matcher,
         `Disallowed read of agent-level entry \`${op.key}\`: it is private to ${owner ? `agent \`${owner}\`` : 'another agent'}; use --level swarm to share it.`,
-        writerLocation(write, '/sqlite-memory'));
+        writerLocation(write, '/sqlite-memory'),
+      );
       return;
     }
     if (op.outcome !== 'not-found' || op.action !== 'retrieve') return;
@@ -132,15 +247,28 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     if (before.length > 0) {
       const other = before.find((w) => w.level !== op.level);
       if (other) {
-        add(run, 'memory-read-unwritten', matcher,
-          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level} level, so this read finds nothing.`, writerLocation(other, '/sqlite-memory'));
+        add(
+          run,
+          'memory-read-unwritten',
+          matcher,
+          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level} level, so this read finds nothing.`,
+          writerLocation(other, '/sqlite-memory'),
+        );
       }
       return;
     }
-    const similar = closestKey(op.key, memoryWrites.filter((w) => w.t <= op.t));
+    const similar = closestKey(
+      op.key,
+      memoryWrites.filter((w) => w.t <= op.t),
+    );
     const hint = later ? ` (${later.agentId} stores it only later)` : similar ? `; did you mean \`${similar.key}\`, which was stored?` : '';
-    add(run, 'memory-read-unwritten', matcher, `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}.`,
-      writerLocation(later ?? similar, '/sqlite-memory'));
+    add(
+      run,
+      'memory-read-unwritten',
+      matcher,
+      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}.`,
+      writerLocation(later ?? similar, '/sqlite-memory'),
+    );
   }
 
   function redisFinding(run: HookRunRecord, op: RedisOperation): void {
@@ -150,8 +278,12 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     if (REDIS_BLOCKING.has(lower) && op.reply === undefined) {
       const timeout = args[args.length - 1];
       if (timeout !== undefined && Number(timeout) === 0) {
-        add(run, 'wait-blocked-forever', { commands: ['redis-cli'], words: [lower], key: args[0] ?? '' },
-          `Unexpected wait without a timeout: \`${[lower.toUpperCase(), ...args].join(' ')}\` blocked until the hook was killed; let the runtime's blocking coordination wait (on_signal_received / on_blocking_timeout) instead.`);
+        add(
+          run,
+          'wait-blocked-forever',
+          { commands: ['redis-cli'], words: [lower], key: args[0] ?? '' },
+          `Unexpected wait without a timeout: \`${[lower.toUpperCase(), ...args].join(' ')}\` blocked until the hook was killed; let the runtime's blocking coordination wait (on_signal_received / on_blocking_timeout) instead.`,
+        );
         return;
       }
     }
@@ -162,10 +294,24 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     for (const key of keys) {
       if (!key || redisWrites.some((w) => w.key === key && w.t <= op.t)) continue;
       const later = redisWrites.find((w) => w.key === key && w.t > op.t);
-      const similar = later ? undefined : closestKey(key, redisWrites.filter((w) => w.t <= op.t));
-      const hint = later ? ` (${later.agentId === 'orchestrator' ? 'the orchestrator' : later.agentId} writes it only later)` : similar ? `; did you mean \`${similar.key}\`, which was written?` : '';
-      add(run, 'redis-read-unwritten', { commands: ['redis-cli'], words: [lower], key },
-        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}.`, writerLocation(later ?? similar, 'redis-cli'));
+      const similar = later
+        ? undefined
+        : closestKey(
+            key,
+            redisWrites.filter((w) => w.t <= op.t),
+          );
+      const hint = later
+        ? ` (${later.agentId === 'orchestrator' ? 'the orchestrator' : later.agentId} writes it only later)`
+        : similar
+          ? `; did you mean \`${similar.key}\`, which was written?`
+          : '';
+      add(
+        run,
+        'redis-read-unwritten',
+        { commands: ['redis-cli'], words: [lower], key },
+        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}.`,
+        writerLocation(later ?? similar, 'redis-cli'),
+      );
     }
   }
 
@@ -174,8 +320,20 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     const problems = op.problems ?? [];
     const priorityProblem = problems.find((p) => p.includes('priority'));
     const matcher: LineMatcher = { commands: ['/eventbus', 'eventbus'], words: ['publish'], ...(op.type ? { key: op.type } : {}) };
-    if (priorityProblem) add(run, 'event-priority-invalid', matcher, `Invalid event priority: ${priorityProblem}; the event bus rejected the event${op.type ? ` \`${op.type}\`` : ''}.`);
-    else add(run, 'event-publish-invalid', matcher, `Invalid event${op.type ? ` \`${op.type}\`` : ''}: ${problems.join('; ')}; the event bus rejected it.`);
+    if (priorityProblem)
+      add(
+        run,
+        'event-priority-invalid',
+        matcher,
+        `Invalid event priority: ${priorityProblem}; the event bus rejected the event${op.type ? ` \`${op.type}\`` : ''}.`,
+      );
+    else
+      add(
+        run,
+        'event-publish-invalid',
+        matcher,
+        `Invalid event${op.type ? ` \`${op.type}\`` : ''}: ${problems.join('; ')}; the event bus rejected it.`,
+      );
   }
 
   function ownerFromWrites(key: string): string | undefined {
@@ -198,11 +356,17 @@ export function simulationFindings(runs: readonly HookRunRecord[], operations: r
     list.push(diagnostic);
     byFile.set(finding.file, list);
   }
-  return [...byFile.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([filePath, diagnostics]) => ({ filePath, diagnostics: diagnostics.sort(compareDiagnostics) }));
+  return [...byFile.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([filePath, diagnostics]) => ({ filePath, diagnostics: diagnostics.sort(compareDiagnostics) }));
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
@@ -211,7 +375,10 @@ function closestKey(key: string, writes: readonly Write[]): Write | undefined {
   let bestScore = Infinity;
   for (const write of writes) {
     const score = editDistance(key, write.key);
-    if (score < bestScore) { best = write; bestScore = score; }
+    if (score < bestScore) {
+      best = write;
+      bestScore = score;
+    }
   }
   // A typo, or a segment renamed.
   if (best && bestScore <= Math.max(3, Math.floor(key.length / 3))) return best;
@@ -233,7 +400,8 @@ function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -269,12 +437,19 @@ export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: 
   if (!best || !profile.lines) return hook.keyRange;
   const text = lines[best.line - 1]!;
   const start = text.length - text.trimStart().length + 1;
-  const mapped = new ScriptSourceMap(hook, profile.lines).mapRange({ line: best.line, column: start, endLine: best.line, endColumn: text.trimEnd().length + 1 });
+  const mapped = new ScriptSourceMap(hook, profile.lines).mapRange({
+    line: best.line,
+    column: start,
+    endLine: best.line,
+    endColumn: text.trimEnd().length + 1,
+  });
   return mapped.range;
 }
 
 function wordsOf(line: string): string[] {
-  return (line.match(/"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+(?:"(?:[^"\\]|\\.)*"[^\s"']*)*/g) ?? []).map((word) => word.replace(/^["']|["']$/g, '').replace(/^--[a-z-]+=/, ''));
+  return (line.match(/"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+(?:"(?:[^"\\]|\\.)*"[^\s"']*)*/g) ?? []).map((word) =>
+    word.replace(/^["']|["']$/g, '').replace(/^--[a-z-]+=/, ''),
+  );
 }
 
 function wordPattern(word: string): RegExp {

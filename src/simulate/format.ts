@@ -22,10 +22,14 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   const rel = (file: string): string => relative(cwd, file) || file;
   const lines: string[] = [];
   if (trace.kind === 'lifecycle') {
-    lines.push(`Blocking lifecycle of ${rel(trace.source)} (scenario: ${trace.outcome === 'signal' ? 'signal' : 'timeout'}), swarm ${trace.swarmId}, sandbox ${trace.sandbox}`);
+    lines.push(
+      `Blocking lifecycle of ${rel(trace.source)} (scenario: ${trace.outcome === 'signal' ? 'signal' : 'timeout'}), swarm ${trace.swarmId}, sandbox ${trace.sandbox}`,
+    );
   } else {
-    lines.push(`CFN Loop swarm ${rel(trace.source)}: task ${trace.taskId}, swarm ${trace.swarmId}, mode ${trace.mode} ` +
-      `(gate ≥ ${trace.thresholds?.gate}, consensus ≥ ${trace.thresholds?.consensus}), at most ${trace.maxIterations} iterations, sandbox ${trace.sandbox}`);
+    lines.push(
+      `CFN Loop swarm ${rel(trace.source)}: task ${trace.taskId}, swarm ${trace.swarmId}, mode ${trace.mode} ` +
+        `(gate ≥ ${trace.thresholds?.gate}, consensus ≥ ${trace.thresholds?.consensus}), at most ${trace.maxIterations} iterations, sandbox ${trace.sandbox}`,
+    );
   }
   lines.push('');
   const width = Math.min(28, Math.max(12, ...trace.timeline.map((step) => step.actor.length)));
@@ -36,22 +40,36 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     if (!run) continue;
     const pad = ' '.repeat(10 + width + 4);
     for (const op of run.operations) {
-      if (op.kind === 'memory') lines.push(`${pad}memory  ${op.action}${op.level ? ` [${op.level}]` : ''} ${op.key ?? op.pattern ?? ''} → ${op.outcome}${op.value !== undefined ? ` = ${clip(op.value, 80)}` : ''}`);
-      else if (op.kind === 'redis' && !op.push) lines.push(`${pad}redis   ${op.command.map((word) => clip(word, 60)).join(' ')} → ${op.reply === undefined ? '(no reply: still waiting when the hook ended)' : clip(JSON.stringify(op.reply), 80)}`);
-      else if (op.kind === 'event') lines.push(`${pad}event   ${op.action} ${op.type ?? ''}${op.priority !== undefined ? ` priority ${op.priority}` : ''}${op.valid ? '' : ` INVALID: ${(op.problems ?? []).join('; ')}`}`);
+      if (op.kind === 'memory')
+        lines.push(
+          `${pad}memory  ${op.action}${op.level ? ` [${op.level}]` : ''} ${op.key ?? op.pattern ?? ''} → ${op.outcome}${op.value !== undefined ? ` = ${clip(op.value, 80)}` : ''}`,
+        );
+      else if (op.kind === 'redis' && !op.push)
+        lines.push(
+          `${pad}redis   ${op.command.map((word) => clip(word, 60)).join(' ')} → ${op.reply === undefined ? '(no reply: still waiting when the hook ended)' : clip(JSON.stringify(op.reply), 80)}`,
+        );
+      else if (op.kind === 'event')
+        lines.push(
+          `${pad}event   ${op.action} ${op.type ?? ''}${op.priority !== undefined ? ` priority ${op.priority}` : ''}${op.valid ? '' : ` INVALID: ${(op.problems ?? []).join('; ')}`}`,
+        );
       else if (op.kind === 'command') lines.push(`${pad}command ${op.command} ${op.args.join(' ')}`);
     }
     for (const text of [run.stdout, run.stderr]) {
       const first = text.split('\n').find((line) => line.trim());
-      if (first) lines.push(`${pad}${text === run.stdout ? 'stdout' : 'stderr'}  ${clip(first.trim(), 100)}${text.trim().includes('\n') ? ' …' : ''}`);
+      if (first)
+        lines.push(
+          `${pad}${text === run.stdout ? 'stdout' : 'stderr'}  ${clip(first.trim(), 100)}${text.trim().includes('\n') ? ' …' : ''}`,
+        );
     }
   }
   lines.push('');
   if (trace.kind === 'swarm') {
     lines.push('Decisions');
     for (const decision of trace.decisions) {
-      lines.push(`  iteration ${decision.iteration}: ${decision.decision} by ${decision.by}` +
-        `${decision.confidence !== undefined ? `, confidence ${decision.confidence}` : ''}${decision.consensus !== undefined ? `, consensus ${decision.consensus}` : ''}`);
+      lines.push(
+        `  iteration ${decision.iteration}: ${decision.decision} by ${decision.by}` +
+          `${decision.confidence !== undefined ? `, confidence ${decision.confidence}` : ''}${decision.consensus !== undefined ? `, consensus ${decision.consensus}` : ''}`,
+      );
     }
     lines.push(`Outcome: ${trace.outcome}`);
     lines.push('');
@@ -64,9 +82,13 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   } else {
     lines.push(`Outcome: ${trace.outcome === 'signal' ? 'signal received, work resumed' : 'blocking timeout'}`);
   }
-  lines.push(`Memory at the end: ${trace.memory.length} entr${trace.memory.length === 1 ? 'y' : 'ies'}; events published: ${trace.events.length}; hook runs: ${trace.hookRuns.length} (${trace.hookRuns.filter((run) => run.failed).length} failed)`);
+  lines.push(
+    `Memory at the end: ${trace.memory.length} entr${trace.memory.length === 1 ? 'y' : 'ies'}; events published: ${trace.events.length}; hook runs: ${trace.hookRuns.length} (${trace.hookRuns.filter((run) => run.failed).length} failed)`,
+  );
   for (const entry of trace.memory.filter((e) => !e.key.startsWith('hook:') && e.key !== 'metrics:hooks:execution').slice(0, 20)) {
-    lines.push(`  ${(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level).padEnd(16)} ${entry.key}  (owner ${entry.owner})  ${clip(entry.value, 80)}`);
+    lines.push(
+      `  ${(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level).padEnd(16)} ${entry.key}  (owner ${entry.owner})  ${clip(entry.value, 80)}`,
+    );
   }
   for (const event of trace.events.slice(0, 20)) lines.push(`  event ${event.type}  priority ${event.priority}  by ${event.agentId}`);
   lines.push('');
@@ -77,7 +99,8 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     lines.push(`Findings (${findings.length})`);
     for (const { file, d } of findings) {
       lines.push(`  ${rel(file)}:${d.line}:${d.column}  ${d.severity}  ${d.message}  ${d.ruleId}`);
-      for (const related of d.related ?? []) lines.push(`      ${related.message}: ${rel(related.file)}:${related.range.line}:${related.range.column}`);
+      for (const related of d.related ?? [])
+        lines.push(`      ${related.message}: ${rel(related.file)}:${related.range.line}:${related.range.column}`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -88,7 +111,22 @@ function formatTime(ms: number): string {
 }
 
 function marker(step: TimelineStep): string {
-  return { spawn: '+', hook: '▸', block: '⏸', signal: '⚡', timeout: '⏰', report: '✓', 'missing-report': '✗', replace: '↻', gate: '◆', consensus: '◆', decision: '★', iteration: '═', outcome: '■', note: '·' }[step.kind];
+  return {
+    spawn: '+',
+    hook: '▸',
+    block: '⏸',
+    signal: '⚡',
+    timeout: '⏰',
+    report: '✓',
+    'missing-report': '✗',
+    replace: '↻',
+    gate: '◆',
+    consensus: '◆',
+    decision: '★',
+    iteration: '═',
+    outcome: '■',
+    note: '·',
+  }[step.kind];
 }
 
 function clip(text: string, max: number): string {
@@ -144,9 +182,11 @@ export function formatMermaid(trace: SimulationTrace): string {
         const run = step.runId !== undefined ? runs.get(step.runId) : undefined;
         body.push(`  Note over ${actor}: ${text(step.text)}`);
         for (const op of run?.operations ?? []) {
-          if (op.kind === 'memory') body.push(`  ${actor}->>M: ${text(`${op.action} ${op.level ?? ''} ${op.key ?? op.pattern ?? ''} → ${op.outcome}`)}`);
+          if (op.kind === 'memory')
+            body.push(`  ${actor}->>M: ${text(`${op.action} ${op.level ?? ''} ${op.key ?? op.pattern ?? ''} → ${op.outcome}`)}`);
           else if (op.kind === 'redis' && !op.push) body.push(`  ${actor}->>R: ${text(op.command.slice(0, 2).join(' '))}`);
-          else if (op.kind === 'event') body.push(`  ${actor}-)E: ${text(`${op.type ?? 'event'} p${op.priority ?? '?'}${op.valid ? '' : ' INVALID'}`)}`);
+          else if (op.kind === 'event')
+            body.push(`  ${actor}-)E: ${text(`${op.type ?? 'event'} p${op.priority ?? '?'}${op.valid ? '' : ' INVALID'}`)}`);
         }
         break;
       }
@@ -169,7 +209,14 @@ function label(name: string): string {
 
 /** Mermaid message text: one line, no statement separators, entity markers or HTML. */
 function text(value: string): string {
-  const cleaned = value.replace(/[\r\n]+/g, ' ').replace(/;/g, ',').replace(/#/g, 'no.').replace(/[<>]/g, '').replace(/%%/g, '%').replace(/[{}]/g, (c) => (c === '{' ? '(' : ')')).trim();
+  const cleaned = value
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/;/g, ',')
+    .replace(/#/g, 'no.')
+    .replace(/[<>]/g, '')
+    .replace(/%%/g, '%')
+    .replace(/[{}]/g, (c) => (c === '{' ? '(' : ')'))
+    .trim();
   const clipped = cleaned.length > 120 ? `${cleaned.slice(0, 120)}…` : cleaned;
   return clipped || '-';
 }

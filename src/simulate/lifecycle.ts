@@ -39,7 +39,9 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
   const swarmId = options.swarmId ?? 'swarm-local';
   const task = options.task ?? 'Implement the sample task';
   const world = await World.create({
-    swarmId, task, ...(options.phase !== undefined ? { phase: options.phase } : {}),
+    swarmId,
+    task,
+    ...(options.phase !== undefined ? { phase: options.phase } : {}),
     ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
     ...(options.session ? { session: options.session } : {}),
     ...(options.createSession ? { createSession: options.createSession } : {}),
@@ -48,13 +50,23 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
   let outcome: string = options.scenario;
   try {
     const loaded = await world.profile(profile);
-    const agent = world.spawn({ id: agentId, specId: agentId, role: 'agent', profile, ...(options.iteration !== undefined ? { iteration: options.iteration } : {}) });
+    const agent = world.spawn({
+      id: agentId,
+      specId: agentId,
+      role: 'agent',
+      profile,
+      ...(options.iteration !== undefined ? { iteration: options.iteration } : {}),
+    });
     for (const name of ['on_blocking_start', 'on_signal_received', 'on_blocking_timeout']) {
-      if (!loaded.hooks.some((hook) => hook.name === name)) world.step({ actor: agentId, kind: 'note', text: `the profile has no ${name} hook` });
+      if (!loaded.hooks.some((hook) => hook.name === name))
+        world.step({ actor: agentId, kind: 'note', text: `the profile has no ${name} hook` });
     }
     const signalAfterMs = options.signalAfterMs ?? LIFECYCLE_DEFAULTS.signalAfterMs;
-    const thresholdMs = options.timeoutThresholdMs ??
-      (options.scenario === 'timeout' ? LIFECYCLE_DEFAULTS.timeoutThresholdMs : Math.max(LIFECYCLE_DEFAULTS.signalThresholdMs, signalAfterMs + 1000));
+    const thresholdMs =
+      options.timeoutThresholdMs ??
+      (options.scenario === 'timeout'
+        ? LIFECYCLE_DEFAULTS.timeoutThresholdMs
+        : Math.max(LIFECYCLE_DEFAULTS.signalThresholdMs, signalAfterMs + 1000));
     const signalData = options.signalData ?? JSON.stringify({ type: 'completion', coordinator: 'coordinator-1', status: 'ready' });
     // The signal's clock starts when the agent starts waiting, as a coordinator's would.
     let signal: Promise<{ data: unknown }> | undefined;
@@ -74,13 +86,27 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
     });
     outcome = result.kind;
     if (options.scenario === 'signal' && result.kind === 'timeout') {
-      world.step({ actor: agentId, kind: 'note', text: `the signal (after ${signalAfterMs} ms) came too late for the ${thresholdMs} ms threshold` });
+      world.step({
+        actor: agentId,
+        kind: 'note',
+        text: `the signal (after ${signalAfterMs} ms) came too late for the ${thresholdMs} ms threshold`,
+      });
     }
     agent.status = 'done';
-    world.step({ actor: agentId, kind: 'outcome', text: result.kind === 'signal' ? 'resumed work after the signal' : 'timed out: escalated' });
+    world.step({
+      actor: agentId,
+      kind: 'outcome',
+      text: result.kind === 'signal' ? 'resumed work after the signal' : 'timed out: escalated',
+    });
   } catch (error) {
     await world.close();
     throw error;
   }
-  return finishTrace(world, { kind: 'lifecycle', source: profile, task, ...(options.phase !== undefined ? { phase: options.phase } : {}), outcome });
+  return finishTrace(world, {
+    kind: 'lifecycle',
+    source: profile,
+    task,
+    ...(options.phase !== undefined ? { phase: options.phase } : {}),
+    outcome,
+  });
 }

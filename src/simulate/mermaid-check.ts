@@ -19,11 +19,32 @@ export function checkMermaidSequence(source: string): Array<{ line: number; mess
   const problems: Array<{ line: number; message: string }> = [];
   const lines = source.split('\n');
   const declared = new Set<string>();
-  const keywords = new Set(['end', 'loop', 'alt', 'else', 'opt', 'par', 'and', 'rect', 'note', 'participant', 'actor', 'as', 'over', 'autonumber', 'activate', 'deactivate', 'critical', 'break', 'box']);
+  const keywords = new Set([
+    'end',
+    'loop',
+    'alt',
+    'else',
+    'opt',
+    'par',
+    'and',
+    'rect',
+    'note',
+    'participant',
+    'actor',
+    'as',
+    'over',
+    'autonumber',
+    'activate',
+    'deactivate',
+    'critical',
+    'break',
+    'box',
+  ]);
   const idPattern = /^[A-Za-z][A-Za-z0-9_]*$/;
   const checkText = (text: string, line: number, what: string): void => {
     if (text.trim() === '') problems.push({ line, message: `empty ${what}` });
-    if (/[;#<>]|%%/.test(text)) problems.push({ line, message: `${what} contains a character Mermaid reads as syntax: ${JSON.stringify(text)}` });
+    if (/[;#<>]|%%/.test(text))
+      problems.push({ line, message: `${what} contains a character Mermaid reads as syntax: ${JSON.stringify(text)}` });
   };
   const checkId = (id: string, line: number): void => {
     if (!idPattern.test(id) || keywords.has(id.toLowerCase())) problems.push({ line, message: `invalid participant id '${id}'` });
@@ -51,7 +72,9 @@ export function checkMermaidSequence(source: string): Array<{ line: number; mess
       checkId(match[1]!, line);
       checkId(match[3]!, line);
       checkText(match[4]!, line, 'message text');
-    } else if ((match = /^Note\s+(?:over\s+([A-Za-z0-9_]+)(?:\s*,\s*([A-Za-z0-9_]+))?|(?:left|right) of\s+([A-Za-z0-9_]+))\s*:(.*)$/.exec(text))) {
+    } else if (
+      (match = /^Note\s+(?:over\s+([A-Za-z0-9_]+)(?:\s*,\s*([A-Za-z0-9_]+))?|(?:left|right) of\s+([A-Za-z0-9_]+))\s*:(.*)$/.exec(text))
+    ) {
       for (const id of [match[1], match[2], match[3]]) if (id !== undefined) checkId(id, line);
       checkText(match[4]!, line, 'note text');
     } else if ((match = /^loop\s+(.*)$/.exec(text))) {

@@ -108,7 +108,17 @@ export async function loadScenario(file: string): Promise<ScenarioLoad> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    return fail([{ ruleId: RULE_ID, severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unreadable scenario: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.` }]);
+    return fail([
+      {
+        ruleId: RULE_ID,
+        severity: 'error',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: `Unreadable scenario: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      },
+    ]);
   }
   return parseScenario(file, text.replace(/^\uFEFF/, ''));
 }
@@ -126,9 +136,14 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
     return range ? rangeOf(range[0], range[1]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
   };
   if (doc.errors.length > 0) {
-    return fail(doc.errors.map((error) => ({
-      ruleId: RULE_ID, severity: 'error' as const, ...rangeOf(error.pos[0], error.pos[1]), message: `Invalid YAML: ${error.message.split('\n')[0]}`,
-    })));
+    return fail(
+      doc.errors.map((error) => ({
+        ruleId: RULE_ID,
+        severity: 'error' as const,
+        ...rangeOf(error.pos[0], error.pos[1]),
+        message: `Invalid YAML: ${error.message.split('\n')[0]}`,
+      })),
+    );
   }
   const data = doc.toJS({ maxAliasCount: 50 }) as unknown;
   const at = (segments: string[]): Range => {
@@ -142,7 +157,10 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
     for (const error of validate.errors ?? []) {
       // oneOf reports every branch; the branch errors underneath say what is wrong.
       if (error.keyword === 'oneOf' || error.keyword === 'if') continue;
-      const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const segments = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       let range: Range;
       let message: string;
       const where = segments.join('.') || 'scenario';
@@ -173,14 +191,33 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
   const base = dirname(resolve(file));
   const diagnostics: Diagnostic[] = [];
   const ids = new Map<string, string>();
-  const checkAgent = async (agent: { id?: string; profile: string }, path: string[], fallbackId: string): Promise<{ id: string; profile: string }> => {
+  const checkAgent = async (
+    agent: { id?: string; profile: string },
+    path: string[],
+    fallbackId: string,
+  ): Promise<{ id: string; profile: string }> => {
     const id = agent.id ?? fallbackId;
     const previous = ids.get(id);
-    if (previous) diagnostics.push({ ruleId: RULE_ID, severity: 'error', ...at([...path, 'id']), message: `Unexpected duplicate agent id \`${id}\` (also used at ${previous}).` });
+    if (previous)
+      diagnostics.push({
+        ruleId: RULE_ID,
+        severity: 'error',
+        ...at([...path, 'id']),
+        message: `Unexpected duplicate agent id \`${id}\` (also used at ${previous}).`,
+      });
     else ids.set(id, path.join('.'));
     const profile = resolve(base, agent.profile);
-    const isFile = await stat(profile).then((s) => s.isFile(), () => false);
-    if (!isFile) diagnostics.push({ ruleId: RULE_ID, severity: 'error', ...at([...path, 'profile']), message: `Invalid profile path \`${agent.profile}\`: no such file (paths are relative to the scenario file).` });
+    const isFile = await stat(profile).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (!isFile)
+      diagnostics.push({
+        ruleId: RULE_ID,
+        severity: 'error',
+        ...at([...path, 'profile']),
+        message: `Invalid profile path \`${agent.profile}\`: no such file (paths are relative to the scenario file).`,
+      });
     return { id, profile };
   };
 
@@ -189,8 +226,14 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
     const path = ['loop3', String(index)];
     const { id, profile } = await checkAgent(agent, path, agent.id);
     loop3.push({
-      id, profile, confidence: list(agent.confidence ?? 0), failIn: agent.failIn ?? [], noReportIn: agent.noReportIn ?? [], timeoutIn: agent.timeoutIn ?? [],
-      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}), range: at(path),
+      id,
+      profile,
+      confidence: list(agent.confidence ?? 0),
+      failIn: agent.failIn ?? [],
+      noReportIn: agent.noReportIn ?? [],
+      timeoutIn: agent.timeoutIn ?? [],
+      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}),
+      range: at(path),
     });
   }
   const loop2: ValidatorSpec[] = [];
@@ -198,16 +241,23 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
     const path = ['loop2', String(index)];
     const { id, profile } = await checkAgent(agent, path, agent.id);
     loop2.push({
-      id, profile, consensus: list(agent.consensus ?? 0), blocking: agent.blocking === undefined ? [{ signalAfterMs: 0 }] : Array.isArray(agent.blocking) ? agent.blocking : [agent.blocking],
-      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}), range: at(path),
+      id,
+      profile,
+      consensus: list(agent.consensus ?? 0),
+      blocking: agent.blocking === undefined ? [{ signalAfterMs: 0 }] : Array.isArray(agent.blocking) ? agent.blocking : [agent.blocking],
+      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}),
+      range: at(path),
     });
   }
   let productOwner: ProductOwnerSpec | undefined;
   if (raw.productOwner) {
     const { id, profile } = await checkAgent(raw.productOwner, ['productOwner'], 'product-owner-1');
     productOwner = {
-      id, profile, decisions: raw.productOwner.decisions ?? [],
-      ...(raw.productOwner.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: raw.productOwner.blockingTimeoutMs } : {}), range: at(['productOwner']),
+      id,
+      profile,
+      decisions: raw.productOwner.decisions ?? [],
+      ...(raw.productOwner.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: raw.productOwner.blockingTimeoutMs } : {}),
+      range: at(['productOwner']),
     };
   }
   if (diagnostics.length > 0) return fail(diagnostics);

@@ -47,8 +47,20 @@ export interface HookRunRecord {
 }
 
 export type StepKind =
-  | 'spawn' | 'hook' | 'block' | 'signal' | 'timeout' | 'report' | 'missing-report' | 'replace'
-  | 'gate' | 'consensus' | 'decision' | 'iteration' | 'outcome' | 'note';
+  | 'spawn'
+  | 'hook'
+  | 'block'
+  | 'signal'
+  | 'timeout'
+  | 'report'
+  | 'missing-report'
+  | 'replace'
+  | 'gate'
+  | 'consensus'
+  | 'decision'
+  | 'iteration'
+  | 'outcome'
+  | 'note';
 
 export interface TimelineStep {
   t: number;

@@ -69,7 +69,9 @@ export class Signal<T = unknown> {
   fired = false;
 
   constructor(private readonly now: () => number) {
-    this.promise = new Promise((resolve) => { this.resolveFn = resolve; });
+    this.promise = new Promise((resolve) => {
+      this.resolveFn = resolve;
+    });
   }
 
   fire(data: T): void {
@@ -79,9 +81,7 @@ export class Signal<T = unknown> {
   }
 }
 
-export type WaitOutcome =
-  | { kind: 'signal'; data: unknown; waitMs: number }
-  | { kind: 'timeout'; durationMs: number; exceededByMs: number };
+export type WaitOutcome = { kind: 'signal'; data: unknown; waitMs: number } | { kind: 'timeout'; durationMs: number; exceededByMs: number };
 
 export class World {
   readonly steps: TimelineStep[] = [];
@@ -92,7 +92,11 @@ export class World {
   private readonly metrics: HookMetrics = { hooks: {} };
   private readonly started: number;
 
-  private constructor(readonly session: ExecutorSession, readonly options: WorldOptions, private readonly clock: () => number) {
+  private constructor(
+    readonly session: ExecutorSession,
+    readonly options: WorldOptions,
+    private readonly clock: () => number,
+  ) {
     this.started = clock();
   }
 
@@ -125,11 +129,28 @@ export class World {
   profile(file: string): Promise<LoadedProfile> {
     let loaded = this.profiles.get(file);
     if (!loaded) {
-      loaded = readFile(file).then((bytes) => {
-        const result = profileFromBytes(file, bytes);
-        if (!result.ok) return { file, hooks: [], diagnostics: [result.diagnostic] };
-        return { file, hooks: extractHooks(result.profile), lines: result.profile.lines, diagnostics: result.profile.problems };
-      }, (error: Error) => ({ file, hooks: [], diagnostics: [{ ruleId: 'file-unreadable', severity: 'error' as const, line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unreadable profile: ${error.message}` }] }));
+      loaded = readFile(file).then(
+        (bytes) => {
+          const result = profileFromBytes(file, bytes);
+          if (!result.ok) return { file, hooks: [], diagnostics: [result.diagnostic] };
+          return { file, hooks: extractHooks(result.profile), lines: result.profile.lines, diagnostics: result.profile.problems };
+        },
+        (error: Error) => ({
+          file,
+          hooks: [],
+          diagnostics: [
+            {
+              ruleId: 'file-unreadable',
+              severity: 'error' as const,
+              line: 1,
+              column: 1,
+              endLine: 1,
+              endColumn: 1,
+              message: `Unreadable profile: ${error.message}`,
+            },
+          ],
+        }),
+      );
       this.profiles.set(file, loaded);
     }
     return loaded;
@@ -139,7 +160,9 @@ export class World {
     const record: AgentRecord = { ...agent, status: 'running', spawnedAt: this.now() };
     this.agents.push(record);
     this.step({
-      actor: agent.id, kind: 'spawn', iteration: agent.iteration,
+      actor: agent.id,
+      kind: 'spawn',
+      iteration: agent.iteration,
       text: `${agent.replaces ? `replaces ${agent.replaces}: ` : ''}${roleName(agent.role)} spawned (profile ${relative(process.cwd(), agent.profile) || agent.profile})`,
     });
     return record;
@@ -165,8 +188,18 @@ export class World {
     });
     const record = this.recordRun(agent, result);
     await this.logRun(record);
-    const status = record.timedOut ? `timed out after ${Math.round(record.durationMs)} ms (killed)` : record.error ? `could not start: ${record.error}` : `exit ${record.exitCode}${record.signal ? ` (${record.signal})` : ''} in ${Math.round(record.durationMs)} ms`;
-    this.step({ actor: agent.id, kind: 'hook', iteration: agent.iteration, runId: record.runId, text: `${hookName}: ${status}${record.failed ? ' — logged, the lifecycle continues' : ''}` });
+    const status = record.timedOut
+      ? `timed out after ${Math.round(record.durationMs)} ms (killed)`
+      : record.error
+        ? `could not start: ${record.error}`
+        : `exit ${record.exitCode}${record.signal ? ` (${record.signal})` : ''} in ${Math.round(record.durationMs)} ms`;
+    this.step({
+      actor: agent.id,
+      kind: 'hook',
+      iteration: agent.iteration,
+      runId: record.runId,
+      text: `${hookName}: ${status}${record.failed ? ' — logged, the lifecycle continues' : ''}`,
+    });
     return record;
   }
 
@@ -210,7 +243,13 @@ export class World {
       exit_code: run.exitCode,
       output: run.stdout.slice(0, 4096),
       timestamp: Math.floor(Date.now() / 1000),
-      ...(run.failed ? { error: run.timedOut ? 'Hook exceeded its timeout and was killed' : run.error ?? `Command failed with exit code ${run.exitCode}` } : {}),
+      ...(run.failed
+        ? {
+            error: run.timedOut
+              ? 'Hook exceeded its timeout and was killed'
+              : (run.error ?? `Command failed with exit code ${run.exitCode}`),
+          }
+        : {}),
       ...(run.failed && run.stderr ? { stderr: run.stderr.slice(0, 4096) } : {}),
     };
     const log = this.logs.get(run.agentId) ?? [];
@@ -233,34 +272,58 @@ export class World {
    * then the wait (the signal, or the threshold passing), then
    * `on_signal_received` or `on_blocking_timeout` with their variables.
    */
-  async block(agent: AgentRecord, options: {
-    blockingType: string;
-    thresholdMs: number;
-    /** What the agent waits for, as the timeline says it. */
-    waitingFor: string;
-    signal?: Promise<{ data: unknown }>;
-    signalId?: string;
-  }): Promise<WaitOutcome> {
+  async block(
+    agent: AgentRecord,
+    options: {
+      blockingType: string;
+      thresholdMs: number;
+      /** What the agent waits for, as the timeline says it. */
+      waitingFor: string;
+      signal?: Promise<{ data: unknown }>;
+      signalId?: string;
+    },
+  ): Promise<WaitOutcome> {
     const common = { BLOCKING_TYPE: options.blockingType, TIMEOUT_THRESHOLD: String(options.thresholdMs) };
     await this.runHook(agent, 'on_blocking_start', common);
     agent.status = 'blocked';
     const started = this.now();
-    this.step({ actor: agent.id, kind: 'block', iteration: agent.iteration, text: `blocks: waits for ${options.waitingFor} (threshold ${options.thresholdMs} ms)` });
+    this.step({
+      actor: agent.id,
+      kind: 'block',
+      iteration: agent.iteration,
+      text: `blocks: waits for ${options.waitingFor} (threshold ${options.thresholdMs} ms)`,
+    });
     const outcome = await waitWithThreshold(options.signal, options.thresholdMs);
     const elapsed = this.now() - started;
     if (outcome.kind === 'signal') {
       const data = typeof outcome.data === 'string' ? outcome.data : JSON.stringify(outcome.data);
-      this.step({ actor: agent.id, kind: 'signal', iteration: agent.iteration, text: `signal received after ${Math.round(elapsed)} ms: ${shorten(data)}` });
+      this.step({
+        actor: agent.id,
+        kind: 'signal',
+        iteration: agent.iteration,
+        text: `signal received after ${Math.round(elapsed)} ms: ${shorten(data)}`,
+      });
       await this.runHook(agent, 'on_signal_received', {
-        ...common, SIGNAL_DATA: data, WAIT_DURATION: String(Math.round(elapsed)), ...(options.signalId ? { SIGNAL_ID: options.signalId } : {}),
+        ...common,
+        SIGNAL_DATA: data,
+        WAIT_DURATION: String(Math.round(elapsed)),
+        ...(options.signalId ? { SIGNAL_ID: options.signalId } : {}),
       });
       agent.status = 'resumed';
       return { kind: 'signal', data: outcome.data, waitMs: elapsed };
     }
     const exceededBy = Math.max(0, Math.round(elapsed - options.thresholdMs));
-    this.step({ actor: agent.id, kind: 'timeout', iteration: agent.iteration, text: `blocking timeout: no ${options.waitingFor} within ${options.thresholdMs} ms` });
+    this.step({
+      actor: agent.id,
+      kind: 'timeout',
+      iteration: agent.iteration,
+      text: `blocking timeout: no ${options.waitingFor} within ${options.thresholdMs} ms`,
+    });
     await this.runHook(agent, 'on_blocking_timeout', {
-      ...common, TIMEOUT_DURATION: String(Math.round(elapsed)), EXCEEDED_BY: String(exceededBy), ...(options.signalId ? { SIGNAL_ID: options.signalId } : {}),
+      ...common,
+      TIMEOUT_DURATION: String(Math.round(elapsed)),
+      EXCEEDED_BY: String(exceededBy),
+      ...(options.signalId ? { SIGNAL_ID: options.signalId } : {}),
     });
     agent.status = 'timed-out';
     return { kind: 'timeout', durationMs: elapsed, exceededByMs: exceededBy };
@@ -279,7 +342,11 @@ export class World {
     for (const key of [...(Array.isArray(keys) ? keys : [])].sort()) {
       const type = String(await redis.call(['TYPE', key]));
       const read: Record<string, string[]> = {
-        string: ['GET', key], list: ['LRANGE', key, '0', '-1'], hash: ['HGETALL', key], set: ['SMEMBERS', key], zset: ['ZRANGE', key, '0', '-1', 'WITHSCORES'],
+        string: ['GET', key],
+        list: ['LRANGE', key, '0', '-1'],
+        hash: ['HGETALL', key],
+        set: ['SMEMBERS', key],
+        zset: ['ZRANGE', key, '0', '-1', 'WITHSCORES'],
       };
       const value = read[type] ? await redis.call(read[type]!) : null;
       const ttl = Number(await redis.call(['PTTL', key]));
@@ -306,9 +373,14 @@ export function roleName(role: AgentRole): string {
 }
 
 /** Waits for the signal or the threshold, whichever comes first; the timer never outlives the wait. */
-export async function waitWithThreshold(signal: Promise<{ data: unknown }> | undefined, thresholdMs: number): Promise<{ kind: 'signal'; data: unknown } | { kind: 'timeout' }> {
+export async function waitWithThreshold(
+  signal: Promise<{ data: unknown }> | undefined,
+  thresholdMs: number,
+): Promise<{ kind: 'signal'; data: unknown } | { kind: 'timeout' }> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ kind: 'timeout' }>((resolve) => { timer = setTimeout(() => resolve({ kind: 'timeout' }), thresholdMs); });
+  const timeout = new Promise<{ kind: 'timeout' }>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), thresholdMs);
+  });
   try {
     const signalled = signal ? signal.then(({ data }) => ({ kind: 'signal' as const, data })) : new Promise<never>(() => undefined);
     return await Promise.race([signalled, timeout]);

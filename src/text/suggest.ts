@@ -18,7 +18,10 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) { best = candidate; bestDistance = distance; }
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
   }
   return bestDistance <= limit ? best : undefined;
 }

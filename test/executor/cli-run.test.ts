@@ -8,7 +8,17 @@ import { createExecutorSession } from '../../src/executor/session.js';
 import type { RunJson } from '../../src/executor/report.js';
 import { hasSqlite3, needsSandbox, sandboxMissing, tempDir } from './helpers.js';
 
-const CORPUS_EXAMPLE = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'claude-flow-novice', 'examples', 'blocking-coordinator-example.md');
+const CORPUS_EXAMPLE = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  '..',
+  'shared',
+  'corpus',
+  'claude-flow-novice',
+  'examples',
+  'blocking-coordinator-example.md',
+);
 
 const PROFILE = `---
 name: tester
@@ -44,8 +54,24 @@ describe('run command: arguments', () => {
   it('documents its flags in --help', async () => {
     const { code, out } = await run(['--help'], dir);
     expect(code).toBe(0);
-    for (const flag of ['--hook', '--env', '--agent-id', '--task', '--swarm-id', '--iteration', '--phase', '--timeout-ms', '--workspace',
-      '--memory-db', '--redis-url', '--no-sandbox', '--format', '--strict', '--limit-procs', '--limit-output']) {
+    for (const flag of [
+      '--hook',
+      '--env',
+      '--agent-id',
+      '--task',
+      '--swarm-id',
+      '--iteration',
+      '--phase',
+      '--timeout-ms',
+      '--workspace',
+      '--memory-db',
+      '--redis-url',
+      '--no-sandbox',
+      '--format',
+      '--strict',
+      '--limit-procs',
+      '--limit-output',
+    ]) {
       expect(out).toContain(flag);
     }
   });
@@ -83,11 +109,34 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
   afterAll(remove);
 
   it('--format json shows the exact memory keys, event and Redis command a hook produced', async () => {
-    const { code, out, err } = await run(['tester.md', '--hook', 'on_blocking_start', '--format', 'json', '--agent-id', 'coder-42', '--swarm-id', 'swarm-9', '--phase', 'build'], dir);
+    const { code, out, err } = await run(
+      [
+        'tester.md',
+        '--hook',
+        'on_blocking_start',
+        '--format',
+        'json',
+        '--agent-id',
+        'coder-42',
+        '--swarm-id',
+        'swarm-9',
+        '--phase',
+        'build',
+      ],
+      dir,
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     const json = JSON.parse(out) as RunJson;
-    expect(json).toMatchObject({ profile: 'tester.md', hook: 'on_blocking_start', agentId: 'coder-42', exitCode: 0, timedOut: false, stdout: 'blocking coder-42 in build\n', stderr: '' });
+    expect(json).toMatchObject({
+      profile: 'tester.md',
+      hook: 'on_blocking_start',
+      agentId: 'coder-42',
+      exitCode: 0,
+      timedOut: false,
+      stdout: 'blocking coder-42 in build\n',
+      stderr: '',
+    });
     expect(json.durationMs).toBeGreaterThan(0);
     expect(json.memory).toEqual([
       { level: 'agent', key: 'agent:coder-42:ctx', owner: 'coder-42', value: '{"status":"blocked"}' },
@@ -120,7 +169,9 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
     const json = JSON.parse(out) as RunJson;
     expect(json.stdout).toBe('init lifecycle.init a=b\n');
     expect(json.env.SIGNAL_DATA).toBeUndefined();
-    const signal = JSON.parse((await run(['tester.md', '--hook', 'on_signal_received', '--format', 'json', '--env', 'SIGNAL_DATA={"ok":true}'], dir)).out) as RunJson;
+    const signal = JSON.parse(
+      (await run(['tester.md', '--hook', 'on_signal_received', '--format', 'json', '--env', 'SIGNAL_DATA={"ok":true}'], dir)).out,
+    ) as RunJson;
     expect(signal.stdout).toBe('signal: {"ok":true}\n');
     expect(signal.env.WAIT_DURATION).toBeDefined();
   });
@@ -139,8 +190,11 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
   it.skipIf(!hasSqlite3)('--memory-db saves the memory for sqlite3', async () => {
     const { code } = await run(['tester.md', '--hook', 'on_blocking_start', '--agent-id', 'db-1', '--memory-db', 'out.db'], dir);
     expect(code).toBe(0);
-    expect(execFileSync('sqlite3', [join(dir, 'out.db'), "SELECT level || ' ' || key || ' ' || owner FROM memory ORDER BY key"], { encoding: 'utf8' }))
-      .toBe('agent agent:db-1:ctx db-1\nswarm swarm:swarm-local:progress db-1\n');
+    expect(
+      execFileSync('sqlite3', [join(dir, 'out.db'), "SELECT level || ' ' || key || ' ' || owner FROM memory ORDER BY key"], {
+        encoding: 'utf8',
+      }),
+    ).toBe('agent agent:db-1:ctx db-1\nswarm swarm:swarm-local:progress db-1\n');
   });
 
   it('--workspace seeds a copy and leaves the directory alone', async () => {
@@ -155,7 +209,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
   });
 
   it('--no-sandbox runs the hook but warns loudly on stderr, keeping stdout parseable', async () => {
-    const { code, out, err } = await run(['tester.md', '--hook', 'on_blocking_start', '--no-sandbox', '--format', 'json', '--agent-id', 'loose-1'], dir);
+    const { code, out, err } = await run(
+      ['tester.md', '--hook', 'on_blocking_start', '--no-sandbox', '--format', 'json', '--agent-id', 'loose-1'],
+      dir,
+    );
     expect(code).toBe(0);
     expect(err).toMatch(/!{20,}\nWARNING: --no-sandbox: the hook runs directly on this machine/);
     const json = JSON.parse(out) as RunJson;
@@ -165,14 +222,28 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
     expect(json.events).toHaveLength(1);
   });
 
-  it.skipIf(!existsSync(CORPUS_EXAMPLE))('runs a real profile from the corpus: on_blocking_timeout stores its key and publishes its event', async () => {
-    const { code, out } = await run([CORPUS_EXAMPLE, '--hook', 'on_blocking_timeout', '--format', 'json', '--agent-id', 'coder-3', '--iteration', '2'], dir);
-    expect(code).toBe(0);
-    const json = JSON.parse(out) as RunJson;
-    expect(json.exitCode).toBe(0);
-    expect(json.memory.map(({ level, key, owner }) => ({ level, key, owner }))).toEqual([{ level: 'agent', key: 'agent:coder-3:timeout', owner: 'coder-3' }]);
-    expect(JSON.parse(json.memory[0]!.value)).toMatchObject({ status: 'timeout', action: 'escalate', iteration: '${ITERATION}' });
-    // The profile single-quotes its JSON, so the event carries the variable names, not their values: the trace shows it.
-    expect(json.events).toEqual([expect.objectContaining({ type: 'agent.timeout', priority: 9, data: { agent: '${AGENT_ID}', iteration: '${ITERATION}', phase: '${PHASE}' } })]);
-  });
+  it.skipIf(!existsSync(CORPUS_EXAMPLE))(
+    'runs a real profile from the corpus: on_blocking_timeout stores its key and publishes its event',
+    async () => {
+      const { code, out } = await run(
+        [CORPUS_EXAMPLE, '--hook', 'on_blocking_timeout', '--format', 'json', '--agent-id', 'coder-3', '--iteration', '2'],
+        dir,
+      );
+      expect(code).toBe(0);
+      const json = JSON.parse(out) as RunJson;
+      expect(json.exitCode).toBe(0);
+      expect(json.memory.map(({ level, key, owner }) => ({ level, key, owner }))).toEqual([
+        { level: 'agent', key: 'agent:coder-3:timeout', owner: 'coder-3' },
+      ]);
+      expect(JSON.parse(json.memory[0]!.value)).toMatchObject({ status: 'timeout', action: 'escalate', iteration: '${ITERATION}' });
+      // The profile single-quotes its JSON, so the event carries the variable names, not their values: the trace shows it.
+      expect(json.events).toEqual([
+        expect.objectContaining({
+          type: 'agent.timeout',
+          priority: 9,
+          data: { agent: '${AGENT_ID}', iteration: '${ITERATION}', phase: '${PHASE}' },
+        }),
+      ]);
+    },
+  );
 });

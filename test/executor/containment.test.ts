@@ -47,17 +47,22 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
 
   it('kills background, nohup, disowned, setsid and double-forked children when the hook ends', async () => {
     const tag = 7000 + Math.floor(Math.random() * 900);
-    const result = await session.runHook(hookScript('on_blocking_start', [
-      `sleep ${tag}1 &`,
-      `nohup sleep ${tag}2 >/dev/null 2>&1 &`,
-      `sleep ${tag}3 & disown`,
-      `setsid sleep ${tag}4 &`,
-      `setsid -f sleep ${tag}5`,
-      `(bash -c "sleep ${tag}6 &" &)`,
-      `bash -c 'trap "" TERM HUP; exec sleep ${tag}7' &`,
-      'sleep 0.2',
-      "pgrep -xc sleep",
-    ].join('\n')));
+    const result = await session.runHook(
+      hookScript(
+        'on_blocking_start',
+        [
+          `sleep ${tag}1 &`,
+          `nohup sleep ${tag}2 >/dev/null 2>&1 &`,
+          `sleep ${tag}3 & disown`,
+          `setsid sleep ${tag}4 &`,
+          `setsid -f sleep ${tag}5`,
+          `(bash -c "sleep ${tag}6 &" &)`,
+          `bash -c 'trap "" TERM HUP; exec sleep ${tag}7' &`,
+          'sleep 0.2',
+          'pgrep -xc sleep',
+        ].join('\n'),
+      ),
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('7\n');
     expectNothingLeft(result);
@@ -66,12 +71,13 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
 
   it('kills the whole tree when the timeout strikes, TERM traps and all', async () => {
     const tag = 8000 + Math.floor(Math.random() * 900);
-    const result = await session.runHook(hookScript('on_blocking_start', [
-      "trap '' TERM HUP INT",
-      `setsid sleep ${tag}1 &`,
-      `(while :; do sleep ${tag}2; done) &`,
-      'while :; do sleep 1; done',
-    ].join('\n')), { timeoutMs: 800 });
+    const result = await session.runHook(
+      hookScript(
+        'on_blocking_start',
+        ["trap '' TERM HUP INT", `setsid sleep ${tag}1 &`, `(while :; do sleep ${tag}2; done) &`, 'while :; do sleep 1; done'].join('\n'),
+      ),
+      { timeoutMs: 800 },
+    );
     expect(result.timedOut).toBe(true);
     expect(result.durationMs).toBeLessThan(1500);
     expectNothingLeft(result);
@@ -84,16 +90,30 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     const existing = `/tmp/vah-canary-existing-${id}`;
     writeFileSync(existing, 'original\n');
     const hostHome = homedir();
-    const targets = [`/tmp/${canary}`, `${hostHome}/${canary}`, `/root/${canary}`, `/etc/${canary}`, `/var/tmp/${canary}`, `/dev/shm/${canary}`, `/${canary}`, `/usr/${canary}`];
+    const targets = [
+      `/tmp/${canary}`,
+      `${hostHome}/${canary}`,
+      `/root/${canary}`,
+      `/etc/${canary}`,
+      `/var/tmp/${canary}`,
+      `/dev/shm/${canary}`,
+      `/${canary}`,
+      `/usr/${canary}`,
+    ];
     try {
-      const result = await session.runHook(hookScript('on_blocking_start', [
-        ...targets.map((path) => `echo pwned > ${path} 2>/dev/null; echo "${path}=$?"`),
-        `echo pwned > "$HOME/${canary}"; echo "home=$?"`,
-        `echo pwned > ../${canary} 2>/dev/null; echo "parent=$?"`,
-        `echo pwned > ${existing}; echo "existing=$?"`,
-        `ln -s ${existing} link; echo pwned >> link 2>/dev/null; echo "symlink=$?"`,
-        'echo pwned > /etc/passwd 2>/dev/null; echo "passwd=$?"',
-      ].join('\n')));
+      const result = await session.runHook(
+        hookScript(
+          'on_blocking_start',
+          [
+            ...targets.map((path) => `echo pwned > ${path} 2>/dev/null; echo "${path}=$?"`),
+            `echo pwned > "$HOME/${canary}"; echo "home=$?"`,
+            `echo pwned > ../${canary} 2>/dev/null; echo "parent=$?"`,
+            `echo pwned > ${existing}; echo "existing=$?"`,
+            `ln -s ${existing} link; echo pwned >> link 2>/dev/null; echo "symlink=$?"`,
+            'echo pwned > /etc/passwd 2>/dev/null; echo "passwd=$?"',
+          ].join('\n'),
+        ),
+      );
       expect(result.exitCode).toBe(0);
       for (const path of targets) expect(existsSync(path), path).toBe(false);
       expect(readFileSync(existing, 'utf8')).toBe('original\n');
@@ -118,11 +138,16 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as { port: number }).port;
     try {
-      const result = await session.runHook(hookScript('on_blocking_start', [
-        `echo hello > /dev/tcp/127.0.0.1/${port}; echo "tcp=$?"`,
-        `curl -s --max-time 1 http://127.0.0.1:${port}/ >/dev/null; echo "curl=$?"`,
-        'ls /sys/class/net 2>/dev/null | tr "\\n" " "; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " " | tr "\\n" ","',
-      ].join('\n')));
+      const result = await session.runHook(
+        hookScript(
+          'on_blocking_start',
+          [
+            `echo hello > /dev/tcp/127.0.0.1/${port}; echo "tcp=$?"`,
+            `curl -s --max-time 1 http://127.0.0.1:${port}/ >/dev/null; echo "curl=$?"`,
+            'ls /sys/class/net 2>/dev/null | tr "\\n" " "; cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " " | tr "\\n" ","',
+          ].join('\n'),
+        ),
+      );
       expect(result.stdout).toMatch(/^tcp=1\ncurl=[1-9]\d*\n/);
       expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('lo,');
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -135,7 +160,9 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
   it('stops a disk fill at the file-size limit, and the host keeps its space', async () => {
     const limited = await createExecutorSession({ timeoutMs: 3000, limits: { fileSizeBytes: 8 * 1024 * 1024 } });
     try {
-      const result = await limited.runHook(hookScript('pre', 'head -c 200M /dev/zero > big.bin; echo "status=$?"; stat -c %s big.bin'), { agentId: 'filler' });
+      const result = await limited.runHook(hookScript('pre', 'head -c 200M /dev/zero > big.bin; echo "status=$?"; stat -c %s big.bin'), {
+        agentId: 'filler',
+      });
       expect(result.stdout).toBe('status=153\n8388608\n');
       expect(result.limitsHit).toContain('file-size');
       expect(statSync(join(await limited.workspaceOf('filler'), 'big.bin')).size).toBe(8 * 1024 * 1024);
@@ -148,7 +175,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
   it('stops a fill made of many files at the disk budget', async () => {
     const limited = await createExecutorSession({ timeoutMs: 5000, limits: { diskBytes: 48 * 1024 * 1024 } });
     try {
-      const result = await limited.runHook(hookScript('pre', 'for i in $(seq 400); do head -c 4M /dev/zero > f$i.bin; done; echo finished'), { agentId: 'many' });
+      const result = await limited.runHook(
+        hookScript('pre', 'for i in $(seq 400); do head -c 4M /dev/zero > f$i.bin; done; echo finished'),
+        { agentId: 'many' },
+      );
       expect(result.limitsHit).toContain('disk');
       expect(result.exitCode).toBeNull();
       expect(result.timedOut).toBe(false);
@@ -212,19 +242,27 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     }
   });
 
-  it.skipIf(findCgroupRoot() === null)(`holds many memory-hungry processes to the sandbox's memory limit${findCgroupRoot() === null ? ' [skipped: needs root and a writable cgroup v1 or v2 memory controller]' : ''}`, async () => {
-    const limited = await createExecutorSession({ timeoutMs: 5000, limits: { memoryBytes: 128 * 1024 * 1024, dataBytes: 100 * 1024 * 1024 } });
-    try {
-      // Each process stays under its own data limit; together they are far over the sandbox's.
-      const result = await limited.runHook(hookScript('pre', 'for i in $(seq 8); do (x=$(head -c 60000000 /dev/zero | tr "\\0" a); sleep 2) & done; wait; echo finished'));
-      expect(result.sandbox.cgroup).toMatch(/^v[12]$/);
-      expect(result.limitsHit).toContain('memory');
-      expect(result.stderr).toMatch(/Killed/);
-      expectNothingLeft(result);
-    } finally {
-      await limited.close();
-    }
-  });
+  it.skipIf(findCgroupRoot() === null)(
+    `holds many memory-hungry processes to the sandbox's memory limit${findCgroupRoot() === null ? ' [skipped: needs root and a writable cgroup v1 or v2 memory controller]' : ''}`,
+    async () => {
+      const limited = await createExecutorSession({
+        timeoutMs: 5000,
+        limits: { memoryBytes: 128 * 1024 * 1024, dataBytes: 100 * 1024 * 1024 },
+      });
+      try {
+        // Each process stays under its own data limit; together they are far over the sandbox's.
+        const result = await limited.runHook(
+          hookScript('pre', 'for i in $(seq 8); do (x=$(head -c 60000000 /dev/zero | tr "\\0" a); sleep 2) & done; wait; echo finished'),
+        );
+        expect(result.sandbox.cgroup).toMatch(/^v[12]$/);
+        expect(result.limitsHit).toContain('memory');
+        expect(result.stderr).toMatch(/Killed/);
+        expectNothingLeft(result);
+      } finally {
+        await limited.close();
+      }
+    },
+  );
 
   it('ends a busy loop at the CPU-time limit with SIGXCPU', async () => {
     const limited = await createExecutorSession({ timeoutMs: 5000, limits: { cpuSeconds: 1 } });
@@ -240,21 +278,31 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     }
   });
 
-  it('denies privileged escapes as root: mount, remount, unshare, chroot, ptrace, and the executor\'s sockets', async () => {
-    const result = await session.runHook(hookScript('pre', [
-      'mount -t tmpfs none /tmp 2>/dev/null; echo "mount=$?"',
-      'mount -o remount,rw / 2>/dev/null; echo "remount=$?"',
-      'unshare -r true 2>/dev/null; echo "unshare=$?"',
-      'chroot / true 2>/dev/null; echo "chroot=$?"',
-      `strace -p ${process.pid} -o /dev/null 2>/dev/null; echo "ptrace-host=$?"`,
-      `test -e /proc/${process.pid}; echo "host-pid-visible=$?"`,
-      'echo "processes=$(ls -d /proc/[0-9]* | wc -l)"',
-      'rm -f /run/vah/control.sock 2>/dev/null; echo "rm-socket=$?"',
-      'touch /run/vah/evil 2>/dev/null; echo "socket-dir=$?"',
-      'cat /proc/1/root/etc/shadow 2>/dev/null; echo "shadow=$?"',
-      'grep -c . /proc/self/status >/dev/null; grep CapEff /proc/self/status',
-    ].join('\n')));
-    const fields = Object.fromEntries(result.stdout.trim().split('\n').map((line) => line.split(/[=:]\s*/) as [string, string]));
+  it("denies privileged escapes as root: mount, remount, unshare, chroot, ptrace, and the executor's sockets", async () => {
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        [
+          'mount -t tmpfs none /tmp 2>/dev/null; echo "mount=$?"',
+          'mount -o remount,rw / 2>/dev/null; echo "remount=$?"',
+          'unshare -r true 2>/dev/null; echo "unshare=$?"',
+          'chroot / true 2>/dev/null; echo "chroot=$?"',
+          `strace -p ${process.pid} -o /dev/null 2>/dev/null; echo "ptrace-host=$?"`,
+          `test -e /proc/${process.pid}; echo "host-pid-visible=$?"`,
+          'echo "processes=$(ls -d /proc/[0-9]* | wc -l)"',
+          'rm -f /run/vah/control.sock 2>/dev/null; echo "rm-socket=$?"',
+          'touch /run/vah/evil 2>/dev/null; echo "socket-dir=$?"',
+          'cat /proc/1/root/etc/shadow 2>/dev/null; echo "shadow=$?"',
+          'grep -c . /proc/self/status >/dev/null; grep CapEff /proc/self/status',
+        ].join('\n'),
+      ),
+    );
+    const fields = Object.fromEntries(
+      result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/[=:]\s*/) as [string, string]),
+    );
     for (const name of ['mount', 'remount', 'unshare', 'chroot', 'ptrace-host', 'host-pid-visible', 'rm-socket', 'socket-dir', 'shadow']) {
       expect(fields[name], name).toMatch(/^[1-9]\d*$/);
     }

@@ -31,7 +31,11 @@ describe('hook environment', () => {
   });
 
   it('reports the coordinator as arrived once a signal has been received', () => {
-    expect(runtimeVariables('on_signal_received', { agentId: 'a' })).toMatchObject({ RECEIVED_COUNT: '1', MISSING_COUNT: '0', MISSING_COORDINATORS: '' });
+    expect(runtimeVariables('on_signal_received', { agentId: 'a' })).toMatchObject({
+      RECEIVED_COUNT: '1',
+      MISSING_COUNT: '0',
+      MISSING_COORDINATORS: '',
+    });
     expect(runtimeVariables('on_blocking_timeout', { agentId: 'a' })).toMatchObject({ RECEIVED_COUNT: '0', MISSING_COUNT: '1' });
   });
 
@@ -41,7 +45,15 @@ describe('hook environment', () => {
       context: { agentId: 'coder-1', task: 'Fix the bug', swarmId: 'swarm-9', iteration: 3, phase: 'validation' },
       overrides: { PHASE: 'override', CUSTOM: 'x=y', PATH: '/opt/bin' },
     });
-    expect(env).toMatchObject({ AGENT_ID: 'coder-1', TASK: 'Fix the bug', SWARM_ID: 'swarm-9', ITERATION: '3', PHASE: 'override', CUSTOM: 'x=y', PATH: '/opt/bin' });
+    expect(env).toMatchObject({
+      AGENT_ID: 'coder-1',
+      TASK: 'Fix the bug',
+      SWARM_ID: 'swarm-9',
+      ITERATION: '3',
+      PHASE: 'override',
+      CUSTOM: 'x=y',
+      PATH: '/opt/bin',
+    });
     expect(env.HOME).toBe('/home/agent');
     expect(env.PWD).toBe('/workspace');
   });

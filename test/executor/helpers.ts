@@ -9,7 +9,16 @@ import { probeBwrap } from '../../src/executor/sandbox.js';
 
 export function hookScript(name: string, text: string, file = '/profiles/coder.md'): HookScript {
   const range = { line: 1, column: 1, endLine: 1, endColumn: 2 };
-  return { file, name, keyPath: name.includes('.') ? ['hooks', ...name.split('.')] : ['hooks', name], text, style: 'literal', keyRange: range, valueRange: range, segments: [] };
+  return {
+    file,
+    name,
+    keyPath: name.includes('.') ? ['hooks', ...name.split('.')] : ['hooks', name],
+    text,
+    style: 'literal',
+    keyRange: range,
+    valueRange: range,
+    segments: [],
+  };
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -21,7 +30,9 @@ export const hasSqlite3 = findExecutable('sqlite3') !== undefined;
 /** Why sandboxed tests cannot run here, or undefined when they can. */
 export const sandboxMissing: string | undefined = !bwrap.ok
   ? bwrap.problem
-  : !hasRedisCli ? 'redis-cli is not installed (apt-get install redis-tools)' : undefined;
+  : !hasRedisCli
+    ? 'redis-cli is not installed (apt-get install redis-tools)'
+    : undefined;
 
 /** A test title that says, in the report, why it was skipped. */
 export function needsSandbox(title: string): string {
@@ -70,7 +81,11 @@ export function processesMatching(needle: string): number[] {
 export async function startRealRedis(): Promise<{ url: string; socket: string; close: () => Promise<void> }> {
   const { dir, remove } = tempDir('vah-real-redis-');
   const socket = join(dir, 'redis.sock');
-  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '777', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '777', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 200 && !existsSync(socket); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   if (!existsSync(socket)) throw new Error('redis-server did not start');
   return {

@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/executor/memory-store.js';
-import { runEventbusCommand, runMemoryCommand, runOtherCommand, validateEvent, type SlashCommandContext } from '../../src/executor/slash-commands.js';
+import {
+  runEventbusCommand,
+  runMemoryCommand,
+  runOtherCommand,
+  validateEvent,
+  type SlashCommandContext,
+} from '../../src/executor/slash-commands.js';
 import type { OperationInput, PublishedEvent } from '../../src/executor/trace.js';
 import { hasSqlite3, tempDir } from './helpers.js';
 
@@ -10,7 +16,10 @@ const coder = { agentId: 'coder-1', swarmId: 'swarm-a' };
 const reviewer = { agentId: 'reviewer-1', swarmId: 'swarm-a' };
 const outsider = { agentId: 'spy-1', swarmId: 'swarm-b' };
 
-function context(store: MemoryStore, identity = coder): SlashCommandContext & { operations: OperationInput[]; events: Array<Omit<PublishedEvent, 't'>> } {
+function context(
+  store: MemoryStore,
+  identity = coder,
+): SlashCommandContext & { operations: OperationInput[]; events: Array<Omit<PublishedEvent, 't'>> } {
   const operations: OperationInput[] = [];
   const events: Array<Omit<PublishedEvent, 't'>> = [];
   return {
@@ -30,8 +39,15 @@ describe('memory store', () => {
   it('keeps agent-level entries private: another agent is denied, not shown an empty slot', async () => {
     store = await MemoryStore.create();
     expect(store.store(coder, { level: 'agent', key: 'ctx', value: '{"a":1}' })).toMatchObject({ ok: true, created: true });
-    expect(store.retrieve(coder, { level: 'agent', key: 'ctx' })).toMatchObject({ ok: true, entry: { value: '{"a":1}', owner: 'coder-1' } });
-    expect(store.retrieve(reviewer, { level: 'agent', key: 'ctx' })).toMatchObject({ ok: false, reason: 'denied', message: expect.stringContaining("'coder-1'") });
+    expect(store.retrieve(coder, { level: 'agent', key: 'ctx' })).toMatchObject({
+      ok: true,
+      entry: { value: '{"a":1}', owner: 'coder-1' },
+    });
+    expect(store.retrieve(reviewer, { level: 'agent', key: 'ctx' })).toMatchObject({
+      ok: false,
+      reason: 'denied',
+      message: expect.stringContaining("'coder-1'"),
+    });
     expect(store.delete(reviewer, { level: 'agent', key: 'ctx' })).toMatchObject({ ok: false, reason: 'denied' });
     expect(store.retrieve(reviewer, { level: 'agent', key: 'never-written' })).toMatchObject({ ok: false, reason: 'not-found' });
     expect(store.visible(reviewer)).toEqual([]);
@@ -44,7 +60,10 @@ describe('memory store', () => {
     expect(store.store(reviewer, { level: 'agent', key: 'status', value: 'reviewing' })).toMatchObject({ ok: true, created: true });
     expect(store.retrieve(coder, { level: 'agent', key: 'status' })).toMatchObject({ ok: true, entry: { value: 'coding' } });
     expect(store.retrieve(reviewer, { level: 'agent', key: 'status' })).toMatchObject({ ok: true, entry: { value: 'reviewing' } });
-    expect(store.entries().map((entry) => [entry.owner, entry.value])).toEqual([['coder-1', 'coding'], ['reviewer-1', 'reviewing']]);
+    expect(store.entries().map((entry) => [entry.owner, entry.value])).toEqual([
+      ['coder-1', 'coding'],
+      ['reviewer-1', 'reviewing'],
+    ]);
   });
 
   it('shares swarm-level entries within a swarm only, and project-level entries with everyone', async () => {
@@ -85,9 +104,12 @@ describe('memory store', () => {
     try {
       const file = join(dir, 'memory.db');
       await store.saveTo(file);
-      expect(execFileSync('sqlite3', [file, 'SELECT level, key, owner, value FROM memory'], { encoding: 'utf8' })).toBe('agent|ctx|coder-1|1\n');
-      expect(execFileSync('sqlite3', [file, 'SELECT agent_id, action, outcome FROM memory_log ORDER BY id'], { encoding: 'utf8' }))
-        .toBe('coder-1|store|created\nreviewer-1|retrieve|denied (owner coder-1)\n');
+      expect(execFileSync('sqlite3', [file, 'SELECT level, key, owner, value FROM memory'], { encoding: 'utf8' })).toBe(
+        'agent|ctx|coder-1|1\n',
+      );
+      expect(execFileSync('sqlite3', [file, 'SELECT agent_id, action, outcome FROM memory_log ORDER BY id'], { encoding: 'utf8' })).toBe(
+        'coder-1|store|created\nreviewer-1|retrieve|denied (owner coder-1)\n',
+      );
     } finally {
       remove();
     }
@@ -101,7 +123,10 @@ describe('/sqlite-memory', () => {
   it('stores and retrieves as the docs show, printing the value', async () => {
     store = await MemoryStore.create();
     const ctx = context(store);
-    const stored = await runMemoryCommand(['store', '--key', 'agent:coder-1:ctx', '--level', 'agent', '--data', '{"status":"blocked"}'], ctx);
+    const stored = await runMemoryCommand(
+      ['store', '--key', 'agent:coder-1:ctx', '--level', 'agent', '--data', '{"status":"blocked"}'],
+      ctx,
+    );
     expect(stored).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     const read = await runMemoryCommand(['retrieve', '--key=agent:coder-1:ctx', '--level=agent'], ctx);
     expect(read).toEqual({ exitCode: 0, stdout: '{"status":"blocked"}\n', stderr: '' });
@@ -111,7 +136,7 @@ describe('/sqlite-memory', () => {
     ]);
   });
 
-  it('fails with status 1 for a missing key and for another agent\'s private entry', async () => {
+  it("fails with status 1 for a missing key and for another agent's private entry", async () => {
     store = await MemoryStore.create();
     await runMemoryCommand(['store', '--key', 'secret', '--level', 'agent', '--data', '1'], context(store));
     const spy = context(store, reviewer);
@@ -127,7 +152,10 @@ describe('/sqlite-memory', () => {
     store = await MemoryStore.create();
     const ctx = context(store);
     await runMemoryCommand(['store', '--key', 'cfn/p/loop3/a', '--level', 'swarm', '--data', '{"confidence":0.8}'], ctx);
-    await runMemoryCommand(['store', '--key', 'cfn/p/loop3/b', '--level', 'swarm', '--data', '{"confidence":0.9}'], context(store, reviewer));
+    await runMemoryCommand(
+      ['store', '--key', 'cfn/p/loop3/b', '--level', 'swarm', '--data', '{"confidence":0.9}'],
+      context(store, reviewer),
+    );
     await runMemoryCommand(['store', '--key', 'cfn/p/loop2/x', '--level', 'swarm', '--data', '{}'], ctx);
     const read = await runMemoryCommand(['retrieve', '--key', 'cfn/p/loop3/*', '--level', 'swarm'], ctx);
     expect(JSON.parse(read.stdout)).toEqual([{ confidence: 0.8 }, { confidence: 0.9 }]);
@@ -142,7 +170,9 @@ describe('/sqlite-memory', () => {
     expect((await runMemoryCommand(['list'], ctx)).stdout).toBe('a:2\na:1\n');
     expect((await runMemoryCommand(['list', '--level', 'project'], ctx)).stdout).toBe('a:1\n');
     expect((await runMemoryCommand(['list', '--prefix', 'a:'], ctx)).stdout).toBe('a:2\na:1\n');
-    expect(JSON.parse((await runMemoryCommand(['search', '--query', 'bet'], ctx)).stdout)).toEqual([{ key: 'a:2', level: 'agent', owner: 'coder-1', value: 'beta' }]);
+    expect(JSON.parse((await runMemoryCommand(['search', '--query', 'bet'], ctx)).stdout)).toEqual([
+      { key: 'a:2', level: 'agent', owner: 'coder-1', value: 'beta' },
+    ]);
     expect(JSON.parse((await runMemoryCommand(['query', '--pattern', 'b:*'], ctx)).stdout)).toEqual([]);
   });
 
@@ -184,7 +214,10 @@ describe('/eventbus and other commands', () => {
   it('publishes a valid event and records it', async () => {
     const store = await MemoryStore.create();
     const ctx = context(store);
-    const result = await runEventbusCommand(['publish', '--type', 'agent.blocking.start', '--data', '{"agent":"coder-1"}', '--priority', '8'], ctx);
+    const result = await runEventbusCommand(
+      ['publish', '--type', 'agent.blocking.start', '--data', '{"agent":"coder-1"}', '--priority', '8'],
+      ctx,
+    );
     expect(result.exitCode).toBe(0);
     expect(ctx.events).toEqual([{ agentId: 'coder-1', type: 'agent.blocking.start', priority: 8, data: { agent: 'coder-1' } }]);
     store.close();
@@ -197,7 +230,9 @@ describe('/eventbus and other commands', () => {
     expect(validateEvent({ type: 'cfn.loop.*', priority: '8', data: '{}' }).problems).toEqual([expect.stringContaining('wildcards')]);
     expect(validateEvent({ type: 'a.b', priority: '8.5', data: '{}' }).problems).toHaveLength(1);
     expect(validateEvent({ type: 'a.b', priority: '10', data: '{"agent":"${AGENT_ID}"}' }).problems).toEqual([]);
-    expect(validateEvent({ type: 'a.b', priority: '6', data: "{agent: 'x'}" }).problems).toEqual([expect.stringContaining('not valid JSON')]);
+    expect(validateEvent({ type: 'a.b', priority: '6', data: "{agent: 'x'}" }).problems).toEqual([
+      expect.stringContaining('not valid JSON'),
+    ]);
     const store = await MemoryStore.create();
     const ctx = context(store);
     const result = await runEventbusCommand(['publish', '--type', 'timeout', '--priority', '99'], ctx);
@@ -214,7 +249,12 @@ describe('/eventbus and other commands', () => {
     expect(runOtherCommand('performance', ['analyze', '--target', 'x'], ctx)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect((await runEventbusCommand(['subscribe', '--pattern', 'cfn.*'], ctx)).exitCode).toBe(0);
     expect(ctx.operations).toEqual([
-      expect.objectContaining({ kind: 'command', command: '/performance', args: ['analyze', '--target', 'x'], note: expect.stringContaining('no public implementation') }),
+      expect.objectContaining({
+        kind: 'command',
+        command: '/performance',
+        args: ['analyze', '--target', 'x'],
+        note: expect.stringContaining('no public implementation'),
+      }),
       expect.objectContaining({ kind: 'event', action: 'subscribe', valid: true, note: expect.stringContaining('not delivered') }),
     ]);
     store.close();

@@ -36,8 +36,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor overhead'),
     } finally {
       await session.close();
     }
-    console.log(`[executor overhead] empty hook: ${median(warm).toFixed(1)} ms per run in a session (median of 15), ` +
-      `${median(cold).toFixed(1)} ms with a new session each time (median of 3)`);
+    console.log(
+      `[executor overhead] empty hook: ${median(warm).toFixed(1)} ms per run in a session (median of 15), ` +
+        `${median(cold).toFixed(1)} ms with a new session each time (median of 3)`,
+    );
     expect(median(warm)).toBeLessThan(300);
     expect(median(cold)).toBeLessThan(300);
   });
@@ -46,23 +48,29 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor overhead'),
     const session = await createExecutorSession({ timeoutMs: 20_000 });
     try {
       // Each call timed on its own inside the sandbox, so the hook's loop is not counted.
-      const timeEach = (command: string, count: number): string => [
-        `for i in $(seq ${count}); do`,
-        '  start=$EPOCHREALTIME',
-        `  ${command} >/dev/null`,
-        '  end=$EPOCHREALTIME',
-        '  echo $(( ${end/./} - ${start/./} ))',
-        'done',
-      ].join('\n');
-      const result = await session.runHook(hookScript('on_blocking_start', [
-        '/sqlite-memory store --key warm --level agent --data 1',
-        'echo redis',
-        timeEach('redis-cli SET "swarm:t:$i" "$i"', 30),
-        'echo store',
-        timeEach('/sqlite-memory store --key "k:$i" --level agent --data "{\\"i\\":$i}"', 30),
-        'echo retrieve',
-        timeEach('/sqlite-memory retrieve --key "k:$i" --level agent', 30),
-      ].join('\n')));
+      const timeEach = (command: string, count: number): string =>
+        [
+          `for i in $(seq ${count}); do`,
+          '  start=$EPOCHREALTIME',
+          `  ${command} >/dev/null`,
+          '  end=$EPOCHREALTIME',
+          '  echo $(( ${end/./} - ${start/./} ))',
+          'done',
+        ].join('\n');
+      const result = await session.runHook(
+        hookScript(
+          'on_blocking_start',
+          [
+            '/sqlite-memory store --key warm --level agent --data 1',
+            'echo redis',
+            timeEach('redis-cli SET "swarm:t:$i" "$i"', 30),
+            'echo store',
+            timeEach('/sqlite-memory store --key "k:$i" --level agent --data "{\\"i\\":$i}"', 30),
+            'echo retrieve',
+            timeEach('/sqlite-memory retrieve --key "k:$i" --level agent', 30),
+          ].join('\n'),
+        ),
+      );
       expect(result.exitCode, result.stderr).toBe(0);
       const sections: Record<string, number[]> = {};
       let current = '';
@@ -71,8 +79,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor overhead'),
         else sections[(current = line)] = [];
       }
       const medians = Object.fromEntries(Object.entries(sections).map(([name, values]) => [name, median(values)]));
-      console.log(`[executor overhead] median per call inside the sandbox: redis-cli ${medians.redis!.toFixed(1)} ms, ` +
-        `/sqlite-memory store ${medians.store!.toFixed(1)} ms, retrieve ${medians.retrieve!.toFixed(1)} ms`);
+      console.log(
+        `[executor overhead] median per call inside the sandbox: redis-cli ${medians.redis!.toFixed(1)} ms, ` +
+          `/sqlite-memory store ${medians.store!.toFixed(1)} ms, retrieve ${medians.retrieve!.toFixed(1)} ms`,
+      );
       for (const [name, value] of Object.entries(medians)) expect(value, name).toBeLessThan(30);
       expect(result.operations.filter((op) => op.kind === 'redis')).toHaveLength(30);
     } finally {

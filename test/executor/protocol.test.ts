@@ -11,7 +11,7 @@ import { controlShim, slashCommandsIn } from '../../src/executor/shims.js';
 import type { CommandOutcome } from '../../src/executor/slash-commands.js';
 import { hasRedisCli, tempDir } from './helpers.js';
 
-describe('RESP decoding on the executor\'s sockets', () => {
+describe("RESP decoding on the executor's sockets", () => {
   it('reads commands split at every possible byte boundary', () => {
     const bytes = Buffer.concat([encodeCommand(['SET', 'key', 'välue\r\nwith crlf']), encodeCommand(['GET', 'key'])]);
     for (let cut = 0; cut <= bytes.length; cut++) {
@@ -19,15 +19,34 @@ describe('RESP decoding on the executor\'s sockets', () => {
       decoder.push(bytes.subarray(0, cut));
       const first = decoder.drain();
       decoder.push(bytes.subarray(cut));
-      expect([...first, ...decoder.drain()].map(asCommand)).toEqual([['SET', 'key', 'välue\r\nwith crlf'], ['GET', 'key']]);
+      expect([...first, ...decoder.drain()].map(asCommand)).toEqual([
+        ['SET', 'key', 'välue\r\nwith crlf'],
+        ['GET', 'key'],
+      ]);
     }
   });
 
   it('reads RESP2 and RESP3 replies, errors included, into trace values', () => {
     const decoder = new RespReplyDecoder();
-    decoder.push(Buffer.from('+OK\r\n-ERR wrong\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n:1\r\n_\r\n,3.5\r\n#t\r\n%1\r\n+k\r\n+v\r\n(123456789012345678901\r\n=7\r\ntxt:abc\r\n!3\r\nbad\r\n|1\r\n+a\r\n+b\r\n~1\r\n:2\r\n'));
+    decoder.push(
+      Buffer.from(
+        '+OK\r\n-ERR wrong\r\n:42\r\n$-1\r\n*2\r\n$1\r\na\r\n:1\r\n_\r\n,3.5\r\n#t\r\n%1\r\n+k\r\n+v\r\n(123456789012345678901\r\n=7\r\ntxt:abc\r\n!3\r\nbad\r\n|1\r\n+a\r\n+b\r\n~1\r\n:2\r\n',
+      ),
+    );
     expect(decoder.drain().map((value) => toTraceValue(value))).toEqual([
-      'OK', { error: 'ERR wrong' }, 42, null, ['a', 1], null, 3.5, true, { map: [['k', 'v']] }, '123456789012345678901', 'abc', { error: 'bad' }, [2],
+      'OK',
+      { error: 'ERR wrong' },
+      42,
+      null,
+      ['a', 1],
+      null,
+      3.5,
+      true,
+      { map: [['k', 'v']] },
+      '123456789012345678901',
+      'abc',
+      { error: 'bad' },
+      [2],
     ]);
   });
 
@@ -50,15 +69,18 @@ describe('RESP decoding on the executor\'s sockets', () => {
   });
 
   it('never throws anything but RespProtocolError on random bytes (seeded)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (bytes, inline) => {
-      const decoder = new RespReplyDecoder({ maxBulkLength: 1000, maxElements: 1000, inline });
-      decoder.push(Buffer.from(bytes));
-      try {
-        decoder.drain();
-      } catch (error) {
-        if (!(error instanceof RespProtocolError)) throw error;
-      }
-    }), { seed: 5, numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.boolean(), (bytes, inline) => {
+        const decoder = new RespReplyDecoder({ maxBulkLength: 1000, maxElements: 1000, inline });
+        decoder.push(Buffer.from(bytes));
+        try {
+          decoder.drain();
+        } catch (error) {
+          if (!(error instanceof RespProtocolError)) throw error;
+        }
+      }),
+      { seed: 5, numRuns: 2000 },
+    );
   });
 });
 
@@ -90,7 +112,11 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
       received.push({ command, args });
       return next;
     });
-    writeFileSync(shim, controlShim({ commandName: 'sqlite-memory', redisCli: findExecutable('redis-cli')!, controlSocket: server.socketPath }), { mode: 0o755 });
+    writeFileSync(
+      shim,
+      controlShim({ commandName: 'sqlite-memory', redisCli: findExecutable('redis-cli')!, controlSocket: server.socketPath }),
+      { mode: 0o755 },
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -98,14 +124,19 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
   });
 
   // Not spawnSync: the control server answers from this very event loop.
-  const call = (args: string[], file = shim) => new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', [file, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => { stdout += text; });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const call = (args: string[], file = shim) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('bash', [file, ...args]);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        stdout += text;
+      });
+      child.stderr.setEncoding('utf8').on('data', (text: string) => {
+        stderr += text;
+      });
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
 
   it.each<[string, CommandOutcome]>([
     ['a value with a trailing newline', { exitCode: 0, stdout: '{"a":1}\n', stderr: '' }],
@@ -129,7 +160,11 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
 
   it('fails with status 70 and says so when the executor does not answer', async () => {
     const orphan = join(dir, 'orphan');
-    writeFileSync(orphan, controlShim({ commandName: 'eventbus', redisCli: findExecutable('redis-cli')!, controlSocket: join(dir, 'missing.sock') }), { mode: 0o755 });
+    writeFileSync(
+      orphan,
+      controlShim({ commandName: 'eventbus', redisCli: findExecutable('redis-cli')!, controlSocket: join(dir, 'missing.sock') }),
+      { mode: 0o755 },
+    );
     const result = await call(['publish'], orphan);
     expect(result.status).toBe(70);
     expect(result.stderr).toContain('/eventbus: the executor did not answer');

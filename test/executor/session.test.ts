@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutorSession, SandboxUnavailableError, type ExecutorSession } from '../../src/executor/session.js';
 import type { MemoryOperation, RedisOperation } from '../../src/executor/trace.js';
-import { hasRedisCli, hasRedisServer, hookScript, needsSandbox, processesMatching, sandboxMissing, startRealRedis, tempDir } from './helpers.js';
+import {
+  hasRedisCli,
+  hasRedisServer,
+  hookScript,
+  needsSandbox,
+  processesMatching,
+  sandboxMissing,
+  startRealRedis,
+  tempDir,
+} from './helpers.js';
 
 describe('executor session', () => {
   it('refuses to run without bubblewrap, saying how to install it', async () => {
@@ -20,13 +29,22 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
   });
   afterAll(() => session.close());
 
-  it('runs the hook with bash as the sandbox user in /workspace with exactly the runtime\'s variables', async () => {
-    const result = await session.runHook(hookScript('on_signal_received', 'echo "$(id -un):$(id -u) $PWD $0"; env | sort'), { agentId: 'env-1', iteration: 2 });
+  it("runs the hook with bash as the sandbox user in /workspace with exactly the runtime's variables", async () => {
+    const result = await session.runHook(hookScript('on_signal_received', 'echo "$(id -un):$(id -u) $PWD $0"; env | sort'), {
+      agentId: 'env-1',
+      iteration: 2,
+    });
     expect(result.exitCode).toBe(0);
     const [first, ...envLines] = result.stdout.trimEnd().split('\n');
     expect(first).toBe('agent:1000 /workspace bash');
     const env = Object.fromEntries(envLines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    expect(env).toMatchObject({ AGENT_ID: 'env-1', HOOK_NAME: 'on_signal_received', SWARM_ID: 'swarm-t', ITERATION: '2', HOME: '/home/agent' });
+    expect(env).toMatchObject({
+      AGENT_ID: 'env-1',
+      HOOK_NAME: 'on_signal_received',
+      SWARM_ID: 'swarm-t',
+      ITERATION: '2',
+      HOME: '/home/agent',
+    });
     expect(env.SIGNAL_DATA).toBeDefined();
     expect(env.WAIT_DURATION).toBeDefined();
     expect(env.TIMEOUT_DURATION).toBeUndefined();
@@ -34,25 +52,42 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
   });
 
   it('traces memory writes, events, Redis commands and other slash commands with exact keys', async () => {
-    const hook = hookScript('on_blocking_start', [
-      '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"status":"blocked"}\'',
-      '/sqlite-memory store --key "swarm:${SWARM_ID}:plan" --level swarm --data \'{"step":1}\'',
-      '/eventbus publish --type agent.blocking.start --data "{\\"agent\\":\\"${AGENT_ID}\\"}" --priority 8',
-      'redis-cli SETEX "swarm:t1:${AGENT_ID}:confidence" 3600 0.85 >/dev/null',
-      'redis-cli -h redis.example -p 6380 GET "swarm:t1:${AGENT_ID}:confidence"',
-      '/performance analyze --component x',
-    ].join('\n'));
+    const hook = hookScript(
+      'on_blocking_start',
+      [
+        '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"status":"blocked"}\'',
+        '/sqlite-memory store --key "swarm:${SWARM_ID}:plan" --level swarm --data \'{"step":1}\'',
+        '/eventbus publish --type agent.blocking.start --data "{\\"agent\\":\\"${AGENT_ID}\\"}" --priority 8',
+        'redis-cli SETEX "swarm:t1:${AGENT_ID}:confidence" 3600 0.85 >/dev/null',
+        'redis-cli -h redis.example -p 6380 GET "swarm:t1:${AGENT_ID}:confidence"',
+        '/performance analyze --component x',
+      ].join('\n'),
+    );
     const result = await session.runHook(hook, { agentId: 'trace-1' });
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('0.85\n');
     const kinds = result.operations.map((op) => op.kind);
     expect(kinds).toEqual(['memory', 'memory', 'event', 'redis', 'redis', 'command']);
-    expect(result.operations[0]).toMatchObject({ kind: 'memory', action: 'store', level: 'agent', key: 'agent:trace-1:blocking:context', outcome: 'ok', agentId: 'trace-1', runId: result.runId });
-    expect(result.operations[3]).toMatchObject({ kind: 'redis', command: ['SETEX', 'swarm:t1:trace-1:confidence', '3600', '0.85'], reply: 'OK' });
+    expect(result.operations[0]).toMatchObject({
+      kind: 'memory',
+      action: 'store',
+      level: 'agent',
+      key: 'agent:trace-1:blocking:context',
+      outcome: 'ok',
+      agentId: 'trace-1',
+      runId: result.runId,
+    });
+    expect(result.operations[3]).toMatchObject({
+      kind: 'redis',
+      command: ['SETEX', 'swarm:t1:trace-1:confidence', '3600', '0.85'],
+      reply: 'OK',
+    });
     expect(result.operations[4]).toMatchObject({ kind: 'redis', command: ['GET', 'swarm:t1:trace-1:confidence'], reply: '0.85' });
     expect(result.operations[5]).toMatchObject({ kind: 'command', command: '/performance', args: ['analyze', '--component', 'x'] });
-    expect(result.events).toEqual([expect.objectContaining({ type: 'agent.blocking.start', priority: 8, data: { agent: 'trace-1' }, agentId: 'trace-1' })]);
+    expect(result.events).toEqual([
+      expect.objectContaining({ type: 'agent.blocking.start', priority: 8, data: { agent: 'trace-1' }, agentId: 'trace-1' }),
+    ]);
     expect(result.memory.filter((entry) => entry.owner === 'trace-1').map(({ level, key, value }) => ({ level, key, value }))).toEqual([
       { level: 'agent', key: 'agent:trace-1:blocking:context', value: '{"status":"blocked"}' },
       { level: 'swarm', key: 'swarm:swarm-t:plan', value: '{"step":1}' },
@@ -63,35 +98,62 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
   });
 
   it('keeps agent-level memory private even when a hook claims another AGENT_ID', async () => {
-    await session.runHook(hookScript('on_blocking_start', '/sqlite-memory store --key private:note --level agent --data \'"mine"\''), { agentId: 'owner-1' });
-    const thief = await session.runHook(hookScript('on_signal_received', [
-      'export AGENT_ID=owner-1',
-      '/sqlite-memory retrieve --key private:note --level agent; echo "status=$?"',
-      'AGENT_ID=owner-1 /sqlite-memory delete --key private:note --level agent; echo "status=$?"',
-      '/sqlite-memory list --level agent',
-      'ls /run/vah',
-    ].join('\n')), { agentId: 'thief-1', env: { AGENT_ID: 'owner-1' } });
+    await session.runHook(hookScript('on_blocking_start', '/sqlite-memory store --key private:note --level agent --data \'"mine"\''), {
+      agentId: 'owner-1',
+    });
+    const thief = await session.runHook(
+      hookScript(
+        'on_signal_received',
+        [
+          'export AGENT_ID=owner-1',
+          '/sqlite-memory retrieve --key private:note --level agent; echo "status=$?"',
+          'AGENT_ID=owner-1 /sqlite-memory delete --key private:note --level agent; echo "status=$?"',
+          '/sqlite-memory list --level agent',
+          'ls /run/vah',
+        ].join('\n'),
+      ),
+      { agentId: 'thief-1', env: { AGENT_ID: 'owner-1' } },
+    );
     expect(thief.stdout).toBe('status=1\nstatus=1\nbin\ncontrol.sock\nlibexec\nredis.sock\n');
     expect(thief.stderr).toMatch(/access denied: agent-level entry 'private:note' is private to agent 'owner-1'/);
-    expect(thief.operations.filter((op): op is MemoryOperation => op.kind === 'memory').map((op) => [op.action, op.outcome, op.agentId]))
-      .toEqual([['retrieve', 'denied', 'thief-1'], ['delete', 'denied', 'thief-1'], ['list', 'ok', 'thief-1']]);
-    const owner = await session.runHook(hookScript('on_signal_received', '/sqlite-memory retrieve --key private:note --level agent'), { agentId: 'owner-1' });
+    expect(
+      thief.operations.filter((op): op is MemoryOperation => op.kind === 'memory').map((op) => [op.action, op.outcome, op.agentId]),
+    ).toEqual([
+      ['retrieve', 'denied', 'thief-1'],
+      ['delete', 'denied', 'thief-1'],
+      ['list', 'ok', 'thief-1'],
+    ]);
+    const owner = await session.runHook(hookScript('on_signal_received', '/sqlite-memory retrieve --key private:note --level agent'), {
+      agentId: 'owner-1',
+    });
     expect(owner.stdout).toBe('"mine"\n');
   });
 
-  it('shares swarm memory, Redis and /tmp between agents, and keeps each agent\'s workspace to itself', async () => {
-    await session.runHook(hookScript('on_blocking_start', [
-      '/sqlite-memory store --key shared --level swarm --data 42',
-      'redis-cli RPUSH queue a b >/dev/null',
-      'echo from-a > /tmp/shared-a.txt',
-      'echo mine > notes.txt',
-    ].join('\n')), { agentId: 'share-a' });
-    const b = await session.runHook(hookScript('on_blocking_start', [
-      '/sqlite-memory retrieve --key shared --level swarm',
-      'redis-cli LRANGE queue 0 -1',
-      'cat /tmp/shared-a.txt',
-      'cat notes.txt 2>/dev/null || echo no-notes',
-    ].join('\n')), { agentId: 'share-b' });
+  it("shares swarm memory, Redis and /tmp between agents, and keeps each agent's workspace to itself", async () => {
+    await session.runHook(
+      hookScript(
+        'on_blocking_start',
+        [
+          '/sqlite-memory store --key shared --level swarm --data 42',
+          'redis-cli RPUSH queue a b >/dev/null',
+          'echo from-a > /tmp/shared-a.txt',
+          'echo mine > notes.txt',
+        ].join('\n'),
+      ),
+      { agentId: 'share-a' },
+    );
+    const b = await session.runHook(
+      hookScript(
+        'on_blocking_start',
+        [
+          '/sqlite-memory retrieve --key shared --level swarm',
+          'redis-cli LRANGE queue 0 -1',
+          'cat /tmp/shared-a.txt',
+          'cat notes.txt 2>/dev/null || echo no-notes',
+        ].join('\n'),
+      ),
+      { agentId: 'share-b' },
+    );
     expect(b.stdout).toBe('42\na\nb\nfrom-a\nno-notes\n');
     const again = await session.runHook(hookScript('on_signal_received', 'cat notes.txt'), { agentId: 'share-a' });
     expect(again.stdout).toBe('mine\n');
@@ -101,10 +163,20 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
 
   it('runs hooks of several agents at once without mixing up who wrote what', async () => {
     const agents = ['par-1', 'par-2', 'par-3', 'par-4'];
-    const results = await Promise.all(agents.map((agentId) => session.runHook(hookScript('on_blocking_start', [
-      'for i in 1 2 3; do /sqlite-memory store --key "item:$i" --level agent --data "\\"${AGENT_ID}-$i\\"" || exit 9; done',
-      'redis-cli INCR parallel-counter >/dev/null',
-    ].join('\n')), { agentId })));
+    const results = await Promise.all(
+      agents.map((agentId) =>
+        session.runHook(
+          hookScript(
+            'on_blocking_start',
+            [
+              'for i in 1 2 3; do /sqlite-memory store --key "item:$i" --level agent --data "\\"${AGENT_ID}-$i\\"" || exit 9; done',
+              'redis-cli INCR parallel-counter >/dev/null',
+            ].join('\n'),
+          ),
+          { agentId },
+        ),
+      ),
+    );
     for (const [i, result] of results.entries()) {
       expect(result.exitCode, result.stderr).toBe(0);
       expect(result.operations.every((op) => op.agentId === agents[i])).toBe(true);
@@ -130,7 +202,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
       writeFileSync(join(dir, 'src', 'app.js'), 'original\n');
       const seeded = await createExecutorSession({ workspaceSeed: dir, timeoutMs: 3000 });
       try {
-        const result = await seeded.runHook(hookScript('pre', 'cat src/app.js; echo changed > src/app.js; rm -f src/app.js; touch new-file; ls'), { agentId: 'seed-1' });
+        const result = await seeded.runHook(
+          hookScript('pre', 'cat src/app.js; echo changed > src/app.js; rm -f src/app.js; touch new-file; ls'),
+          { agentId: 'seed-1' },
+        );
         expect(result.stdout).toBe('original\nnew-file\nsrc\n');
       } finally {
         await seeded.close();
@@ -146,8 +221,13 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     // bwrap dies of SIGPIPE if its info pipe is closed early; quick hooks made that show.
     for (let i = 0; i < 20; i++) {
       const result = await session.runHook(hookScript('pre', `echo ${i}`), { agentId: 'quick' });
-      expect({ i, exitCode: result.exitCode, stdout: result.stdout, signal: result.signal, survivors: result.sandbox.survivors })
-        .toEqual({ i, exitCode: 0, stdout: `${i}\n`, signal: null, survivors: [] });
+      expect({ i, exitCode: result.exitCode, stdout: result.stdout, signal: result.signal, survivors: result.sandbox.survivors }).toEqual({
+        i,
+        exitCode: 0,
+        stdout: `${i}\n`,
+        signal: null,
+        survivors: [],
+      });
     }
   });
 
@@ -162,7 +242,11 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     expect(await session.callRedis(['LPUSH', 'swarm:t1:gate-passed', '1'], { agentId: 'orchestrator' })).toBe(1);
     const waiter = await session.runHook(hookScript('on_signal_received', 'redis-cli BLPOP swarm:t1:gate-passed 1'), { agentId: 'waiter' });
     expect(waiter.stdout).toBe('swarm:t1:gate-passed\n1\n');
-    expect(session.trace.operations.find((op) => op.agentId === 'orchestrator')).toMatchObject({ kind: 'redis', command: ['LPUSH', 'swarm:t1:gate-passed', '1'], reply: 1 });
+    expect(session.trace.operations.find((op) => op.agentId === 'orchestrator')).toMatchObject({
+      kind: 'redis',
+      command: ['LPUSH', 'swarm:t1:gate-passed', '1'],
+      reply: 1,
+    });
   });
 
   it('waits for runs in progress before closing', async () => {
@@ -183,43 +267,60 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
   });
 });
 
-describe.skipIf(sandboxMissing !== undefined || !hasRedisServer)(needsSandbox('executor session with --redis-url (a real redis-server)'), () => {
-  it('sends and traces the hook\'s Redis commands to the real server', async () => {
-    const redis = await startRealRedis();
-    try {
-      const session = await createExecutorSession({ redisUrl: `${redis.url}?db=2`, timeoutMs: 3000 });
+describe.skipIf(sandboxMissing !== undefined || !hasRedisServer)(
+  needsSandbox('executor session with --redis-url (a real redis-server)'),
+  () => {
+    it("sends and traces the hook's Redis commands to the real server", async () => {
+      const redis = await startRealRedis();
       try {
-        const result = await session.runHook(hookScript('on_blocking_start', 'redis-cli SET real-key 1 >/dev/null; redis-cli INCR real-key'), { agentId: 'real-1' });
-        expect(result.stdout).toBe('2\n');
-        expect(result.operations.map((op) => op.kind === 'redis' && [op.command.join(' '), op.reply])).toEqual([
-          ['SELECT 2', 'OK'], ['SET real-key 1', 'OK'], ['SELECT 2', 'OK'], ['INCR real-key', 2],
-        ]);
+        const session = await createExecutorSession({ redisUrl: `${redis.url}?db=2`, timeoutMs: 3000 });
+        try {
+          const result = await session.runHook(
+            hookScript('on_blocking_start', 'redis-cli SET real-key 1 >/dev/null; redis-cli INCR real-key'),
+            { agentId: 'real-1' },
+          );
+          expect(result.stdout).toBe('2\n');
+          expect(result.operations.map((op) => op.kind === 'redis' && [op.command.join(' '), op.reply])).toEqual([
+            ['SELECT 2', 'OK'],
+            ['SET real-key 1', 'OK'],
+            ['SELECT 2', 'OK'],
+            ['INCR real-key', 2],
+          ]);
+        } finally {
+          await session.close();
+        }
+        const { execFileSync } = await import('node:child_process');
+        expect(execFileSync('redis-cli', ['-s', redis.socket, '-n', '2', 'GET', 'real-key'], { encoding: 'utf8' })).toBe('2\n');
       } finally {
-        await session.close();
+        await redis.close();
       }
-      const { execFileSync } = await import('node:child_process');
-      expect(execFileSync('redis-cli', ['-s', redis.socket, '-n', '2', 'GET', 'real-key'], { encoding: 'utf8' })).toBe('2\n');
-    } finally {
-      await redis.close();
-    }
-  });
+    });
 
-  it('says which server it cannot reach', async () => {
-    await expect(createExecutorSession({ redisUrl: 'unix:///nonexistent/redis.sock' })).rejects.toThrow(/cannot reach the Redis server at unix:\/nonexistent\/redis.sock/);
-  });
-});
+    it('says which server it cannot reach', async () => {
+      await expect(createExecutorSession({ redisUrl: 'unix:///nonexistent/redis.sock' })).rejects.toThrow(
+        /cannot reach the Redis server at unix:\/nonexistent\/redis.sock/,
+      );
+    });
+  },
+);
 
 describe.skipIf(!hasRedisCli)('executor session with --no-sandbox', () => {
   it('offers the same commands as bash functions, and kills what the hook left behind', async () => {
     const session = await createExecutorSession({ sandbox: 'none', timeoutMs: 2000 });
     const tag = 9000 + Math.floor(Math.random() * 900);
     try {
-      const result = await session.runHook(hookScript('pre', [
-        '/sqlite-memory store --key k --level agent --data 1 && /sqlite-memory retrieve --key k --level agent',
-        'bash -c "/eventbus publish --type a.b --data {} --priority 7"; echo "child=$?"',
-        `setsid sleep ${tag}1 & nohup sleep ${tag}2 >/dev/null 2>&1 &`,
-        'echo "$0 $PWD"',
-      ].join('\n')), { agentId: 'loose' });
+      const result = await session.runHook(
+        hookScript(
+          'pre',
+          [
+            '/sqlite-memory store --key k --level agent --data 1 && /sqlite-memory retrieve --key k --level agent',
+            'bash -c "/eventbus publish --type a.b --data {} --priority 7"; echo "child=$?"',
+            `setsid sleep ${tag}1 & nohup sleep ${tag}2 >/dev/null 2>&1 &`,
+            'echo "$0 $PWD"',
+          ].join('\n'),
+        ),
+        { agentId: 'loose' },
+      );
       expect(result.stdout).toBe(`1\nchild=0\nbash ${await session.workspaceOf('loose')}\n`);
       expect(result.events).toHaveLength(1);
       expect(result.sandbox.mode).toBe('none');

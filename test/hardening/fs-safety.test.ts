@@ -1,5 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +25,9 @@ const BUILT = existsSync(fileURLToPath(new URL('../../dist/bundle', import.meta.
 const HAS_SHELLCHECK = spawnSync('shellcheck', ['--version']).status === 0;
 const GOOD = '---\nname: ok\ndescription: fine\nhooks:\n  pre: |\n    echo "$AGENT_ID"\n---\n';
 let root: string;
-beforeAll(() => { root = mkdtempSync(join(tmpdir(), 'vah-fs-')); });
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'vah-fs-'));
+});
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function lint(args: string[], cwd = root): Promise<{ code: number; out: string; err: string; ms: number }> {
@@ -57,7 +70,10 @@ describe('file-system safety of the linter', () => {
     writeFileSync(join(agents, 'x.md', 'inner.md'), GOOD);
     const all = await lint(['--all', '--root', dir, '--format', 'json', '--no-shellcheck']);
     expect(all.err).not.toContain('internal error');
-    expect((JSON.parse(all.out) as { filePath: string }[]).map((r) => r.filePath).sort()).toEqual([join(agents, 'good.md'), join(agents, 'x.md', 'inner.md')]);
+    expect((JSON.parse(all.out) as { filePath: string }[]).map((r) => r.filePath).sort()).toEqual([
+      join(agents, 'good.md'),
+      join(agents, 'x.md', 'inner.md'),
+    ]);
     const named = await lint([join(agents, 'x.md'), '--no-shellcheck', '--format', 'json']);
     expect(named.code).toBe(0);
     expect((JSON.parse(named.out) as { filePath: string }[]).map((r) => r.filePath)).toEqual([join(agents, 'x.md', 'inner.md')]);
@@ -66,14 +82,17 @@ describe('file-system safety of the linter', () => {
     expect(missing.err).toMatch(/No such file or directory: .*missing\.md/);
   });
 
-  it.skipIf(process.getuid?.() === 0)(`reports a file it may not read (chmod 000)${process.getuid?.() === 0 ? ' [skipped: running as root, whom permission bits do not stop]' : ''}`, async () => {
-    const { agents } = project('unreadable');
-    const path = join(agents, 'locked.md');
-    writeFileSync(path, GOOD, { mode: 0o000 });
-    const result = await lint([path, '--no-shellcheck']);
-    expect(result.code).toBe(2);
-    expect(result.err).toMatch(/Cannot read .*locked\.md: EACCES/);
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    `reports a file it may not read (chmod 000)${process.getuid?.() === 0 ? ' [skipped: running as root, whom permission bits do not stop]' : ''}`,
+    async () => {
+      const { agents } = project('unreadable');
+      const path = join(agents, 'locked.md');
+      writeFileSync(path, GOOD, { mode: 0o000 });
+      const result = await lint([path, '--no-shellcheck']);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(/Cannot read .*locked\.md: EACCES/);
+    },
+  );
 
   it('refuses a 10 MB profile with a clear diagnostic', async () => {
     const { agents } = project('big');
@@ -83,7 +102,9 @@ describe('file-system safety of the linter', () => {
     expect(code).toBe(1);
     expect(ms).toBeLessThan(5000);
     const [result] = JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[];
-    expect(result!.messages).toEqual([expect.objectContaining({ ruleId: 'file-unreadable', message: expect.stringMatching(/^Unexpected file size of 10485778 bytes/) })]);
+    expect(result!.messages).toEqual([
+      expect.objectContaining({ ruleId: 'file-unreadable', message: expect.stringMatching(/^Unexpected file size of 10485778 bytes/) }),
+    ]);
   });
 
   it('reports --stdin-filename with .. at the resolved path and writes nothing', async () => {
@@ -111,7 +132,9 @@ describe('file-system safety of the linter', () => {
     }
     const rssBefore = process.memoryUsage().rss;
     let peak = rssBefore;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
     try {
       const { code, out, err, ms } = await lint(['--all', '--root', dir, '--no-shellcheck', '--format', 'json', '--quiet']);
       expect(err).not.toContain('internal error');
@@ -128,48 +151,58 @@ describe('file-system safety of the linter', () => {
     }
   }, 120_000);
 
-  it.skipIf(!BUILT || !HAS_SHELLCHECK)(`--fix killed at random moments never leaves a half-written file nor writes outside${BUILT && HAS_SHELLCHECK ? '' : ' [skipped: needs the build and ShellCheck, whose fixes are the safe ones]'}`, async () => {
-    const { agents } = project('fix');
-    // ShellCheck's quoting fix (SC2086) is the safe fix: one per hook, over a file of about 400 kB.
-    const hooks = Array.from({ length: 200 }, (_, i) => `  pre${i}: |\n    echo $AGENT_ID "${'x'.repeat(2000)}"`).join('\n');
-    const before = `---\nname: big\ndescription: fixes\nhooks:\n${hooks}\n---\n`;
-    const path = join(agents, 'fixme.md');
-    const others = readdirSync(root).sort();
-    // ShellCheck's scratch scripts of a SIGKILLed run cannot be removed by it: keep them out of the machine's /dev/shm.
-    const scratch = mkdtempSync(join(tmpdir(), 'vah-fix-scratch-'));
-    const runFix = async (killAfterMs?: number): Promise<{ killed: boolean; code: number | null; ms: number }> => {
-      writeFileSync(path, before);
-      const started = performance.now();
-      const child = spawn(process.execPath, [BIN, path, '--fix'], { stdio: 'ignore', env: { ...process.env, TMPDIR: scratch } });
-      const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
-      clearTimeout(timer);
-      return { killed: signal === 'SIGKILL', code, ms: performance.now() - started };
-    };
-    // One run to the end gives the fixed text and how long a run takes; the kills land across its last third and just past it, where the write is.
-    const full = await runFix();
-    expect([0, 1]).toContain(full.code);
-    const fixedText = readFileSync(path, 'utf8');
-    expect(fixedText).toContain('echo "$AGENT_ID" "x');
-    expect(fixedText).not.toBe(before);
-    const RUNS = 8;
-    let killedMidway = 0;
-    const outcomes = { old: 0, fixed: 0 };
-    for (let run = 0; run < RUNS; run++) {
-      const { killed, code } = await runFix(full.ms * (0.7 + 0.4 * Math.random()));
-      if (killed) killedMidway++;
-      else expect([0, 1]).toContain(code);
-      const now = readFileSync(path, 'utf8');
-      if (now === before) outcomes.old++;
-      else if (now === fixedText) outcomes.fixed++;
-      else expect.fail(`run ${run}: the file is neither the old nor the fixed text (${now.length} characters)`);
-    }
-    note(`fix kill: ${RUNS} runs of ${full.ms.toFixed(0)} ms, ${killedMidway} killed, files old=${outcomes.old} fixed=${outcomes.fixed}`);
-    expect(outcomes.old + outcomes.fixed).toBe(RUNS);
-    // Nothing but the profile (and, after a kill, at most our own hidden temporary files) appears, and nowhere outside.
-    expect(readdirSync(agents).filter((f) => f !== 'fixme.md' && f !== 'good.md').every((f) => /^\.fixme\.md\.\d+-[0-9a-f]+\.tmp$/.test(f))).toBe(true);
-    expect(readdirSync(root).sort()).toEqual(others);
-    expect(statSync(path).size).toBeGreaterThan(0);
-    rmSync(scratch, { recursive: true, force: true });
-  }, 120_000);
+  it.skipIf(!BUILT || !HAS_SHELLCHECK)(
+    `--fix killed at random moments never leaves a half-written file nor writes outside${BUILT && HAS_SHELLCHECK ? '' : ' [skipped: needs the build and ShellCheck, whose fixes are the safe ones]'}`,
+    async () => {
+      const { agents } = project('fix');
+      // ShellCheck's quoting fix (SC2086) is the safe fix: one per hook, over a file of about 400 kB.
+      const hooks = Array.from({ length: 200 }, (_, i) => `  pre${i}: |\n    echo $AGENT_ID "${'x'.repeat(2000)}"`).join('\n');
+      const before = `---\nname: big\ndescription: fixes\nhooks:\n${hooks}\n---\n`;
+      const path = join(agents, 'fixme.md');
+      const others = readdirSync(root).sort();
+      // ShellCheck's scratch scripts of a SIGKILLed run cannot be removed by it: keep them out of the machine's /dev/shm.
+      const scratch = mkdtempSync(join(tmpdir(), 'vah-fix-scratch-'));
+      const runFix = async (killAfterMs?: number): Promise<{ killed: boolean; code: number | null; ms: number }> => {
+        writeFileSync(path, before);
+        const started = performance.now();
+        const child = spawn(process.execPath, [BIN, path, '--fix'], { stdio: 'ignore', env: { ...process.env, TMPDIR: scratch } });
+        const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+        const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+          child.once('exit', (c, s) => resolve([c, s])),
+        );
+        clearTimeout(timer);
+        return { killed: signal === 'SIGKILL', code, ms: performance.now() - started };
+      };
+      // One run to the end gives the fixed text and how long a run takes; the kills land across its last third and just past it, where the write is.
+      const full = await runFix();
+      expect([0, 1]).toContain(full.code);
+      const fixedText = readFileSync(path, 'utf8');
+      expect(fixedText).toContain('echo "$AGENT_ID" "x');
+      expect(fixedText).not.toBe(before);
+      const RUNS = 8;
+      let killedMidway = 0;
+      const outcomes = { old: 0, fixed: 0 };
+      for (let run = 0; run < RUNS; run++) {
+        const { killed, code } = await runFix(full.ms * (0.7 + 0.4 * Math.random()));
+        if (killed) killedMidway++;
+        else expect([0, 1]).toContain(code);
+        const now = readFileSync(path, 'utf8');
+        if (now === before) outcomes.old++;
+        else if (now === fixedText) outcomes.fixed++;
+        else expect.fail(`run ${run}: the file is neither the old nor the fixed text (${now.length} characters)`);
+      }
+      note(`fix kill: ${RUNS} runs of ${full.ms.toFixed(0)} ms, ${killedMidway} killed, files old=${outcomes.old} fixed=${outcomes.fixed}`);
+      expect(outcomes.old + outcomes.fixed).toBe(RUNS);
+      // Nothing but the profile (and, after a kill, at most our own hidden temporary files) appears, and nowhere outside.
+      expect(
+        readdirSync(agents)
+          .filter((f) => f !== 'fixme.md' && f !== 'good.md')
+          .every((f) => /^\.fixme\.md\.\d+-[0-9a-f]+\.tmp$/.test(f)),
+      ).toBe(true);
+      expect(readdirSync(root).sort()).toEqual(others);
+      expect(statSync(path).size).toBeGreaterThan(0);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+    120_000,
+  );
 });

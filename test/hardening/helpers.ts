@@ -28,9 +28,52 @@ export function corpusFiles(): { path: string; bytes: Buffer }[] {
 
 /** Awkward characters: astral, emoji with joiners, RTL overrides, NUL, BOM, separators, lone surrogates. */
 const NASTY = [
-  '\u0000', '\uFEFF', '\u202E', '\u200F', '\u2028', '\u2029', '\u0085', '\t', '\r', '\r\n', '\n', '\v', '\f',
-  '🎉', '👩‍👩‍👧‍👦', '𝕏', '\u{10FFFF}', '\uD800', '\uDFFF', 'ﷺ', 'עברית', 'Z̷̢͈a̴l̶g̵o̷', '\u0301', '\\', '"', "'", '`', '$(', '${', '#',
-  ': ', '- ', '? ', '|', '>', '&a', '*a', '!!binary', '%YAML 1.2', '---', '...', '{', '[', ']', '}', '<<: *a',
+  '\u0000',
+  '\uFEFF',
+  '\u202E',
+  '\u200F',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\t',
+  '\r',
+  '\r\n',
+  '\n',
+  '\v',
+  '\f',
+  '🎉',
+  '👩‍👩‍👧‍👦',
+  '𝕏',
+  '\u{10FFFF}',
+  '\uD800',
+  '\uDFFF',
+  'ﷺ',
+  'עברית',
+  'Z̷̢͈a̴l̶g̵o̷',
+  '\u0301',
+  '\\',
+  '"',
+  "'",
+  '`',
+  '$(',
+  '${',
+  '#',
+  ': ',
+  '- ',
+  '? ',
+  '|',
+  '>',
+  '&a',
+  '*a',
+  '!!binary',
+  '%YAML 1.2',
+  '---',
+  '...',
+  '{',
+  '[',
+  ']',
+  '}',
+  '<<: *a',
 ];
 
 /** One hostile change to a file's bytes. */
@@ -50,11 +93,36 @@ const position = fc.nat({ max: 1_000_000 });
 export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: position }),
   fc.record({ kind: fc.constant('flip' as const), at: position, bits: fc.integer({ min: 1, max: 255 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: position, text: fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.constantFrom(...NASTY), fc.array(fc.constantFrom(...NASTY), { maxLength: 8 }).map((a) => a.join(''))) }),
-  fc.record({ kind: fc.constant('invalid-utf8' as const), at: position, bytes: fc.constantFrom([0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xf0, 0x9f, 0x98]) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: position,
+    text: fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.constantFrom(...NASTY),
+      fc.array(fc.constantFrom(...NASTY), { maxLength: 8 }).map((a) => a.join('')),
+    ),
+  }),
+  fc.record({
+    kind: fc.constant('invalid-utf8' as const),
+    at: position,
+    bytes: fc.constantFrom(
+      [0xff],
+      [0xc3, 0x28],
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xe2, 0x82],
+      [0x80],
+      [0xf0, 0x9f, 0x98],
+    ),
+  }),
   fc.record({ kind: fc.constant('line-endings' as const), seed: fc.nat() }),
   fc.record({ kind: fc.constant('deep-nesting' as const), depth: fc.integer({ min: 50, max: 3000 }), flow: fc.boolean() }),
-  fc.record({ kind: fc.constant('huge-scalar' as const), size: fc.integer({ min: 10_000, max: 100_000 }), where: fc.constantFrom('key' as const, 'hook' as const, 'body' as const) }),
+  fc.record({
+    kind: fc.constant('huge-scalar' as const),
+    size: fc.integer({ min: 10_000, max: 100_000 }),
+    where: fc.constantFrom('key' as const, 'hook' as const, 'body' as const),
+  }),
   fc.record({ kind: fc.constant('duplicate-line' as const), at: position }),
   fc.record({ kind: fc.constant('alias-bomb' as const), width: fc.integer({ min: 2, max: 12 }), depth: fc.integer({ min: 2, max: 12 }) }),
   fc.record({ kind: fc.constant('tabs' as const), at: position }),
@@ -79,7 +147,8 @@ function splice(bytes: Buffer, at: number, remove: number, insert: Buffer | stri
 export function applyMutation(bytes: Buffer, m: Mutation): Buffer {
   const at = (n: number): number => n % (bytes.length + 1);
   switch (m.kind) {
-    case 'truncate': return bytes.subarray(0, at(m.at));
+    case 'truncate':
+      return bytes.subarray(0, at(m.at));
     case 'flip': {
       if (bytes.length === 0) return bytes;
       const copy = Buffer.from(bytes);
@@ -87,15 +156,20 @@ export function applyMutation(bytes: Buffer, m: Mutation): Buffer {
       copy[i] = copy[i]! ^ m.bits;
       return copy;
     }
-    case 'insert': return splice(bytes, at(m.at), 0, m.text);
-    case 'invalid-utf8': return splice(bytes, at(m.at), 0, Buffer.from(m.bytes));
+    case 'insert':
+      return splice(bytes, at(m.at), 0, m.text);
+    case 'invalid-utf8':
+      return splice(bytes, at(m.at), 0, Buffer.from(m.bytes));
     case 'line-endings': {
       let state = m.seed || 1;
       const endings = ['\n', '\r\n', '\r'];
-      return Buffer.from(bytes.toString('latin1').replace(/\r?\n/g, () => {
-        state = (state * 1103515245 + 12345) & 0x7fffffff;
-        return endings[state % 3]!;
-      }), 'latin1');
+      return Buffer.from(
+        bytes.toString('latin1').replace(/\r?\n/g, () => {
+          state = (state * 1103515245 + 12345) & 0x7fffffff;
+          return endings[state % 3]!;
+        }),
+        'latin1',
+      );
     }
     case 'deep-nesting': {
       const nested = m.flow
@@ -106,9 +180,10 @@ export function applyMutation(bytes: Buffer, m: Mutation): Buffer {
     case 'huge-scalar': {
       const big = 'a'.repeat(m.size);
       if (m.where === 'body') return Buffer.concat([bytes, Buffer.from(`\n${big}\n`)]);
-      const text = m.where === 'key'
-        ? `${big}: x\nlong: ${big}\n`
-        : `hooks:\n  pre: |\n${Array.from({ length: Math.ceil(m.size / 40) }, (_, i) => `    echo "line ${i}" $AGENT_ID && rm -rf /tmp/x${i}`).join('\n')}\n`;
+      const text =
+        m.where === 'key'
+          ? `${big}: x\nlong: ${big}\n`
+          : `hooks:\n  pre: |\n${Array.from({ length: Math.ceil(m.size / 40) }, (_, i) => `    echo "line ${i}" $AGENT_ID && rm -rf /tmp/x${i}`).join('\n')}\n`;
       return splice(bytes, afterFirstLine(bytes), 0, text);
     }
     case 'duplicate-line': {
@@ -120,7 +195,12 @@ export function applyMutation(bytes: Buffer, m: Mutation): Buffer {
     }
     case 'alias-bomb': {
       const lines = [`l0: &l0 [${Array(m.width).fill('"lol"').join(', ')}]`];
-      for (let i = 1; i <= m.depth; i++) lines.push(`l${i}: &l${i} [${Array(m.width).fill(`*l${i - 1}`).join(', ')}]`);
+      for (let i = 1; i <= m.depth; i++)
+        lines.push(
+          `l${i}: &l${i} [${Array(m.width)
+            .fill(`*l${i - 1}`)
+            .join(', ')}]`,
+        );
       return splice(bytes, afterFirstLine(bytes), 0, `${lines.join('\n')}\n`);
     }
     case 'tabs': {
@@ -133,7 +213,9 @@ export function applyMutation(bytes: Buffer, m: Mutation): Buffer {
 }
 
 /** A corpus file (or a tiny seed) and up to five mutations applied in order. */
-export function hostileInputArb(files: readonly { path: string; bytes: Buffer }[]): fc.Arbitrary<{ base: number; mutations: Mutation[]; asText: boolean }> {
+export function hostileInputArb(
+  files: readonly { path: string; bytes: Buffer }[],
+): fc.Arbitrary<{ base: number; mutations: Mutation[]; asText: boolean }> {
   return fc.record({
     base: fc.nat({ max: Math.max(0, files.length - 1) }),
     mutations: fc.array(mutationArb, { minLength: 1, maxLength: 5 }),
@@ -156,11 +238,20 @@ export function lineLengths(text: string): number[] {
 }
 
 /** Every problem with a diagnostic's range against the linted text; [] when it lies inside and starts before it ends. */
-export function rangeProblems(d: Pick<Diagnostic, 'line' | 'column' | 'endLine' | 'endColumn' | 'ruleId'>, lengths: readonly number[]): string[] {
+export function rangeProblems(
+  d: Pick<Diagnostic, 'line' | 'column' | 'endLine' | 'endColumn' | 'ruleId'>,
+  lengths: readonly number[],
+): string[] {
   const problems: string[] = [];
   const where = `${d.ruleId} ${d.line}:${d.column}-${d.endLine}:${d.endColumn}`;
-  for (const [line, column, name] of [[d.line, d.column, 'start'], [d.endLine, d.endColumn, 'end']] as const) {
-    if (!Number.isInteger(line) || !Number.isInteger(column)) { problems.push(`${where}: ${name} is not whole numbers`); continue; }
+  for (const [line, column, name] of [
+    [d.line, d.column, 'start'],
+    [d.endLine, d.endColumn, 'end'],
+  ] as const) {
+    if (!Number.isInteger(line) || !Number.isInteger(column)) {
+      problems.push(`${where}: ${name} is not whole numbers`);
+      continue;
+    }
     if (line < 1 || line > lengths.length) problems.push(`${where}: ${name} line outside 1..${lengths.length}`);
     else if (column < 1 || column > lengths[line - 1]! + 1) problems.push(`${where}: ${name} column outside 1..${lengths[line - 1]! + 1}`);
   }

@@ -38,34 +38,49 @@ function checkResults(inputs: readonly LintInput[], results: Awaited<ReturnType<
 }
 
 afterAll(() => {
-  note(`lint fuzz: seed ${SEED}, ${stats.cases} cases, ${stats.diagnostics} diagnostics checked; slowest ${stats.slowest.ms.toFixed(0)} ms for ${stats.slowest.bytes} bytes`);
+  note(
+    `lint fuzz: seed ${SEED}, ${stats.cases} cases, ${stats.diagnostics} diagnostics checked; slowest ${stats.slowest.ms.toFixed(0)} ms for ${stats.slowest.bytes} bytes`,
+  );
 });
 
 describe('linter on hostile inputs (fast-check)', () => {
   it(`never throws, keeps every range inside the file, and finishes in time proportional to the input (seed ${SEED})`, async () => {
-    await fc.assert(fc.asyncProperty(hostileInputArb(files), async (spec) => {
-      const bytes = buildHostile(files, spec);
-      // Editors and stdin hand over text (lossily decoded, lone surrogates and all); the CLI hands over bytes.
-      const input: LintInput = spec.asText ? { filePath: '/x/.claude/agents/fuzz.md', text: bytes.toString('utf8') } : { filePath: '/x/.claude/agents/fuzz.md', bytes };
-      const started = performance.now();
-      const results = await lintInputs([input], { rules, config });
-      const ms = performance.now() - started;
-      stats.cases++;
-      if (ms > stats.slowest.ms) stats.slowest = { ms, bytes: bytes.length };
-      expect(ms, `lint of ${bytes.length} bytes`).toBeLessThan(timeBoundMs(bytes.length));
-      checkResults([input], results);
-    }), { seed: SEED, numRuns: runs(1500), verbose: 1 });
+    await fc.assert(
+      fc.asyncProperty(hostileInputArb(files), async (spec) => {
+        const bytes = buildHostile(files, spec);
+        // Editors and stdin hand over text (lossily decoded, lone surrogates and all); the CLI hands over bytes.
+        const input: LintInput = spec.asText
+          ? { filePath: '/x/.claude/agents/fuzz.md', text: bytes.toString('utf8') }
+          : { filePath: '/x/.claude/agents/fuzz.md', bytes };
+        const started = performance.now();
+        const results = await lintInputs([input], { rules, config });
+        const ms = performance.now() - started;
+        stats.cases++;
+        if (ms > stats.slowest.ms) stats.slowest = { ms, bytes: bytes.length };
+        expect(ms, `lint of ${bytes.length} bytes`).toBeLessThan(timeBoundMs(bytes.length));
+        checkResults([input], results);
+      }),
+      { seed: SEED, numRuns: runs(1500), verbose: 1 },
+    );
   }, 120_000);
 
   it('regression: deeply nested YAML (`? ? ? …`, `[[[…`) is refused before the parser recurses, and CRLF ends stay inside the line', async () => {
-    for (const yaml of [`${'? '.repeat(5000)}x`, `a: ${'['.repeat(5000)}x${']'.repeat(5000)}`, `a:\n  ${'- '.repeat(3000)}x`, `a: ${'[\n  '.repeat(70)}x`, `a: [\n  b,\n  ${'{c: '.repeat(70)}x`]) {
+    for (const yaml of [
+      `${'? '.repeat(5000)}x`,
+      `a: ${'['.repeat(5000)}x${']'.repeat(5000)}`,
+      `a:\n  ${'- '.repeat(3000)}x`,
+      `a: ${'[\n  '.repeat(70)}x`,
+      `a: [\n  b,\n  ${'{c: '.repeat(70)}x`,
+    ]) {
       const [result] = await lintInputs([{ filePath: '/x/deep.md', text: `---\nname: deep\n${yaml}\n---\n` }], { rules, config });
       expect(result!.diagnostics.map((d) => d.message)).toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
     }
     // Brackets closed on a line of their own are counted out again: two flows of 40 in a row are not 80 deep.
     const closed = `---\nname: ok\na: ${'['.repeat(40)}\n  ${']'.repeat(40)}\nb: ${'['.repeat(40)}x${']'.repeat(40)}\n---\n`;
     const [shallow] = await lintInputs([{ filePath: '/x/shallow.md', text: closed }], { rules, config });
-    expect(shallow!.diagnostics.map((d) => d.message)).not.toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
+    expect(shallow!.diagnostics.map((d) => d.message)).not.toContain(
+      'Invalid YAML: collections nested deeper than 64 levels are not read.',
+    );
     const crlf = '---\r\nname: a\r\ntools:\r\n  - x\r  - y\rhooks:\r\n  pre:\r\n---\r\n';
     const [result] = await lintInputs([{ filePath: '/x/cr.md', text: crlf }], { rules, config });
     expect(result!.diagnostics.length).toBeGreaterThan(0);
@@ -85,45 +100,59 @@ describe('linter on hostile inputs (fast-check)', () => {
     const root = mkdtempSync(join(tmpdir(), 'vah-fuzz-main-'));
     let batch = 0;
     try {
-      await fc.assert(fc.asyncProperty(fc.array(hostileInputArb(files), { minLength: 1, maxLength: 6 }), async (specs) => {
-        const dir = join(root, String(batch++));
-        mkdirSync(dir);
-        const written = specs.map((spec, i) => {
-          const path = join(dir, `p${i}.md`);
-          const bytes = buildHostile(files, spec);
-          writeFileSync(path, bytes);
-          return { path, bytes };
-        });
-        const io = memoryIO({ cwd: dir });
-        const code = await main([dir, '--format', 'json', '--no-shellcheck'], io);
-        expect(io.err()).not.toContain('internal error');
-        expect([0, 1]).toContain(code);
-        const report = JSON.parse(io.out()) as { filePath: string; messages: { ruleId: string; line: number; column: number; endLine: number; endColumn: number }[]; source?: string }[];
-        expect(report).toHaveLength(written.length);
-        for (const file of report) {
-          const bytes = written.find((w) => w.path === file.filePath)!.bytes;
-          const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
-          const problems = file.messages.flatMap((m) => rangeProblems({ ...m, ruleId: m.ruleId ?? 'null' }, lineLengths(text)));
-          expect(problems, file.filePath).toEqual([]);
-        }
-        stats.cases += specs.length;
-        rmSync(dir, { recursive: true, force: true });
-      }), { seed: SEED + 1, numRuns: runs(60), verbose: 1 });
+      await fc.assert(
+        fc.asyncProperty(fc.array(hostileInputArb(files), { minLength: 1, maxLength: 6 }), async (specs) => {
+          const dir = join(root, String(batch++));
+          mkdirSync(dir);
+          const written = specs.map((spec, i) => {
+            const path = join(dir, `p${i}.md`);
+            const bytes = buildHostile(files, spec);
+            writeFileSync(path, bytes);
+            return { path, bytes };
+          });
+          const io = memoryIO({ cwd: dir });
+          const code = await main([dir, '--format', 'json', '--no-shellcheck'], io);
+          expect(io.err()).not.toContain('internal error');
+          expect([0, 1]).toContain(code);
+          const report = JSON.parse(io.out()) as {
+            filePath: string;
+            messages: { ruleId: string; line: number; column: number; endLine: number; endColumn: number }[];
+            source?: string;
+          }[];
+          expect(report).toHaveLength(written.length);
+          for (const file of report) {
+            const bytes = written.find((w) => w.path === file.filePath)!.bytes;
+            const text = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '');
+            const problems = file.messages.flatMap((m) => rangeProblems({ ...m, ruleId: m.ruleId ?? 'null' }, lineLengths(text)));
+            expect(problems, file.filePath).toEqual([]);
+          }
+          stats.cases += specs.length;
+          rmSync(dir, { recursive: true, force: true });
+        }),
+        { seed: SEED + 1, numRuns: runs(60), verbose: 1 },
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   }, 120_000);
 
-  it.skipIf(!HAS_SHELLCHECK)(`with ShellCheck on: no throw and ranges inside the file (seed ${SEED + 2})${HAS_SHELLCHECK ? '' : ' [skipped: ShellCheck is not installed]'}`, async () => {
-    const analyzer = shellcheckAnalyzer({ infoSeverity: 'warning', processes: 1 });
-    await fc.assert(fc.asyncProperty(fc.array(hostileInputArb(files), { minLength: 1, maxLength: 4 }), async (specs) => {
-      const inputs: LintInput[] = specs.map((spec, i) => {
-        const bytes = buildHostile(files, spec);
-        return spec.asText ? { filePath: `/x/${i}.md`, text: bytes.toString('utf8') } : { filePath: `/x/${i}.md`, bytes };
-      });
-      const results = await lintInputs(inputs, { rules, config, batchAnalyzers: [analyzer] });
-      stats.cases += inputs.length;
-      checkResults(inputs, results);
-    }), { seed: SEED + 2, numRuns: runs(25), verbose: 1 });
-  }, 120_000);
+  it.skipIf(!HAS_SHELLCHECK)(
+    `with ShellCheck on: no throw and ranges inside the file (seed ${SEED + 2})${HAS_SHELLCHECK ? '' : ' [skipped: ShellCheck is not installed]'}`,
+    async () => {
+      const analyzer = shellcheckAnalyzer({ infoSeverity: 'warning', processes: 1 });
+      await fc.assert(
+        fc.asyncProperty(fc.array(hostileInputArb(files), { minLength: 1, maxLength: 4 }), async (specs) => {
+          const inputs: LintInput[] = specs.map((spec, i) => {
+            const bytes = buildHostile(files, spec);
+            return spec.asText ? { filePath: `/x/${i}.md`, text: bytes.toString('utf8') } : { filePath: `/x/${i}.md`, bytes };
+          });
+          const results = await lintInputs(inputs, { rules, config, batchAnalyzers: [analyzer] });
+          stats.cases += inputs.length;
+          checkResults(inputs, results);
+        }),
+        { seed: SEED + 2, numRuns: runs(25), verbose: 1 },
+      );
+    },
+    120_000,
+  );
 });

@@ -26,14 +26,26 @@ import { corpusFiles, corpusMissing, note } from './helpers.js';
  * folding or escapes changed) are exempt, counted and printed.
  */
 
-interface Mapping { source: string; hook: HookScript; scriptRange: Range; fileRange: Range; exact: boolean; origin: string }
+interface Mapping {
+  source: string;
+  hook: HookScript;
+  scriptRange: Range;
+  fileRange: Range;
+  exact: boolean;
+  origin: string;
+}
 const HAS_SHELLCHECK = shellcheckVersion() !== undefined;
 const totals = { exact: 0, fallback: 0, byOrigin: new Map<string, number>() };
 
 function recordingMap(map: ScriptSourceMap, sink: (m: { scriptRange: Range; fileRange: Range; exact: boolean }) => void): ScriptSourceMap {
   return new Proxy(map, {
     get(target, key, receiver) {
-      if (key === 'mapRange') return (range: Range) => { const out = target.mapRange(range); sink({ scriptRange: range, fileRange: out.range, exact: out.exact }); return out; };
+      if (key === 'mapRange')
+        return (range: Range) => {
+          const out = target.mapRange(range);
+          sink({ scriptRange: range, fileRange: out.range, exact: out.exact });
+          return out;
+        };
       const value = Reflect.get(target, key, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -45,28 +57,39 @@ function recordingRule(rule: Rule<any>, sink: (m: Omit<Mapping, 'source'>) => vo
   if (!rule.checkScript && !rule.checkHooks) return rule;
   const wrapped: Rule<any> = { ...rule };
   if (rule.checkScript) {
-    wrapped.checkScript = (ctx) => rule.checkScript!({ ...ctx, report: (r) => {
-      const map = (ctx as unknown as { map: ScriptSourceMap }).map;
-      const out = map.mapRange(r.range);
-      sink({ hook: ctx.hook, scriptRange: r.range, fileRange: out.range, exact: out.exact, origin: rule.id });
-      ctx.report(r);
-    } });
+    wrapped.checkScript = (ctx) =>
+      rule.checkScript!({
+        ...ctx,
+        report: (r) => {
+          const map = (ctx as unknown as { map: ScriptSourceMap }).map;
+          const out = map.mapRange(r.range);
+          sink({ hook: ctx.hook, scriptRange: r.range, fileRange: out.range, exact: out.exact, origin: rule.id });
+          ctx.report(r);
+        },
+      });
   }
   if (rule.checkHooks) {
-    wrapped.checkHooks = (ctx) => rule.checkHooks!({ ...ctx, report: (r) => {
-      const item = ctx.hooks.find((h) => h.hook === r.hook) as unknown as { map: ScriptSourceMap } | undefined;
-      if (item) {
-        const out = item.map.mapRange(r.range);
-        sink({ hook: r.hook, scriptRange: r.range, fileRange: out.range, exact: out.exact, origin: rule.id });
-      }
-      ctx.report(r);
-    } });
+    wrapped.checkHooks = (ctx) =>
+      rule.checkHooks!({
+        ...ctx,
+        report: (r) => {
+          const item = ctx.hooks.find((h) => h.hook === r.hook) as unknown as { map: ScriptSourceMap } | undefined;
+          if (item) {
+            const out = item.map.mapRange(r.range);
+            sink({ hook: r.hook, scriptRange: r.range, fileRange: out.range, exact: out.exact, origin: rule.id });
+          }
+          ctx.report(r);
+        },
+      });
   }
   return wrapped;
 }
 
 function textAt(lines: LineIndex, range: Range): string {
-  return lines.text.slice(lines.offsetAt({ line: range.line, column: range.column }), lines.offsetAt({ line: range.endLine, column: range.endColumn }));
+  return lines.text.slice(
+    lines.offsetAt({ line: range.line, column: range.column }),
+    lines.offsetAt({ line: range.endLine, column: range.endColumn }),
+  );
 }
 
 /** Script text equals file text; across lines, a block scalar's file lines carry indentation (and `\r`) the script does not. */
@@ -86,7 +109,13 @@ async function checkAll(inputs: { filePath: string; bytes: Buffer }[]): Promise<
   if (HAS_SHELLCHECK) {
     const inner = shellcheckAnalyzer({ infoSeverity: 'warning' });
     analyzers.push({
-      analyze: (hooks) => inner.analyze(hooks.map(({ hook, map }) => ({ hook, map: recordingMap(map, (m) => mappings.push({ ...m, hook, source: sources.get(hook.file)!, origin: 'shellcheck' })) }))),
+      analyze: (hooks) =>
+        inner.analyze(
+          hooks.map(({ hook, map }) => ({
+            hook,
+            map: recordingMap(map, (m) => mappings.push({ ...m, hook, source: sources.get(hook.file)!, origin: 'shellcheck' })),
+          })),
+        ),
     });
   }
   await lintInputs(inputs, { rules: wrapped, config: defaultConfig(), batchAnalyzers: analyzers });
@@ -94,19 +123,27 @@ async function checkAll(inputs: { filePath: string; bytes: Buffer }[]): Promise<
   const lineIndexes = new Map<string, LineIndex>();
   for (const m of mappings) {
     totals.byOrigin.set(m.origin, (totals.byOrigin.get(m.origin) ?? 0) + 1);
-    if (!m.exact) { totals.fallback++; continue; }
+    if (!m.exact) {
+      totals.fallback++;
+      continue;
+    }
     totals.exact++;
     const fileLines = lineIndexes.get(m.source) ?? new LineIndex(m.source);
     lineIndexes.set(m.source, fileLines);
     const scriptText = textAt(new LineIndex(m.hook.text), m.scriptRange);
     const fileText = textAt(fileLines, m.fileRange);
-    if (!sameText(scriptText, fileText)) failures.push(`${m.hook.file} ${m.hook.name} ${m.origin}: script ${JSON.stringify(scriptText)} vs file ${JSON.stringify(fileText)} (${m.fileRange.line}:${m.fileRange.column})`);
+    if (!sameText(scriptText, fileText))
+      failures.push(
+        `${m.hook.file} ${m.hook.name} ${m.origin}: script ${JSON.stringify(scriptText)} vs file ${JSON.stringify(fileText)} (${m.fileRange.line}:${m.fileRange.column})`,
+      );
   }
   return failures;
 }
 
 afterAll(() => {
-  note(`positions: ${totals.exact} exact mappings checked, ${totals.fallback} fell back to the whole value (exempt); by origin: ${[...totals.byOrigin].map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  note(
+    `positions: ${totals.exact} exact mappings checked, ${totals.fallback} fell back to the whole value (exempt); by origin: ${[...totals.byOrigin].map(([k, v]) => `${k}=${v}`).join(', ')}`,
+  );
 });
 
 describe('mapped positions point at the same text', () => {
@@ -128,32 +165,50 @@ describe('mapped positions point at the same text', () => {
     expect(spanning.exact).toBe(true);
   });
 
-  it.skipIf(corpusMissing !== undefined)(`on the real corpus, shell rules${HAS_SHELLCHECK ? ' and ShellCheck' : ' (ShellCheck not installed: skipped)'}`, async () => {
-    const failures = await checkAll(corpusFiles().map((f) => ({ filePath: f.path, bytes: f.bytes })));
-    expect(totals.exact).toBeGreaterThan(20);
-    expect(failures).toEqual([]);
-  }, 60_000);
+  it.skipIf(corpusMissing !== undefined)(
+    `on the real corpus, shell rules${HAS_SHELLCHECK ? ' and ShellCheck' : ' (ShellCheck not installed: skipped)'}`,
+    async () => {
+      const failures = await checkAll(corpusFiles().map((f) => ({ filePath: f.path, bytes: f.bytes })));
+      expect(totals.exact).toBeGreaterThan(20);
+      expect(failures).toEqual([]);
+    },
+    60_000,
+  );
 
   it('on 300 generated profiles (seed 7)', async () => {
     const before = totals.exact;
     const dir = mkdtempSync(join(tmpdir(), 'vah-positions-'));
     try {
       const agents = generateTree(dir, 300, 7) as string;
-      const paths = readdirSync(agents, { recursive: true }).map(String).filter((f) => f.endsWith('.md')).map((f) => join(agents, f));
+      const paths = readdirSync(agents, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => join(agents, f));
       const failures = await checkAll(paths.map((p) => ({ filePath: p, bytes: readFileSync(p) })));
       expect(totals.exact - before).toBeGreaterThan(100);
       expect(failures).toEqual([]);
       // The same profiles with folded (`>`) and double-quoted hooks: folding joins lines, so some findings fall back (counted, exempt).
       const restyled = paths.map((p, i) => {
         const text = readFileSync(p, 'utf8');
-        const styled = i % 2 === 0
-          ? text.replace(/: \|(\r?\n)/g, ': >$1')
-          : text.replace(/^(  [a-z_]+): \|\r?\n((?:    .*\r?\n)+)/gm, (_m, key: string, body: string) => `${key}: "${body.split(/\r?\n/).filter(Boolean).map((l) => l.slice(4).replace(/\\/g, '\\\\').replace(/"/g, '\\"')).join('\\n')}"\n`);
+        const styled =
+          i % 2 === 0
+            ? text.replace(/: \|(\r?\n)/g, ': >$1')
+            : text.replace(
+                /^(  [a-z_]+): \|\r?\n((?:    .*\r?\n)+)/gm,
+                (_m, key: string, body: string) =>
+                  `${key}: "${body
+                    .split(/\r?\n/)
+                    .filter(Boolean)
+                    .map((l) => l.slice(4).replace(/\\/g, '\\\\').replace(/"/g, '\\"'))
+                    .join('\\n')}"\n`,
+              );
         return { filePath: `${p}.restyled.md`, bytes: Buffer.from(styled) };
       });
       const fallbackBefore = totals.fallback;
       const restyledFailures = await checkAll(restyled);
-      note(`positions: restyled (folded / double-quoted) generated profiles: ${totals.fallback - fallbackBefore} findings fell back to the whole value`);
+      note(
+        `positions: restyled (folded / double-quoted) generated profiles: ${totals.fallback - fallbackBefore} findings fell back to the whole value`,
+      );
       expect(restyledFailures).toEqual([]);
       expect(failures).toEqual([]);
     } finally {

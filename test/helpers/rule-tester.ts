@@ -35,9 +35,18 @@ const HOOK_INDENT = 4;
 const HOOK_FIRST_LINE = 6;
 
 export function wrapScript(code: string, hook = 'on_blocking_start'): string {
-  const body = code.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '' : ' '.repeat(HOOK_INDENT) + line)).join('\n');
-  const [group, name] = hook.includes('.') ? hook.split('.') as [string, string] : [undefined, hook];
-  const key = group ? `  ${group}:\n    ${name}: |\n${body.split('\n').map((l) => (l ? `  ${l}` : l)).join('\n')}` : `  ${name}: |\n${body}`;
+  const body = code
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => (line === '' ? '' : ' '.repeat(HOOK_INDENT) + line))
+    .join('\n');
+  const [group, name] = hook.includes('.') ? (hook.split('.') as [string, string]) : [undefined, hook];
+  const key = group
+    ? `  ${group}:\n    ${name}: |\n${body
+        .split('\n')
+        .map((l) => (l ? `  ${l}` : l))
+        .join('\n')}`
+    : `  ${name}: |\n${body}`;
   return `---\nname: rule-test\ndescription: A profile wrapped around a unit case.\nhooks:\n${key}\n---\n`;
 }
 
@@ -55,7 +64,13 @@ function toScriptPosition(testCase: AcceptCase, d: Diagnostic): Diagnostic {
   const nested = (testCase.hook ?? '').includes('.');
   const lineShift = HOOK_FIRST_LINE - 1 + (nested ? 1 : 0);
   const columnShift = HOOK_INDENT + (nested ? 2 : 0);
-  return { ...d, line: d.line - lineShift, endLine: d.endLine - lineShift, column: d.column - columnShift, endColumn: d.endColumn - columnShift };
+  return {
+    ...d,
+    line: d.line - lineShift,
+    endLine: d.endLine - lineShift,
+    column: d.column - columnShift,
+    endColumn: d.endColumn - columnShift,
+  };
 }
 
 export function ruleTester(rule: Rule<any>, cases: { accept: (string | AcceptCase)[]; reject: RejectCase[] }): void {

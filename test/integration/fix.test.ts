@@ -51,13 +51,23 @@ const CRLF_PROFILE = `${BOM}---\r\nname: fix\r\ndescription: fix test 🎉\r\nho
 
 describe('applySafeFixes', () => {
   const d = (line: number, column: number, endColumn: number, text: string, safe = true): Diagnostic => ({
-    ruleId: 'r', severity: 'warning', message: 'm', line, column, endLine: line, endColumn,
+    ruleId: 'r',
+    severity: 'warning',
+    message: 'm',
+    line,
+    column,
+    endLine: line,
+    endColumn,
     fixes: [{ title: 't', safe, edits: [{ range: { line, column, endLine: line, endColumn }, text }] }],
   });
 
   it('applies non-overlapping safe fixes, skips unsafe, overlapping and no-op ones', () => {
     const text = 'abcdef\r\nghij\r\n';
-    const { text: out, applied } = applySafeFixes(text, [d(1, 1, 3, 'X'), d(1, 2, 4, 'Y'), d(1, 5, 6, 'e'), d(2, 1, 2, 'G', false), d(2, 3, 3, 'new\nline')], '\r\n');
+    const { text: out, applied } = applySafeFixes(
+      text,
+      [d(1, 1, 3, 'X'), d(1, 2, 4, 'Y'), d(1, 5, 6, 'e'), d(2, 1, 2, 'G', false), d(2, 3, 3, 'new\nline')],
+      '\r\n',
+    );
     expect(out).toBe('Xcdef\r\nghnew\r\nlineij\r\n');
     expect(applied).toHaveLength(2);
   });
@@ -77,14 +87,18 @@ describe('fixInputs', () => {
     const [fixed] = outcome.fixed;
     // `echo  "a"` and `echo   "b"`: one fix per hook per pass (the rule finds the first) → 3 passes; `pre` gets set -e.
     expect(fixed!.passes).toBe(3);
-    const expected = CRLF_PROFILE.replace('echo  "a"', 'echo "a"').replace('echo   "b"', 'echo "b"').replace('    echo pre', '    set -e\r\n    echo pre');
+    const expected = CRLF_PROFILE.replace('echo  "a"', 'echo "a"')
+      .replace('echo   "b"', 'echo "b"')
+      .replace('    echo pre', '    set -e\r\n    echo pre');
     expect(Buffer.from(fixed!.after).toString('utf8')).toBe(expected);
     expect(outcome.results[0]!.diagnostics.filter((x) => x.ruleId.startsWith('test-'))).toEqual([]);
   });
 
   it('stops after 10 passes when a fix keeps coming back', async () => {
     const forever = defineRule({
-      id: 'test-forever', meta: { description: 't', severity: 'warning', category: 'shell' }, messages: { m: 'm' },
+      id: 'test-forever',
+      meta: { description: 't', severity: 'warning', category: 'shell' },
+      messages: { m: 'm' },
       checkScript(context) {
         const range = context.range(0, 0);
         context.report({ messageId: 'm', range, fixes: [{ title: 'grow', safe: true, edits: [{ range, text: '#' }] }] });
@@ -117,7 +131,9 @@ describe('library fix: lintFiles({ fix }) + outputFixes', () => {
     await outputFixes(results);
     const after = readFileSync(file);
     expect(after.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-    expect(after.toString('utf8')).toBe(CRLF_PROFILE.replace('echo  "a"', 'echo "a"').replace('echo   "b"', 'echo "b"').replace('    echo pre', '    set -e\r\n    echo pre'));
+    expect(after.toString('utf8')).toBe(
+      CRLF_PROFILE.replace('echo  "a"', 'echo "a"').replace('echo   "b"', 'echo "b"').replace('    echo pre', '    set -e\r\n    echo pre'),
+    );
     expect(statSync(file).mode & 0o777).toBe(0o640);
     expect(readdirSync(dir)).toEqual(['p.md']);
   });
@@ -133,7 +149,9 @@ describe('unifiedDiff', () => {
   });
 
   it('marks a missing final newline', () => {
-    expect(unifiedDiff('a', 'b', 'a/f', 'b/f')).toBe('--- a/f\n+++ b/f\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n');
+    expect(unifiedDiff('a', 'b', 'a/f', 'b/f')).toBe(
+      '--- a/f\n+++ b/f\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n',
+    );
   });
 });
 
@@ -154,7 +172,9 @@ describe.skipIf(!HAS_SHELLCHECK)('CLI --fix and --fix-dry-run (ShellCheck replac
     const io = memoryIO({ cwd: dir });
     const code = await main(['--fix-dry-run', '.claude/agents/sc.md'], io);
     expect(code).toBe(0);
-    expect(io.out()).toBe('--- a/.claude/agents/sc.md\n+++ b/.claude/agents/sc.md\n@@ -3,6 +3,6 @@\n description: sc fix 🎉\r\n hooks:\r\n   on_blocking_start: |\r\n-    echo $AGENT_ID\r\n+    echo "$AGENT_ID"\r\n     echo finished\r\n ---\r\n');
+    expect(io.out()).toBe(
+      '--- a/.claude/agents/sc.md\n+++ b/.claude/agents/sc.md\n@@ -3,6 +3,6 @@\n description: sc fix 🎉\r\n hooks:\r\n   on_blocking_start: |\r\n-    echo $AGENT_ID\r\n+    echo "$AGENT_ID"\r\n     echo finished\r\n ---\r\n',
+    );
     expect(io.err()).toContain('would fix 1 problem in 1 file');
     expect(readFileSync(file, 'utf8')).toBe(PROFILE);
   });

@@ -24,7 +24,10 @@ describe('every format works with --stdin and --stdin-filename', () => {
     expect(code).toBe(1);
     const [file] = JSON.parse(out);
     expect(file.uri).toBe('file:///repo/.claude/agents/piped.md');
-    expect(file.diagnostics[0]).toMatchObject({ code: 'command-rm-rf', range: { start: { line: 5, character: 17 }, end: { line: 5, character: 30 } } });
+    expect(file.diagnostics[0]).toMatchObject({
+      code: 'command-rm-rf',
+      range: { start: { line: 5, character: 17 }, end: { line: 5, character: 30 } },
+    });
   });
 
   it('sarif', async () => {
@@ -40,7 +43,9 @@ describe('every format works with --stdin and --stdin-filename', () => {
   it('github', async () => {
     const { code, out } = await run('github');
     expect(code).toBe(1);
-    expect(out).toMatch(/^::error file=\.claude\/agents\/piped\.md,line=6,endLine=6,col=18,endColumn=31,title=command-rm-rf::Disallowed `rm -rf`/);
+    expect(out).toMatch(
+      /^::error file=\.claude\/agents\/piped\.md,line=6,endLine=6,col=18,endColumn=31,title=command-rm-rf::Disallowed `rm -rf`/,
+    );
   });
 
   it('json and stylish', async () => {
@@ -56,19 +61,24 @@ describe('every format works with --stdin and --stdin-filename', () => {
 });
 
 describe('github annotations', () => {
-  it("escapes as @actions/core does: data %, CR, LF; properties also : and ,", () => {
+  it('escapes as @actions/core does: data %, CR, LF; properties also : and ,', () => {
     expect(escapeData('50%\r\nnext: a,b')).toBe('50%25%0D%0Anext: a,b');
     expect(escapeProperty('a:b,c%\n')).toBe('a%3Ab%2Cc%25%0A');
-    const out = githubReporter([{
-      filePath: '/repo/dir,with:odd/p.md',
-      diagnostics: [
-        { ruleId: 'r', severity: 'warning', message: 'line one\nline two 100%', line: 2, column: 3, endLine: 4, endColumn: 5 },
-        { ruleId: 'r', severity: 'info', message: 'note', line: 1, column: 1, endLine: 1, endColumn: 2 },
+    const out = githubReporter(
+      [
+        {
+          filePath: '/repo/dir,with:odd/p.md',
+          diagnostics: [
+            { ruleId: 'r', severity: 'warning', message: 'line one\nline two 100%', line: 2, column: 3, endLine: 4, endColumn: 5 },
+            { ruleId: 'r', severity: 'info', message: 'note', line: 1, column: 1, endLine: 1, endColumn: 2 },
+          ],
+        },
       ],
-    }], { cwd: '/repo', color: false, verbose: false });
+      { cwd: '/repo', color: false, verbose: false },
+    );
     expect(out).toBe(
       '::warning file=dir%2Cwith%3Aodd/p.md,line=2,endLine=4,col=3,endColumn=5,title=r::line one%0Aline two 100%25\n' +
-      '::notice file=dir%2Cwith%3Aodd/p.md,line=1,endLine=1,col=1,endColumn=2,title=r::note\n',
+        '::notice file=dir%2Cwith%3Aodd/p.md,line=1,endLine=1,col=1,endColumn=2,title=r::note\n',
     );
   });
 });

@@ -25,7 +25,10 @@ const FORMATS = [
 ] as const;
 
 async function render(input: string, format: keyof typeof formatters): Promise<string> {
-  const results = await lintInputs([{ filePath: join(VIRTUAL_DIR, input), bytes: readFileSync(join(GOLDEN_DIR, 'inputs', input)) }], { rules, config: defaultConfig() });
+  const results = await lintInputs([{ filePath: join(VIRTUAL_DIR, input), bytes: readFileSync(join(GOLDEN_DIR, 'inputs', input)) }], {
+    rules,
+    config: defaultConfig(),
+  });
   return formatters[format](results, { cwd: VIRTUAL_DIR, color: false, verbose: false, rules, toolVersion: '0.0.0-golden' });
 }
 

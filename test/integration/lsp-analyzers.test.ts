@@ -2,8 +2,15 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import {
-  createProtocolConnection, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, DidSaveTextDocumentNotification,
-  InitializedNotification, InitializeRequest, PublishDiagnosticsNotification, StreamMessageReader, StreamMessageWriter,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
 import type { BatchAnalyzer } from '../../src/engine/lint.js';
@@ -24,16 +31,26 @@ async function serve(slowAnalyzerMs: number) {
       return hooks.map((h) => [{ ruleId: 'fake/analyzer', severity: 'warning', message: 'fake', ...h.hook.valueRange }]);
     },
   };
-  startLanguageServer(createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient)), { analyzers: () => [analyzer], slowAnalyzerMs, debounceMs: 10 });
+  startLanguageServer(createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient)), {
+    analyzers: () => [analyzer],
+    slowAnalyzerMs,
+    debounceMs: 10,
+  });
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const queue: PublishDiagnosticsParams[] = [];
   let wake: (() => void) | undefined;
-  client.onNotification(PublishDiagnosticsNotification.type, (p) => { queue.push(p); wake?.(); });
+  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    queue.push(p);
+    wake?.();
+  });
   client.listen();
   await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
   await client.sendNotification(InitializedNotification.type, {});
   const next = async (): Promise<PublishDiagnosticsParams> => {
-    while (queue.length === 0) await new Promise<void>((resolve) => { wake = resolve; });
+    while (queue.length === 0)
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     return queue.shift()!;
   };
   return { calls, next, send: client.sendNotification.bind(client), client };
@@ -45,9 +62,14 @@ const text = (script: string): string => `---\nname: a\ndescription: b\nhooks:\n
 describe('language server analyzers', () => {
   it('fast analyzers run on every change', async () => {
     const server = await serve(10_000);
-    await server.send(DidOpenTextDocumentNotification.type, { textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') } });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
+    });
     expect((await server.next()).diagnostics.map((d) => d.code)).toContain('fake/analyzer');
-    await server.send(DidChangeTextDocumentNotification.type, { textDocument: { uri: URI, version: 2 }, contentChanges: [{ text: text('echo two') }] });
+    await server.send(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: URI, version: 2 },
+      contentChanges: [{ text: text('echo two') }],
+    });
     expect((await server.next()).diagnostics.map((d) => d.code)).toContain('fake/analyzer');
     expect(server.calls).toEqual(['echo one', 'echo two']);
     server.client.dispose();
@@ -55,9 +77,14 @@ describe('language server analyzers', () => {
 
   it('slow analyzers move to on-save; the other rules still run on change', async () => {
     const server = await serve(-1); // every run counts as slow
-    await server.send(DidOpenTextDocumentNotification.type, { textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') } });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
+    });
     await server.next();
-    await server.send(DidChangeTextDocumentNotification.type, { textDocument: { uri: URI, version: 2 }, contentChanges: [{ text: text('sudo two') }] });
+    await server.send(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: URI, version: 2 },
+      contentChanges: [{ text: text('sudo two') }],
+    });
     const changed = await server.next();
     expect(changed.diagnostics.map((d) => d.code)).toEqual(['command-sudo']);
     await server.send(DidSaveTextDocumentNotification.type, { textDocument: { uri: URI } });

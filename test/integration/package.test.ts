@@ -15,23 +15,47 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 let files: string[];
 
 beforeAll(() => {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
 }, 60_000);
 
 describe('npm pack', () => {
   it('contains what a user needs', () => {
     for (const needed of [
-      'package.json', 'README.md', 'bin/validate-agent-hooks', '.pre-commit-hooks.yaml', 'dist/bundle/cli.mjs',
-      'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/lsp/server.js',
-      'dist/rules/index.js', 'dist/rules/command-rm-rf/rule.json', 'dist/src/schema/generated/profile-validator.js',
-      'schemas/profile.schema.json', 'rules/command-rm-rf/README.md',
-    ]) expect(files, needed).toContain(needed);
+      'package.json',
+      'README.md',
+      'bin/validate-agent-hooks',
+      '.pre-commit-hooks.yaml',
+      'dist/bundle/cli.mjs',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/src/cli/main.js',
+      'dist/src/lsp/server.js',
+      'dist/rules/index.js',
+      'dist/rules/command-rm-rf/rule.json',
+      'dist/src/schema/generated/profile-validator.js',
+      'schemas/profile.schema.json',
+      'rules/command-rm-rf/README.md',
+    ])
+      expect(files, needed).toContain(needed);
   });
 
   it('contains nothing else: no sources, tests, fixtures or tooling', () => {
-    const allowed = [/^package\.json$/, /^README\.md$/, /^LICENSE(\.md)?$/, /^\.pre-commit-hooks\.yaml$/, /^bin\/[^/]+$/,
-      /^dist\/(src|rules)\/.+\.(js|d\.ts|json|mjs|sh)$/, /^dist\/bundle\/[^/]+\.mjs$/, /^schemas\/[^/]+\.schema\.json$/, /^rules\/[^/]+\/README\.md$/];
+    const allowed = [
+      /^package\.json$/,
+      /^README\.md$/,
+      /^LICENSE(\.md)?$/,
+      /^\.pre-commit-hooks\.yaml$/,
+      /^bin\/[^/]+$/,
+      /^dist\/(src|rules)\/.+\.(js|d\.ts|json|mjs|sh)$/,
+      /^dist\/bundle\/[^/]+\.mjs$/,
+      /^schemas\/[^/]+\.schema\.json$/,
+      /^rules\/[^/]+\/README\.md$/,
+    ];
     expect(files.filter((f) => !allowed.some((re) => re.test(f)))).toEqual([]);
     expect(files.filter((f) => /\.test\.|(^|\/)(test|fixtures)\//.test(f))).toEqual([]);
   });
@@ -54,8 +78,13 @@ describe('the package as a consumer uses it', () => {
 
   it('imports lintText, lintFiles and formatters by package name', () => {
     mkdirSync(join(project, '.claude', 'agents'), { recursive: true });
-    writeFileSync(join(project, '.claude', 'agents', 'p.md'), '---\nname: p\ndescription: d\nhooks:\n  on_blocking_start: |\n    rm -rf ./build\n---\n');
-    writeFileSync(join(project, 'consumer.mjs'), `
+    writeFileSync(
+      join(project, '.claude', 'agents', 'p.md'),
+      '---\nname: p\ndescription: d\nhooks:\n  on_blocking_start: |\n    rm -rf ./build\n---\n',
+    );
+    writeFileSync(
+      join(project, 'consumer.mjs'),
+      `
 import { lintFiles, lintText, formatters, rules, REPORTER_NAMES } from 'validate-agent-hooks';
 const text = await lintText('---\\nname: t\\ndescription: d\\nhooks:\\n  pre: |\\n    sudo ls\\n---\\n', { filePath: 'agent.md', shellcheck: false });
 const files = await lintFiles(['.claude/agents'], { shellcheck: false });
@@ -65,7 +94,8 @@ console.log(JSON.stringify({
   formats: Object.keys(formatters), names: REPORTER_NAMES, rules: rules.length > 10,
   github: formatters.github(files, { cwd: process.cwd(), color: false, verbose: false }).split(',')[0],
 }));
-`);
+`,
+    );
     const result = spawnSync(process.execPath, ['consumer.mjs'], { cwd: project, encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({
@@ -79,7 +109,9 @@ console.log(JSON.stringify({
   });
 
   it('type-checks a TypeScript consumer against the shipped declarations', () => {
-    writeFileSync(join(project, 'consumer.ts'), `
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `
 import { lintText, formatters, type Diagnostic, type LintResult, type Reporter } from 'validate-agent-hooks';
 const result: LintResult = await lintText('---\\n---\\n', { filePath: 'a.md', shellcheck: false });
 const first: Diagnostic | undefined = result.diagnostics[0];
@@ -88,8 +120,23 @@ const out: string = sarif([result], { cwd: '.', color: false, verbose: false });
 // @ts-expect-error: no such format
 formatters.xml;
 export { first, out };
-`);
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
     expect(result.stdout + result.stderr).toBe('');
@@ -97,7 +144,11 @@ export { first, out };
   });
 
   it('runs the bin', () => {
-    const result = spawnSync(process.execPath, [join(project, 'node_modules', 'validate-agent-hooks', 'bin', 'validate-agent-hooks'), '--version'], { encoding: 'utf8' });
+    const result = spawnSync(
+      process.execPath,
+      [join(project, 'node_modules', 'validate-agent-hooks', 'bin', 'validate-agent-hooks'), '--version'],
+      { encoding: 'utf8' },
+    );
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -86,7 +86,10 @@ describe('init-pre-commit', () => {
     expect(io.err()).toContain('--force');
     expect(readFileSync(join(dir, 'my-hooks', 'pre-commit'), 'utf8')).toBe('#!/bin/sh\nexit 0\n');
     // The same through the built bin (the bundled CLI loads this subcommand from dist/src).
-    const spawned = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), 'init-pre-commit'], { cwd: dir, encoding: 'utf8' });
+    const spawned = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), 'init-pre-commit'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     expect(spawned.status).toBe(2);
     expect(spawned.stderr).toMatch(/^validate-agent-hooks: init-pre-commit: .*pre-commit exists; pass --force to replace it\.\n$/);
     expect(await main(['init-pre-commit', '--force'], memoryIO({ cwd: dir }))).toBe(0);

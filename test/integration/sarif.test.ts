@@ -60,20 +60,34 @@ describe('sarif reporter', () => {
     const log = JSON.parse(sarifReporter(await lint(PROFILE), OPTIONS));
     expectValid(log);
     const run = log.runs[0];
-    expect(run.tool.driver).toMatchObject({ name: 'validate-agent-hooks', version: '1.2.3', informationUri: expect.stringMatching(/^https:/) });
+    expect(run.tool.driver).toMatchObject({
+      name: 'validate-agent-hooks',
+      version: '1.2.3',
+      informationUri: expect.stringMatching(/^https:/),
+    });
     const driverIds = run.tool.driver.rules.map((r: { id: string }) => r.id);
     expect(driverIds).toEqual(['command-chmod-777', 'command-rm-rf']); // the rules with results, in registry order
     const rmRf = run.tool.driver.rules.find((r: { id: string }) => r.id === 'command-rm-rf');
     expect(rmRf).toMatchObject({
-      shortDescription: { text: expect.any(String) }, fullDescription: { text: expect.any(String) },
-      help: { text: expect.any(String), markdown: expect.any(String) }, helpUri: expect.stringContaining('rules/command-rm-rf/README.md'),
+      shortDescription: { text: expect.any(String) },
+      fullDescription: { text: expect.any(String) },
+      help: { text: expect.any(String), markdown: expect.any(String) },
+      helpUri: expect.stringContaining('rules/command-rm-rf/README.md'),
       properties: { 'security-severity': '9.0', tags: expect.arrayContaining(['security']) },
     });
     expect(run.results).toHaveLength(3);
     const [first] = run.results;
     expect(first).toMatchObject({
-      ruleId: 'command-rm-rf', level: 'error',
-      locations: [{ physicalLocation: { artifactLocation: { uri: '.claude/agents/a%20b.md', uriBaseId: '%SRCROOT%' }, region: { startLine: 6, startColumn: 5, endLine: 6, endColumn: 17 } } }],
+      ruleId: 'command-rm-rf',
+      level: 'error',
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: '.claude/agents/a%20b.md', uriBaseId: '%SRCROOT%' },
+            region: { startLine: 6, startColumn: 5, endLine: 6, endColumn: 17 },
+          },
+        },
+      ],
     });
     expect(driverIds[first.ruleIndex]).toBe('command-rm-rf');
     for (const result of run.results) expect(result.partialFingerprints[FINGERPRINT_KEY]).toMatch(/^[0-9a-f]{32}:\d+$/);
@@ -81,21 +95,44 @@ describe('sarif reporter', () => {
 
   it('fingerprints survive lines moving, and tell identical lines apart', async () => {
     const fingerprints = async (text: string): Promise<string[]> =>
-      JSON.parse(sarifReporter(await lint(text), OPTIONS)).runs[0].results.map((r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints[FINGERPRINT_KEY]);
+      JSON.parse(sarifReporter(await lint(text), OPTIONS)).runs[0].results.map(
+        (r: { partialFingerprints: Record<string, string> }) => r.partialFingerprints[FINGERPRINT_KEY],
+      );
     const before = await fingerprints(PROFILE);
     const moved = await fingerprints(PROFILE.replace('    rm -rf ./out\n', '    echo first\n\n    rm -rf ./out\n'));
     expect(moved).toEqual(before);
     expect(new Set(before).size).toBe(before.length);
-    const otherFile = JSON.parse(sarifReporter(await lint(PROFILE, '/repo/.claude/agents/other.md'), OPTIONS)).runs[0].results[0].partialFingerprints[FINGERPRINT_KEY];
+    const otherFile = JSON.parse(sarifReporter(await lint(PROFILE, '/repo/.claude/agents/other.md'), OPTIONS)).runs[0].results[0]
+      .partialFingerprints[FINGERPRINT_KEY];
     expect(otherFile).not.toBe(before[0]);
   });
 
   it('adds driver rules for ShellCheck codes on the fly; related locations and fixes validate too', () => {
     const base = { severity: 'warning' as const, line: 6, column: 10, endLine: 6, endColumn: 12 };
     const diagnostics: Diagnostic[] = [
-      { ...base, ruleId: 'shellcheck/SC2086', message: 'Double quote to prevent globbing and word splitting.', fixes: [{ title: 'Quote it', safe: true, edits: [{ range: { line: 6, column: 10, endLine: 6, endColumn: 10 }, text: '"' }, { range: { line: 6, column: 12, endLine: 6, endColumn: 12 }, text: '"' }] }] },
+      {
+        ...base,
+        ruleId: 'shellcheck/SC2086',
+        message: 'Double quote to prevent globbing and word splitting.',
+        fixes: [
+          {
+            title: 'Quote it',
+            safe: true,
+            edits: [
+              { range: { line: 6, column: 10, endLine: 6, endColumn: 10 }, text: '"' },
+              { range: { line: 6, column: 12, endLine: 6, endColumn: 12 }, text: '"' },
+            ],
+          },
+        ],
+      },
       { ...base, ruleId: 'shellcheck/SC2086', message: 'again', line: 7, endLine: 7 },
-      { ...base, severity: 'info', ruleId: 'shellcheck/SC2034', message: 'unused', related: [{ message: 'assigned here', file: '/repo/x.md', range: { line: 1, column: 1, endLine: 1, endColumn: 2 } }] },
+      {
+        ...base,
+        severity: 'info',
+        ruleId: 'shellcheck/SC2034',
+        message: 'unused',
+        related: [{ message: 'assigned here', file: '/repo/x.md', range: { line: 1, column: 1, endLine: 1, endColumn: 2 } }],
+      },
     ];
     const log = JSON.parse(sarifReporter([{ filePath: '/repo/x.md', diagnostics }], OPTIONS));
     expectValid(log);
@@ -106,7 +143,11 @@ describe('sarif reporter', () => {
       ['shellcheck/SC2034', 'https://www.shellcheck.net/wiki/SC2034'],
     ]);
     const results = log.runs[0].results;
-    expect(results.map((r: { ruleIndex: number }) => driver[r.ruleIndex].id)).toEqual(['shellcheck/SC2086', 'shellcheck/SC2086', 'shellcheck/SC2034']);
+    expect(results.map((r: { ruleIndex: number }) => driver[r.ruleIndex].id)).toEqual([
+      'shellcheck/SC2086',
+      'shellcheck/SC2086',
+      'shellcheck/SC2034',
+    ]);
     expect(results[2].level).toBe('note');
     expect(results[2].relatedLocations[0].physicalLocation.artifactLocation.uri).toBe('x.md');
   });
@@ -118,7 +159,17 @@ describe('sarif reporter', () => {
   });
 
   it('files outside the working directory get absolute file URIs', () => {
-    const log = JSON.parse(sarifReporter([{ filePath: '/elsewhere/p.md', diagnostics: [{ ruleId: 'command-rm-rf', severity: 'error', message: 'm', line: 1, column: 1, endLine: 1, endColumn: 2 }] }], OPTIONS));
+    const log = JSON.parse(
+      sarifReporter(
+        [
+          {
+            filePath: '/elsewhere/p.md',
+            diagnostics: [{ ruleId: 'command-rm-rf', severity: 'error', message: 'm', line: 1, column: 1, endLine: 1, endColumn: 2 }],
+          },
+        ],
+        OPTIONS,
+      ),
+    );
     expectValid(log);
     expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'file:///elsewhere/p.md' });
   });
@@ -126,13 +177,27 @@ describe('sarif reporter', () => {
   it('the validation fails on broken documents (the test can fail)', async () => {
     const good = JSON.parse(sarifReporter(await lint(PROFILE), OPTIONS));
     const broken: ((log: any) => void)[] = [
-      (log) => { delete log.version; },
-      (log) => { log.version = '2.0.0'; },
-      (log) => { log.runs[0].results[0].level = 'fatal'; },
-      (log) => { log.runs[0].results[0].locations[0].physicalLocation.region.startLine = 0; },
-      (log) => { delete log.runs[0].tool.driver.name; },
-      (log) => { log.runs[0].results[0].message = 'not an object'; },
-      (log) => { log.runs[0].tool.driver.rules[0].helpUri = 'not a uri'; },
+      (log) => {
+        delete log.version;
+      },
+      (log) => {
+        log.version = '2.0.0';
+      },
+      (log) => {
+        log.runs[0].results[0].level = 'fatal';
+      },
+      (log) => {
+        log.runs[0].results[0].locations[0].physicalLocation.region.startLine = 0;
+      },
+      (log) => {
+        delete log.runs[0].tool.driver.name;
+      },
+      (log) => {
+        log.runs[0].results[0].message = 'not an object';
+      },
+      (log) => {
+        log.runs[0].tool.driver.rules[0].helpUri = 'not a uri';
+      },
     ];
     for (const breakIt of broken) {
       const log = structuredClone(good);

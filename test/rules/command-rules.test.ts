@@ -27,8 +27,16 @@ ruleTester(commandRmRf, {
     { name: 'in a subshell', code: '(cd /tmp && rm -rf build)', errors: [{ line: 1, column: 13 }] },
     { name: 'in a function', code: 'cleanup() {\n  rm -rf "$1"\n}\ncleanup x', errors: [{ line: 2, column: 3 }] },
     { name: 'behind sudo', code: 'sudo -u root rm -rf /var/x', errors: [{ line: 1, column: 14 }] },
-    { name: 'behind the tree-sitter-bash misparse of a 3-stage pipeline', code: 'a | b | c\nrm -rf x && y', errors: [{ line: 2, column: 1, endColumn: 9 }] },
-    { name: 'misparse inside a longer script', code: 'echo start\ncat f | grep x | sort\nrm -rf "$DIR" && echo gone\n', errors: [{ line: 3, column: 1 }] },
+    {
+      name: 'behind the tree-sitter-bash misparse of a 3-stage pipeline',
+      code: 'a | b | c\nrm -rf x && y',
+      errors: [{ line: 2, column: 1, endColumn: 9 }],
+    },
+    {
+      name: 'misparse inside a longer script',
+      code: 'echo start\ncat f | grep x | sort\nrm -rf "$DIR" && echo gone\n',
+      errors: [{ line: 3, column: 1 }],
+    },
     { name: 'nested lifecycle hook', hook: 'lifecycle.cleanup', code: 'rm -rf ./tmp', errors: [{ line: 1, column: 1, endColumn: 13 }] },
   ],
 });
@@ -49,7 +57,10 @@ ruleTester(commandSudo, {
 
 ruleTester(commandChmod777, {
   accept: ['chmod 755 x', 'chmod u+x run.sh'],
-  reject: [{ code: 'chmod -R 777 ./shared', errors: [{ line: 1, column: 1 }] }, { code: 'chmod a+rwx f', errors: [{ line: 1, column: 1 }] }],
+  reject: [
+    { code: 'chmod -R 777 ./shared', errors: [{ line: 1, column: 1 }] },
+    { code: 'chmod a+rwx f', errors: [{ line: 1, column: 1 }] },
+  ],
 });
 
 ruleTester(commandNcListen, {

@@ -24,9 +24,25 @@ ruleTester(rule, {
     { name: 'an option allows a variable', code: 'echo "$REDIS_URL"', options: { allow: ['REDIS_URL'] } },
   ],
   reject: [
-    { name: 'TASK_ID in a blocking hook', code: 'echo "task $TASK_ID"', errors: [{ messageId: 'unavailable', severity: 'warning', line: 1, column: 12, endColumn: 20, message: /Provided: `AGENT_ID`, `TASK`/ }] },
-    { name: 'SIGNAL_DATA outside on_signal_received', hook: 'on_blocking_timeout', code: 'echo "${SIGNAL_DATA}"', errors: [{ line: 1, column: 7, endColumn: 21, message: /`TIMEOUT_DURATION`, `EXCEEDED_BY`/ }] },
+    {
+      name: 'TASK_ID in a blocking hook',
+      code: 'echo "task $TASK_ID"',
+      errors: [
+        { messageId: 'unavailable', severity: 'warning', line: 1, column: 12, endColumn: 20, message: /Provided: `AGENT_ID`, `TASK`/ },
+      ],
+    },
+    {
+      name: 'SIGNAL_DATA outside on_signal_received',
+      hook: 'on_blocking_timeout',
+      code: 'echo "${SIGNAL_DATA}"',
+      errors: [{ line: 1, column: 7, endColumn: 21, message: /`TIMEOUT_DURATION`, `EXCEEDED_BY`/ }],
+    },
     { name: 'reported once per variable', code: 'echo "$TASK_ID"\necho "$TASK_ID"', errors: [{ line: 1, column: 7 }] },
-    { name: 'in a nested lifecycle key that is not a blocking hook is ignored, but in on_signal_received the timeout variables are not set', hook: 'on_signal_received', code: 'echo "$EXCEEDED_BY"', errors: [{ line: 1, column: 7, endColumn: 19 }] },
+    {
+      name: 'in a nested lifecycle key that is not a blocking hook is ignored, but in on_signal_received the timeout variables are not set',
+      hook: 'on_signal_received',
+      code: 'echo "$EXCEEDED_BY"',
+      errors: [{ line: 1, column: 7, endColumn: 19 }],
+    },
   ],
 });

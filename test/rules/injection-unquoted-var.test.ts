@@ -13,15 +13,26 @@ ruleTester(rule, {
     'echo ${#TASK}',
     'echo $ITERATION $HOME',
     'cat <<EOF\n$TASK\nEOF',
-    { name: 'an option adds a variable', code: 'echo "$REQUEST"' , options: { variables: ['REQUEST'] } },
+    { name: 'an option adds a variable', code: 'echo "$REQUEST"', options: { variables: ['REQUEST'] } },
   ],
   reject: [
     { code: 'echo Task: $TASK', errors: [{ messageId: 'unquoted', severity: 'warning', line: 1, column: 12, endColumn: 17 }] },
-    { name: 'braced and in a concatenation', code: 'redis-cli get swarm:${SWARM_ID}:state', errors: [{ line: 1, column: 21, endColumn: 32 }] },
+    {
+      name: 'braced and in a concatenation',
+      code: 'redis-cli get swarm:${SWARM_ID}:state',
+      errors: [{ line: 1, column: 21, endColumn: 32 }],
+    },
     { name: 'inside a double-quoted $(...)', code: 'echo "$(printf %s $SIGNAL_DATA)"', errors: [{ line: 1, column: 19, endColumn: 31 }] },
     { name: 'as a for list', code: 'for c in $MISSING_COORDINATORS; do echo "$c"; done', errors: [{ line: 1, column: 10, endColumn: 31 }] },
     { name: 'with a default', code: 'mkdir -p work/${AGENT_ID:-anon}', errors: [{ line: 1, column: 15, endColumn: 32 }] },
     { name: 'option adds a variable', code: 'echo $REQUEST', options: { variables: ['REQUEST'] }, errors: [{ line: 1, column: 6 }] },
-    { name: 'two on a line', code: 'echo $AGENT_ID $PHASE', errors: [{ line: 1, column: 6, endColumn: 15 }, { line: 1, column: 16, endColumn: 22 }] },
+    {
+      name: 'two on a line',
+      code: 'echo $AGENT_ID $PHASE',
+      errors: [
+        { line: 1, column: 6, endColumn: 15 },
+        { line: 1, column: 16, endColumn: 22 },
+      ],
+    },
   ],
 });

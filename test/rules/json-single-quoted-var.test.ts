@@ -19,7 +19,14 @@ ruleTester(rule, {
       name: 'the runtime documentation pattern',
       code: `/eventbus publish --type agent.timeout --data '{"agent":"\${AGENT_ID}","phase":"$PHASE"}' --priority 9`,
       errors: [
-        { messageId: 'neverExpanded', severity: 'warning', line: 1, column: 58, endColumn: 69, message: /never expanded.*jq -n --arg agent_id "\$\{AGENT_ID\}"/ },
+        {
+          messageId: 'neverExpanded',
+          severity: 'warning',
+          line: 1,
+          column: 58,
+          endColumn: 69,
+          message: /never expanded.*jq -n --arg agent_id "\$\{AGENT_ID\}"/,
+        },
         { line: 1, column: 80, endColumn: 86 },
       ],
     },
@@ -35,9 +42,16 @@ ruleTester(rule, {
 
 it('offers a jq rewrite as an unsafe fix, in file positions', async () => {
   const [finding] = await lintCase(rule, { code: `/eventbus publish --type a.b --data '{"agent":"\${AGENT_ID}","n":1}' --priority 8` });
-  expect(finding!.fixes).toEqual([{
-    title: 'Build the JSON with `jq -n --arg`',
-    safe: false,
-    edits: [{ range: { line: 6, column: 41, endLine: 6, endColumn: 72 }, text: `"$(jq -nc --arg agent_id "$AGENT_ID" '{"agent":$agent_id,"n":1}')"` }],
-  }]);
+  expect(finding!.fixes).toEqual([
+    {
+      title: 'Build the JSON with `jq -n --arg`',
+      safe: false,
+      edits: [
+        {
+          range: { line: 6, column: 41, endLine: 6, endColumn: 72 },
+          text: `"$(jq -nc --arg agent_id "$AGENT_ID" '{"agent":$agent_id,"n":1}')"`,
+        },
+      ],
+    },
+  ]);
 });

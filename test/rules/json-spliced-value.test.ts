@@ -20,26 +20,61 @@ ruleTester(rule, {
     { name: 'an option marks a variable safe', code: `echo '{"n":'"$COUNT"'}'`, options: { safeVariables: ['COUNT'] } },
   ],
   reject: [
-    { name: 'the issue example', code: `echo '{"task":"'"\${TASK}"'"}'`, errors: [{ messageId: 'spliced', severity: 'warning', line: 1, column: 18, endColumn: 25 }] },
-    { name: 'a raw JSON value', code: `--data() { :; }\necho '{"context":'"\${CONTEXT}"'}'`, errors: [{ line: 2, column: 20, endColumn: 30 }] },
-    { name: 'escaped quotes in a double-quoted string', code: `/eventbus publish --type task.complete --data "{\\"task_id\\":\\"\${TASK_ID}\\"}" --priority 8`, errors: [{ line: 1, column: 63, endColumn: 73 }] },
-    { name: 'a command substitution other than date', code: `echo "{\\"top\\":\\"$(redis-cli get topo)\\"}"`, errors: [{ line: 1, column: 18, endColumn: 39 }] },
+    {
+      name: 'the issue example',
+      code: `echo '{"task":"'"\${TASK}"'"}'`,
+      errors: [{ messageId: 'spliced', severity: 'warning', line: 1, column: 18, endColumn: 25 }],
+    },
+    {
+      name: 'a raw JSON value',
+      code: `--data() { :; }\necho '{"context":'"\${CONTEXT}"'}'`,
+      errors: [{ line: 2, column: 20, endColumn: 30 }],
+    },
+    {
+      name: 'escaped quotes in a double-quoted string',
+      code: `/eventbus publish --type task.complete --data "{\\"task_id\\":\\"\${TASK_ID}\\"}" --priority 8`,
+      errors: [{ line: 1, column: 63, endColumn: 73 }],
+    },
+    {
+      name: 'a command substitution other than date',
+      code: `echo "{\\"top\\":\\"$(redis-cli get topo)\\"}"`,
+      errors: [{ line: 1, column: 18, endColumn: 39 }],
+    },
     { name: 'a here-document', code: `cat <<EOF\n{"agent": "$AGENT_ID"}\nEOF`, errors: [{ line: 2, column: 12, endColumn: 21 }] },
-    { name: 'a variable assigned from unsafe text', code: `T=$(cat task.txt)\necho '{"t":"'"$T"'"}'`, errors: [{ line: 2, column: 15, endColumn: 17 }] },
+    {
+      name: 'a variable assigned from unsafe text',
+      code: `T=$(cat task.txt)\necho '{"t":"'"$T"'"}'`,
+      errors: [{ line: 2, column: 15, endColumn: 17 }],
+    },
   ],
 });
 
 describe('the runtime documentation example (corpus)', () => {
-  const example = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'claude-flow-novice', 'examples', 'blocking-coordinator-example.md');
+  const example = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    'shared',
+    'corpus',
+    'claude-flow-novice',
+    'examples',
+    'blocking-coordinator-example.md',
+  );
   it.skipIf(!existsSync(example))('reports the never-expanded variables and the spliced context, not the timestamps', async () => {
     const config = defaultConfig();
     const [result] = await lintInputs([{ filePath: example, bytes: readFileSync(example) }], { rules: [rule, singleQuoted], config });
     const found = result!.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}-${d.endColumn}`);
     expect(found).toEqual([
-      'json-single-quoted-var@16:71-78', 'json-single-quoted-var@16:89-97', 'json-single-quoted-var@16:108-119', 'json-single-quoted-var@16:134-146',
+      'json-single-quoted-var@16:71-78',
+      'json-single-quoted-var@16:89-97',
+      'json-single-quoted-var@16:108-119',
+      'json-single-quoted-var@16:134-146',
       'json-spliced-value@24:75-85',
       'json-single-quoted-var@30:96-108',
-      'json-single-quoted-var@32:25-36', 'json-single-quoted-var@32:51-63', 'json-single-quoted-var@32:74-82',
+      'json-single-quoted-var@32:25-36',
+      'json-single-quoted-var@32:51-63',
+      'json-single-quoted-var@32:74-82',
     ]);
   });
 });

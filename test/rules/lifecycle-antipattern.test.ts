@@ -15,10 +15,21 @@ ruleTester(rule, {
     { name: 'prose in the body', profile: body('Do not run `invoke-waiting-mode.sh enter` any more.\n') },
   ],
   reject: [
-    { code: './.claude/skills/invoke-waiting-mode.sh enter --agent "$AGENT_ID"', errors: [{ messageId: 'waitingMode', severity: 'warning', line: 1, column: 1, endColumn: 46 }] },
-    { name: 'through bash', code: 'bash invoke-waiting-mode.sh wait', errors: [{ messageId: 'waitingMode', line: 1, column: 6, endColumn: 33 }] },
+    {
+      code: './.claude/skills/invoke-waiting-mode.sh enter --agent "$AGENT_ID"',
+      errors: [{ messageId: 'waitingMode', severity: 'warning', line: 1, column: 1, endColumn: 46 }],
+    },
+    {
+      name: 'through bash',
+      code: 'bash invoke-waiting-mode.sh wait',
+      errors: [{ messageId: 'waitingMode', line: 1, column: 6, endColumn: 33 }],
+    },
     { name: 'wake', code: 'invoke-waiting-mode.sh wake "$AGENT_ID" || true', errors: [{ line: 1, column: 1, endColumn: 28 }] },
-    { name: 'cfn-fork resume', code: 'npx cfn-fork resume "$AGENT_ID"', errors: [{ messageId: 'forkResume', line: 1, column: 5, endColumn: 20 }] },
+    {
+      name: 'cfn-fork resume',
+      code: 'npx cfn-fork resume "$AGENT_ID"',
+      errors: [{ messageId: 'forkResume', line: 1, column: 5, endColumn: 20 }],
+    },
     {
       name: 'a ```bash block of the body (file positions)',
       profile: body('## Resume\n\n```bash\n# resume the agent\ncfn-fork resume "$AGENT_ID"\n```\n'),

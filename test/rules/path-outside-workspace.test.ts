@@ -20,12 +20,24 @@ ruleTester(rule, {
     { name: 'an allowed prefix', code: 'cat /opt/shared/cache.json', options: { allowedPaths: ['/opt/shared'] } },
   ],
   reject: [
-    { name: 'redirect into /etc', code: 'echo x > /etc/x', errors: [{ messageId: 'outside', severity: 'warning', line: 1, column: 10, endColumn: 16 }] },
+    {
+      name: 'redirect into /etc',
+      code: 'echo x > /etc/x',
+      errors: [{ messageId: 'outside', severity: 'warning', line: 1, column: 10, endColumn: 16 }],
+    },
     { name: 'cp into /usr', code: 'cp tool /usr/local/bin/tool', errors: [{ line: 1, column: 9, endColumn: 28 }] },
     { name: 'rm under /var', code: 'rm -f /var/log/agent.log', errors: [{ line: 1, column: 7, endColumn: 25 }] },
     { name: 'a home secret', code: 'cat ~/.ssh/id_rsa', errors: [{ line: 1, column: 5, endColumn: 18, message: /`~\/.ssh\/id_rsa`/ }] },
-    { name: '$HOME', code: 'cat "$HOME/.aws/credentials"', errors: [{ line: 1, column: 5, endColumn: 29, message: /`~\/.aws\/credentials`/ }] },
-    { name: 'reading a file from /etc', code: 'while read -r l; do echo "$l"; done < /etc/passwd', errors: [{ line: 1, column: 39, endColumn: 50 }] },
+    {
+      name: '$HOME',
+      code: 'cat "$HOME/.aws/credentials"',
+      errors: [{ line: 1, column: 5, endColumn: 29, message: /`~\/.aws\/credentials`/ }],
+    },
+    {
+      name: 'reading a file from /etc',
+      code: 'while read -r l; do echo "$l"; done < /etc/passwd',
+      errors: [{ line: 1, column: 39, endColumn: 50 }],
+    },
     { name: 'grep with a file outside', code: 'grep root /etc/shadow', errors: [{ line: 1, column: 11, endColumn: 22 }] },
     { name: 'dd of=', code: 'dd if=/dev/zero of=/var/x bs=1 count=1', errors: [{ line: 1, column: 20, endColumn: 26 }] },
     { name: 'a path that only starts like /tmp', code: 'touch /tmpfile', errors: [{ line: 1, column: 7, endColumn: 15 }] },

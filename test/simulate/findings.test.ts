@@ -11,17 +11,20 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
   afterAll(() => work.remove());
 
   it('finds a restore from another key, an invalid priority, a wait that blocked forever and a hook timeout, at their lines', async () => {
-    const profile = work.write('buggy.md', profileText('buggy', {
-      on_blocking_start: [
-        'echo saving',
-        '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"s":1}\'',
-        'redis-cli blpop "swarm:${SWARM_ID}:go" 0',
-      ].join('\n'),
-      on_signal_received: [
-        'CTX=$(/sqlite-memory retrieve --key "agent:${AGENT_ID}:context" --level agent)',
-        '/eventbus publish --type agent.blocking.resume --data \'{}\' --priority 12',
-      ].join('\n'),
-    }));
+    const profile = work.write(
+      'buggy.md',
+      profileText('buggy', {
+        on_blocking_start: [
+          'echo saving',
+          '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"s":1}\'',
+          'redis-cli blpop "swarm:${SWARM_ID}:go" 0',
+        ].join('\n'),
+        on_signal_received: [
+          'CTX=$(/sqlite-memory retrieve --key "agent:${AGENT_ID}:context" --level agent)',
+          "/eventbus publish --type agent.blocking.resume --data '{}' --priority 12",
+        ].join('\n'),
+      }),
+    );
     const trace = await simulateLifecycle(profile, { scenario: 'signal', signalAfterMs: 10, hookTimeoutMs: 400, agentId: 'b-1' });
     const found = trace.findings[0]!.diagnostics.map((d) => `${d.line}:${d.column} ${d.ruleId} ${d.severity}`);
     expect(found).toEqual([
@@ -40,21 +43,34 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
   });
 
   it('finds an agent-level entry another agent was denied, and a Redis key nothing wrote, once for many agents', async () => {
-    const writer = work.write('writer.md', profileText('writer', {
-      on_blocking_start: '/sqlite-memory store --key "shared:plan" --level agent --data \'{"plan":1}\'',
-    }));
-    const reader = work.write('reader.md', profileText('reader', {
-      on_signal_received: [
-        'PLAN=$(/sqlite-memory retrieve --key "shared:plan" --level agent || echo none)',
-        'redis-cli get "swarm:${TASK_ID}:plan:final" >/dev/null',
+    const writer = work.write(
+      'writer.md',
+      profileText('writer', {
+        on_blocking_start: '/sqlite-memory store --key "shared:plan" --level agent --data \'{"plan":1}\'',
+      }),
+    );
+    const reader = work.write(
+      'reader.md',
+      profileText('reader', {
+        on_signal_received: [
+          'PLAN=$(/sqlite-memory retrieve --key "shared:plan" --level agent || echo none)',
+          'redis-cli get "swarm:${TASK_ID}:plan:final" >/dev/null',
+        ].join('\n'),
+      }),
+    );
+    const loaded = await parseScenario(
+      join(work.dir, 'cross.yaml'),
+      [
+        'task: cross',
+        'maxIterations: 1',
+        'loop3:',
+        '  - { id: writer-1, profile: writer.md, confidence: 0.9 }',
+        '  - { id: reader-1, profile: reader.md, confidence: 0.9 }',
+        '  - { id: reader-2, profile: reader.md, confidence: 0.9 }',
+        'loop2:',
+        '  - { id: v-1, profile: writer.md, consensus: 0.95 }',
       ].join('\n'),
-    }));
-    const loaded = await parseScenario(join(work.dir, 'cross.yaml'), [
-      'task: cross', 'maxIterations: 1',
-      'loop3:', '  - { id: writer-1, profile: writer.md, confidence: 0.9 }',
-      '  - { id: reader-1, profile: reader.md, confidence: 0.9 }', '  - { id: reader-2, profile: reader.md, confidence: 0.9 }',
-      'loop2:', '  - { id: v-1, profile: writer.md, consensus: 0.95 }',
-    ].join('\n'));
+    );
     if (!loaded.ok) throw new Error('invalid');
     const trace = await simulateSwarm(loaded.scenario);
     const readerFindings = trace.findings.find((r) => r.filePath === reader)!.diagnostics;
@@ -65,11 +81,14 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
     expect(trace.findings.some((r) => r.filePath === writer)).toBe(false);
   });
 
-  it('the CLI prints the timeline, the JSON trace, a diagram that parses, and the findings through the linter\'s reporters', async () => {
-    const profile = work.write('cli.md', profileText('cli', {
-      on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:x" --level agent --data 1',
-      on_blocking_timeout: '/eventbus publish --type agent.timeout --data \'{}\' --priority 0',
-    }));
+  it("the CLI prints the timeline, the JSON trace, a diagram that parses, and the findings through the linter's reporters", async () => {
+    const profile = work.write(
+      'cli.md',
+      profileText('cli', {
+        on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:x" --level agent --data 1',
+        on_blocking_timeout: "/eventbus publish --type agent.timeout --data '{}' --priority 0",
+      }),
+    );
     const timeline = memoryIO({ cwd: work.dir });
     expect(await main(['simulate', 'cli.md', '--scenario', 'timeout', '--timeout-threshold-ms', '50'], timeline)).toBe(1);
     expect(timeline.out()).toMatch(/on_blocking_start: exit 0/);
@@ -80,7 +99,9 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
     expect(await main(['simulate', 'cli.md', '--scenario', 'signal', '--signal-after-ms', '5', '--format', 'json'], json)).toBe(0);
     const trace = JSON.parse(json.out());
     expect(trace).toMatchObject({ kind: 'lifecycle', outcome: 'signal', source: 'cli.md', findings: [] });
-    expect(Object.keys(trace)).toEqual(expect.arrayContaining(['iterations', 'hookRuns', 'redisWrites', 'redisKeys', 'memory', 'events', 'decisions', 'timeline']));
+    expect(Object.keys(trace)).toEqual(
+      expect.arrayContaining(['iterations', 'hookRuns', 'redisWrites', 'redisKeys', 'memory', 'events', 'decisions', 'timeline']),
+    );
 
     const mermaid = memoryIO({ cwd: work.dir });
     await main(['simulate', 'cli.md', '--scenario', 'timeout', '--timeout-threshold-ms', '20', '--format', 'mermaid'], mermaid);

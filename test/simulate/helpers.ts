@@ -15,7 +15,16 @@ if (sandboxMissing) console.warn(`[simulate tests] sandboxed simulations are ski
 
 /** A profile whose hooks are the given scripts, as literal block scalars. */
 export function profileText(name: string, hooks: Record<string, string>): string {
-  const body = Object.entries(hooks).map(([hook, script]) => `  ${hook}: |\n${script.trimEnd().split('\n').map((line) => `    ${line}`).join('\n')}\n`).join('');
+  const body = Object.entries(hooks)
+    .map(
+      ([hook, script]) =>
+        `  ${hook}: |\n${script
+          .trimEnd()
+          .split('\n')
+          .map((line) => `    ${line}`)
+          .join('\n')}\n`,
+    )
+    .join('');
   return `---\nname: ${name}\ndescription: test profile\nhooks:\n${body}---\n\n# ${name}\n`;
 }
 

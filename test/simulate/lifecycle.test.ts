@@ -7,30 +7,40 @@ import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js
  * of the fixtures: what on_blocking_start stores, on_signal_received must
  * read back; the timeout path must publish its event.
  */
-describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: one agent\'s blocking lifecycle'), () => {
+describe.skipIf(sandboxMissing !== undefined)(needsSandbox("simulate: one agent's blocking lifecycle"), () => {
   const work = workDir();
   afterAll(() => work.remove());
-  const profile = work.write('saver.md', profileText('saver', {
-    on_blocking_start: [
-      'STATE=$(printf \'{"step":"%s","phase":"%s"}\' "$ITERATION" "$PHASE")',
-      '/sqlite-memory store --key "agent:${AGENT_ID}:saved" --level agent --data "$STATE"',
-      'echo "type=$BLOCKING_TYPE threshold=$TIMEOUT_THRESHOLD signal=${SIGNAL_DATA-unset}"',
-    ].join('\n'),
-    on_signal_received: [
-      'RESTORED=$(/sqlite-memory retrieve --key "agent:${AGENT_ID}:saved" --level agent)',
-      'echo "restored=$RESTORED"',
-      'echo "signal=$SIGNAL_DATA waited=$WAIT_DURATION timeout=${TIMEOUT_DURATION-unset}"',
-    ].join('\n'),
-    on_blocking_timeout: [
-      '/eventbus publish --type agent.timeout --data "{\\"exceeded\\":$EXCEEDED_BY}" --priority 9',
-      'echo "duration=$TIMEOUT_DURATION exceeded=$EXCEEDED_BY"',
-      'exit 3',
-    ].join('\n'),
-  }));
+  const profile = work.write(
+    'saver.md',
+    profileText('saver', {
+      on_blocking_start: [
+        'STATE=$(printf \'{"step":"%s","phase":"%s"}\' "$ITERATION" "$PHASE")',
+        '/sqlite-memory store --key "agent:${AGENT_ID}:saved" --level agent --data "$STATE"',
+        'echo "type=$BLOCKING_TYPE threshold=$TIMEOUT_THRESHOLD signal=${SIGNAL_DATA-unset}"',
+      ].join('\n'),
+      on_signal_received: [
+        'RESTORED=$(/sqlite-memory retrieve --key "agent:${AGENT_ID}:saved" --level agent)',
+        'echo "restored=$RESTORED"',
+        'echo "signal=$SIGNAL_DATA waited=$WAIT_DURATION timeout=${TIMEOUT_DURATION-unset}"',
+      ].join('\n'),
+      on_blocking_timeout: [
+        '/eventbus publish --type agent.timeout --data "{\\"exceeded\\":$EXCEEDED_BY}" --priority 9',
+        'echo "duration=$TIMEOUT_DURATION exceeded=$EXCEEDED_BY"',
+        'exit 3',
+      ].join('\n'),
+    }),
+  );
 
   it('signal: on_signal_received reads back exactly what on_blocking_start stored, with SIGNAL_DATA and WAIT_DURATION', async () => {
     const started = performance.now();
-    const trace = await simulateLifecycle(profile, { scenario: 'signal', signalAfterMs: 150, agentId: 'saver-7', iteration: 4, phase: 'auth', signalData: '{"from":"lead"}' });
+    const trace = await simulateLifecycle(profile, {
+      scenario: 'signal',
+      signalAfterMs: 150,
+      agentId: 'saver-7',
+      iteration: 4,
+      phase: 'auth',
+      signalData: '{"from":"lead"}',
+    });
     const elapsed = performance.now() - started;
     expect(trace.outcome).toBe('signal');
     expect(trace.hookRuns.map((run) => run.hook)).toEqual(['on_blocking_start', 'on_signal_received']);
@@ -60,14 +70,18 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: one agent\
     expect(duration! - exceeded!).toBeGreaterThanOrEqual(195);
     expect(duration! - exceeded!).toBeLessThanOrEqual(205);
     expect(timeoutRun.env.SIGNAL_DATA).toBeUndefined();
-    expect(trace.events).toEqual([expect.objectContaining({ type: 'agent.timeout', priority: 9, agentId: 'saver-8', data: { exceeded: exceeded } })]);
+    expect(trace.events).toEqual([
+      expect.objectContaining({ type: 'agent.timeout', priority: 9, agentId: 'saver-8', data: { exceeded: exceeded } }),
+    ]);
     expect(timeoutRun).toMatchObject({ exitCode: 3, failed: true });
     expect(trace.timeline.at(-1)).toMatchObject({ kind: 'outcome', text: 'timed out: escalated' });
     const finding = trace.findings[0]!.diagnostics.find((d) => d.ruleId === 'hook-failed')!;
     expect(finding).toMatchObject({ severity: 'warning', hook: 'on_blocking_timeout', line: 13, column: 3 });
 
     // The runtime's log and metrics, in project-level memory, as its documentation describes.
-    const log = JSON.parse(trace.memory.find((entry) => entry.key === HOOK_LOG_KEY('saver-8') && entry.level === 'project')!.value) as Array<Record<string, unknown>>;
+    const log = JSON.parse(
+      trace.memory.find((entry) => entry.key === HOOK_LOG_KEY('saver-8') && entry.level === 'project')!.value,
+    ) as Array<Record<string, unknown>>;
     expect(log.map((entry) => [entry.hook, entry.exit_code, entry.level, entry.component, entry.agent])).toEqual([
       ['on_blocking_start', 0, 'debug', 'AgentHookExecutor', 'saver-8'],
       ['on_blocking_timeout', 3, 'error', 'AgentHookExecutor', 'saver-8'],

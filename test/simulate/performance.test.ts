@@ -13,34 +13,47 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: a 24-agent
   afterAll(() => work.remove());
 
   it('runs 24 agents × 3 hooks in under 5 s', async () => {
-    work.write('worker.md', profileText('worker', {
-      pre_task: [
-        '/sqlite-memory store --key "agent:${AGENT_ID}:task" --level agent --data \'{"started":true}\'',
-        '/sqlite-memory store --key "swarm:${TASK_ID}:${AGENT_ID}:status" --level swarm --data \'{"status":"working"}\'',
-      ].join('\n'),
-      on_blocking_start: [
-        '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"status":"blocked"}\'',
-        '/eventbus publish --type agent.blocking.start --data \'{"ok":true}\' --priority 8',
-      ].join('\n'),
-      on_signal_received: [
-        '/sqlite-memory retrieve --key "agent:${AGENT_ID}:blocking:context" --level agent >/dev/null',
-        '/sqlite-memory retrieve --key "swarm:${TASK_ID}:${AGENT_ID}:status" --level swarm >/dev/null',
-        '/sqlite-memory store --key "agent:${AGENT_ID}:resumed" --level agent --data \'{"resumed":true}\'',
-      ].join('\n'),
-    }));
+    work.write(
+      'worker.md',
+      profileText('worker', {
+        pre_task: [
+          '/sqlite-memory store --key "agent:${AGENT_ID}:task" --level agent --data \'{"started":true}\'',
+          '/sqlite-memory store --key "swarm:${TASK_ID}:${AGENT_ID}:status" --level swarm --data \'{"status":"working"}\'',
+        ].join('\n'),
+        on_blocking_start: [
+          '/sqlite-memory store --key "agent:${AGENT_ID}:blocking:context" --level agent --data \'{"status":"blocked"}\'',
+          '/eventbus publish --type agent.blocking.start --data \'{"ok":true}\' --priority 8',
+        ].join('\n'),
+        on_signal_received: [
+          '/sqlite-memory retrieve --key "agent:${AGENT_ID}:blocking:context" --level agent >/dev/null',
+          '/sqlite-memory retrieve --key "swarm:${TASK_ID}:${AGENT_ID}:status" --level swarm >/dev/null',
+          '/sqlite-memory store --key "agent:${AGENT_ID}:resumed" --level agent --data \'{"resumed":true}\'',
+        ].join('\n'),
+      }),
+    );
     const implementers = Array.from({ length: 20 }, (_, i) => `  - { id: coder-${i + 1}, profile: worker.md, confidence: 0.9 }`);
     const validators = Array.from({ length: 3 }, (_, i) => `  - { id: reviewer-${i + 1}, profile: worker.md, consensus: 0.95 }`);
-    const loaded = await parseScenario(join(work.dir, 'big.yaml'), [
-      'task: big', 'maxIterations: 1', 'loop3:', ...implementers, 'loop2:', ...validators,
-      'productOwner: { id: po-1, profile: worker.md, decisions: [PROCEED] }',
-    ].join('\n'));
+    const loaded = await parseScenario(
+      join(work.dir, 'big.yaml'),
+      [
+        'task: big',
+        'maxIterations: 1',
+        'loop3:',
+        ...implementers,
+        'loop2:',
+        ...validators,
+        'productOwner: { id: po-1, profile: worker.md, decisions: [PROCEED] }',
+      ].join('\n'),
+    );
     if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
 
     const started = performance.now();
     const trace = await simulateSwarm(loaded.scenario);
     const elapsed = performance.now() - started;
-    console.log(`[simulate performance] 24 agents, ${trace.hookRuns.length} hook runs, ` +
-      `${trace.hookRuns.flatMap((r) => r.operations).filter((op) => op.kind === 'memory').length} memory calls: ${Math.round(elapsed)} ms`);
+    console.log(
+      `[simulate performance] 24 agents, ${trace.hookRuns.length} hook runs, ` +
+        `${trace.hookRuns.flatMap((r) => r.operations).filter((op) => op.kind === 'memory').length} memory calls: ${Math.round(elapsed)} ms`,
+    );
 
     expect(trace.outcome).toBe('completed');
     expect(new Set(trace.agents.map((a) => a.id)).size).toBe(24);

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkMermaidSequence, formatMermaid, loadScenario, parseScenario, simulateSwarm, type Scenario, type SimulationTrace } from '../../src/simulate/index.js';
+import {
+  checkMermaidSequence,
+  formatMermaid,
+  loadScenario,
+  parseScenario,
+  simulateSwarm,
+  type Scenario,
+  type SimulationTrace,
+} from '../../src/simulate/index.js';
 import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'swarm');
@@ -21,36 +29,41 @@ describe('scenario files', () => {
   work.write('p.md', profileText('p', { pre: 'true' }));
 
   it('reports schema problems at their line and column', async () => {
-    const loaded = await parseScenario(join(work.dir, 's.yaml'), [
-      'task: t1',
-      'mode: turbo',
-      'loop3:',
-      '  - id: coder-1',
-      '    profile: p.md',
-      '    confidence: 1.5',
-      '    colour: red',
-      'loop2:',
-      '  - id: reviewer-1',
-      '    profile: missing.md',
-      '    consensus: 0.9',
-    ].join('\n'));
+    const loaded = await parseScenario(
+      join(work.dir, 's.yaml'),
+      [
+        'task: t1',
+        'mode: turbo',
+        'loop3:',
+        '  - id: coder-1',
+        '    profile: p.md',
+        '    confidence: 1.5',
+        '    colour: red',
+        'loop2:',
+        '  - id: reviewer-1',
+        '    profile: missing.md',
+        '    consensus: 0.9',
+      ].join('\n'),
+    );
     expect(loaded.ok).toBe(false);
     const problems = loaded.ok ? [] : loaded.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`);
-    expect(problems).toEqual(expect.arrayContaining([
-      '2:7 Invalid `mode`: expected one of mvp, standard, enterprise.',
-      '7:5 Unexpected key `colour` in loop3.0.',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining(['2:7 Invalid `mode`: expected one of mvp, standard, enterprise.', '7:5 Unexpected key `colour` in loop3.0.']),
+    );
     expect(problems.some((p) => p.startsWith('6:17 Invalid `loop3.0.confidence`'))).toBe(true);
   });
 
   it('checks that profiles exist and ids are unique, relative to the scenario', async () => {
-    const loaded = await parseScenario(join(work.dir, 's.yaml'), [
-      'task: t1',
-      'loop3:',
-      '  - { id: a-1, profile: p.md, confidence: 0.8 }',
-      'loop2:',
-      '  - { id: a-1, profile: nope.md, consensus: 0.9 }',
-    ].join('\n'));
+    const loaded = await parseScenario(
+      join(work.dir, 's.yaml'),
+      [
+        'task: t1',
+        'loop3:',
+        '  - { id: a-1, profile: p.md, confidence: 0.8 }',
+        'loop2:',
+        '  - { id: a-1, profile: nope.md, consensus: 0.9 }',
+      ].join('\n'),
+    );
     const problems = loaded.ok ? [] : loaded.diagnostics.map((d) => `${d.line}:${d.column} ${d.message}`);
     expect(problems).toEqual([
       '5:11 Unexpected duplicate agent id `a-1` (also used at loop3.0).',
@@ -58,21 +71,38 @@ describe('scenario files', () => {
     ]);
   });
 
-  it('fills in the mode\'s documented thresholds and the iteration limit', async () => {
+  it("fills in the mode's documented thresholds and the iteration limit", async () => {
     const loaded = await loadScenario(join(FIXTURES, 'pass-first-iteration.yaml'));
-    expect(loaded.ok && loaded.scenario).toMatchObject({ mode: 'standard', thresholds: { gate: 0.75, consensus: 0.9 }, maxIterations: 3, hookTimeoutMs: 5000 });
-    const mvp = await scenarioFrom(join(work.dir, 'm.yaml'), 'task: t\nmode: mvp\nloop3: [{id: a, profile: p.md, confidence: 1}]\nloop2: [{id: b, profile: p.md, consensus: 1}]\n');
+    expect(loaded.ok && loaded.scenario).toMatchObject({
+      mode: 'standard',
+      thresholds: { gate: 0.75, consensus: 0.9 },
+      maxIterations: 3,
+      hookTimeoutMs: 5000,
+    });
+    const mvp = await scenarioFrom(
+      join(work.dir, 'm.yaml'),
+      'task: t\nmode: mvp\nloop3: [{id: a, profile: p.md, confidence: 1}]\nloop2: [{id: b, profile: p.md, consensus: 1}]\n',
+    );
     expect(mvp).toMatchObject({ thresholds: { gate: 0.7, consensus: 0.8 }, maxIterations: 10 });
-    const enterprise = await scenarioFrom(join(work.dir, 'e.yaml'), 'task: t\nmode: enterprise\nloop3: [{id: a, profile: p.md, confidence: 1}]\nloop2: [{id: b, profile: p.md, consensus: 1}]\n');
+    const enterprise = await scenarioFrom(
+      join(work.dir, 'e.yaml'),
+      'task: t\nmode: enterprise\nloop3: [{id: a, profile: p.md, confidence: 1}]\nloop2: [{id: b, profile: p.md, consensus: 1}]\n',
+    );
     expect(enterprise.thresholds.consensus).toBe(0.95);
   });
 });
 
 describe('mermaid grammar check', () => {
   it('accepts the subset and rejects what Mermaid would not parse', () => {
-    expect(checkMermaidSequence('sequenceDiagram\n  participant O as orchestrator\n  participant A1 as coder-1\n  loop Iteration 1\n  O-->>A1: wake\n  Note over A1: ok\n  end\n')).toEqual([]);
+    expect(
+      checkMermaidSequence(
+        'sequenceDiagram\n  participant O as orchestrator\n  participant A1 as coder-1\n  loop Iteration 1\n  O-->>A1: wake\n  Note over A1: ok\n  end\n',
+      ),
+    ).toEqual([]);
     expect(checkMermaidSequence('graph TD\n')).not.toEqual([]);
-    expect(checkMermaidSequence('sequenceDiagram\n  O->>A1: hi\n').map((p) => p.message)).toContain("participant 'O' used before it is declared");
+    expect(checkMermaidSequence('sequenceDiagram\n  O->>A1: hi\n').map((p) => p.message)).toContain(
+      "participant 'O' used before it is declared",
+    );
     expect(checkMermaidSequence('sequenceDiagram\n  participant O as x\n  Note over O: a; b\n')).toHaveLength(1);
     expect(checkMermaidSequence('sequenceDiagram\n  participant O as x\n  loop x\n')).toHaveLength(1);
     expect(checkMermaidSequence('sequenceDiagram\n  participant O as x\n  O=>O: y\n')).toHaveLength(1);
@@ -82,12 +112,15 @@ describe('mermaid grammar check', () => {
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Loop'), () => {
   const work = workDir();
   afterAll(() => work.remove());
-  const simple = work.write('simple.md', profileText('simple', {
-    on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:ctx" --level agent --data \'{"ok":true}\'',
-    on_signal_received: '/sqlite-memory retrieve --key "agent:${AGENT_ID}:ctx" --level agent >/dev/null\necho "$SIGNAL_DATA"',
-    on_blocking_timeout: 'echo "timeout after $TIMEOUT_DURATION"',
-    on_error: 'echo "error in $AGENT_ID"',
-  }));
+  const simple = work.write(
+    'simple.md',
+    profileText('simple', {
+      on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:ctx" --level agent --data \'{"ok":true}\'',
+      on_signal_received: '/sqlite-memory retrieve --key "agent:${AGENT_ID}:ctx" --level agent >/dev/null\necho "$SIGNAL_DATA"',
+      on_blocking_timeout: 'echo "timeout after $TIMEOUT_DURATION"',
+      on_error: 'echo "error in $AGENT_ID"',
+    }),
+  );
   const agents = (section: string, entries: string[]): string => `${section}:\n${entries.map((entry) => `  - ${entry}`).join('\n')}\n`;
   const scenario = (name: string, body: string): Promise<Scenario> => scenarioFrom(join(work.dir, `${name}.yaml`), body);
 
@@ -116,13 +149,21 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Lo
     expect(mermaid).toMatch(/-->>.*: signals swarm:auth-api:gate-passed/);
   });
 
-  it('iterates then aborts: fresh agents in iteration 2, the Product Owner\'s ABORT ends it', async () => {
+  it("iterates then aborts: fresh agents in iteration 2, the Product Owner's ABORT ends it", async () => {
     const loaded = await loadScenario(join(FIXTURES, 'iterate-then-abort.yaml'));
     if (!loaded.ok) throw new Error('fixture invalid');
     const trace = await simulateSwarm(loaded.scenario);
     expect(trace.outcome).toBe('aborted');
-    expect(trace.decisions.map((d) => [d.iteration, d.by, d.decision])).toEqual([[1, 'product-owner', 'ITERATE'], [2, 'product-owner', 'ABORT']]);
-    expect(trace.agents.filter((a) => a.iteration === 2).map((a) => a.id).sort()).toEqual(['coder-1-it2', 'product-owner-1-it2', 'reviewer-1-it2', 'tester-1-it2']);
+    expect(trace.decisions.map((d) => [d.iteration, d.by, d.decision])).toEqual([
+      [1, 'product-owner', 'ITERATE'],
+      [2, 'product-owner', 'ABORT'],
+    ]);
+    expect(
+      trace.agents
+        .filter((a) => a.iteration === 2)
+        .map((a) => a.id)
+        .sort(),
+    ).toEqual(['coder-1-it2', 'product-owner-1-it2', 'reviewer-1-it2', 'tester-1-it2']);
     expect(key(trace, 'swarm:payments-refunds:coder-1-it2:confidence')).toBe('0.79');
     expect(key(trace, 'swarm:payments-refunds:product-owner:decision')).toBe('ABORT');
     expect(trace.iterations[1]!.consensus).toEqual({ threshold: 0.9, score: 0.81, passed: false });
@@ -131,11 +172,18 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Lo
   });
 
   it('gate failure skips Loop 2 and retries; the retry passes', async () => {
-    const trace = await simulateSwarm(await scenario('gate', `task: g1\nmaxIterations: 3\n${agents('loop3', [
-      '{ id: c1, profile: simple.md, confidence: [0.5, 0.9] }', '{ id: c2, profile: simple.md, confidence: [0.6, 0.8] }',
-    ])}${agents('loop2', ['{ id: v1, profile: simple.md, consensus: 0.95 }'])}`));
+    const trace = await simulateSwarm(
+      await scenario(
+        'gate',
+        `task: g1\nmaxIterations: 3\n${agents('loop3', [
+          '{ id: c1, profile: simple.md, confidence: [0.5, 0.9] }',
+          '{ id: c2, profile: simple.md, confidence: [0.6, 0.8] }',
+        ])}${agents('loop2', ['{ id: v1, profile: simple.md, consensus: 0.95 }'])}`,
+      ),
+    );
     expect(trace.iterations.map((it) => [it.iteration, it.gate.confidence, it.gate.passed, it.decision.by, it.decision.decision])).toEqual([
-      [1, 0.55, false, 'gate', 'ITERATE'], [2, 0.85, true, 'product-owner', 'PROCEED'],
+      [1, 0.55, false, 'gate', 'ITERATE'],
+      [2, 0.85, true, 'product-owner', 'PROCEED'],
     ]);
     expect(trace.agents.filter((a) => a.role === 'validator').map((a) => a.id)).toEqual(['v1-it2']);
     // Loop 3 agents of iteration 1 were woken with the gate's verdict.
@@ -145,36 +193,70 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Lo
   });
 
   it('consensus failure without a Product Owner decision iterates until the iteration limit', async () => {
-    const trace = await simulateSwarm(await scenario('limit', `task: l1\nmaxIterations: 2\n${agents('loop3', ['{ id: c1, profile: simple.md, confidence: 0.9 }'])}${agents('loop2', [
-      '{ id: v1, profile: simple.md, consensus: 0.7 }', '{ id: v2, profile: simple.md, consensus: [0.8, 0.85] }',
-    ])}`));
+    const trace = await simulateSwarm(
+      await scenario(
+        'limit',
+        `task: l1\nmaxIterations: 2\n${agents('loop3', ['{ id: c1, profile: simple.md, confidence: 0.9 }'])}${agents('loop2', [
+          '{ id: v1, profile: simple.md, consensus: 0.7 }',
+          '{ id: v2, profile: simple.md, consensus: [0.8, 0.85] }',
+        ])}`,
+      ),
+    );
     expect(trace.outcome).toBe('iteration-limit');
-    expect(trace.iterations.map((it) => it.consensus)).toEqual([{ threshold: 0.9, score: 0.75, passed: false }, { threshold: 0.9, score: 0.775, passed: false }]);
-    expect(trace.decisions.map((d) => `${d.iteration}:${d.by}:${d.decision}`)).toEqual(['1:product-owner:ITERATE', '2:product-owner:ITERATE', '2:iteration-limit:ABORT']);
+    expect(trace.iterations.map((it) => it.consensus)).toEqual([
+      { threshold: 0.9, score: 0.75, passed: false },
+      { threshold: 0.9, score: 0.775, passed: false },
+    ]);
+    expect(trace.decisions.map((d) => `${d.iteration}:${d.by}:${d.decision}`)).toEqual([
+      '1:product-owner:ITERATE',
+      '2:product-owner:ITERATE',
+      '2:iteration-limit:ABORT',
+    ]);
     expect(key(trace, 'swarm:l1:product-owner:decision')).toBe('ITERATE');
   });
 
   it('an agent that times out is replaced; a missing report counts as 0.0; a validator that times out reports nothing', async () => {
-    const trace = await simulateSwarm(await scenario('timeouts', `task: x1\nagentTimeoutMs: 150\nmaxIterations: 1\n${agents('loop3', [
-      '{ id: c1, profile: simple.md, confidence: 0.9, timeoutIn: [1] }', '{ id: c2, profile: simple.md, confidence: 0.9, noReportIn: [1] }',
-      '{ id: c3, profile: simple.md, confidence: 0.9, failIn: [1] }', '{ id: c4, profile: simple.md, confidence: 0.9 }',
-    ])}${agents('loop2', ['{ id: v1, profile: simple.md, consensus: 0.95, blocking: timeout, blockingTimeoutMs: 100 }', '{ id: v2, profile: simple.md, consensus: 0.95, blocking: { signalAfterMs: 20 } }'])}`));
+    const trace = await simulateSwarm(
+      await scenario(
+        'timeouts',
+        `task: x1\nagentTimeoutMs: 150\nmaxIterations: 1\n${agents('loop3', [
+          '{ id: c1, profile: simple.md, confidence: 0.9, timeoutIn: [1] }',
+          '{ id: c2, profile: simple.md, confidence: 0.9, noReportIn: [1] }',
+          '{ id: c3, profile: simple.md, confidence: 0.9, failIn: [1] }',
+          '{ id: c4, profile: simple.md, confidence: 0.9 }',
+        ])}${agents('loop2', ['{ id: v1, profile: simple.md, consensus: 0.95, blocking: timeout, blockingTimeoutMs: 100 }', '{ id: v2, profile: simple.md, consensus: 0.95, blocking: { signalAfterMs: 20 } }'])}`,
+      ),
+    );
     const it1 = trace.iterations[0]!;
     expect(it1.implementers).toEqual([
-      { agentId: 'c1-r1', confidence: 0.9, reported: true }, { agentId: 'c2', confidence: 0, reported: false },
-      { agentId: 'c3', confidence: 0, reported: false }, { agentId: 'c4', confidence: 0.9, reported: true },
+      { agentId: 'c1-r1', confidence: 0.9, reported: true },
+      { agentId: 'c2', confidence: 0, reported: false },
+      { agentId: 'c3', confidence: 0, reported: false },
+      { agentId: 'c4', confidence: 0.9, reported: true },
     ]);
     expect(it1.gate).toEqual({ threshold: 0.75, confidence: 0.45, passed: false });
     expect(trace.agents.find((a) => a.id === 'c1')!.status).toBe('replaced');
     expect(trace.agents.find((a) => a.id === 'c1-r1')!.replaces).toBe('c1');
     expect(trace.hookRuns.some((run) => run.agentId === 'c3' && run.hook === 'on_error')).toBe(true);
-    expect(trace.timeline.filter((s) => s.kind === 'missing-report').map((s) => s.text)).toEqual(['no report from c2: counted as confidence 0.0', 'no report from c3: counted as confidence 0.0']);
+    expect(trace.timeline.filter((s) => s.kind === 'missing-report').map((s) => s.text)).toEqual([
+      'no report from c2: counted as confidence 0.0',
+      'no report from c3: counted as confidence 0.0',
+    ]);
     expect(trace.outcome).toBe('iteration-limit');
 
-    const validators = await simulateSwarm(await scenario('vt', `task: x2\nmaxIterations: 1\n${agents('loop3', ['{ id: c1, profile: simple.md, confidence: 0.9 }'])}${agents('loop2', [
-      '{ id: v1, profile: simple.md, consensus: 0.95, blocking: timeout, blockingTimeoutMs: 100 }', '{ id: v2, profile: simple.md, consensus: 0.95, blocking: { signalAfterMs: 20 } }',
-    ])}`));
-    expect(validators.iterations[0]!.validators).toEqual([{ agentId: 'v1', score: 0, reported: false }, { agentId: 'v2', score: 0.95, reported: true }]);
+    const validators = await simulateSwarm(
+      await scenario(
+        'vt',
+        `task: x2\nmaxIterations: 1\n${agents('loop3', ['{ id: c1, profile: simple.md, confidence: 0.9 }'])}${agents('loop2', [
+          '{ id: v1, profile: simple.md, consensus: 0.95, blocking: timeout, blockingTimeoutMs: 100 }',
+          '{ id: v2, profile: simple.md, consensus: 0.95, blocking: { signalAfterMs: 20 } }',
+        ])}`,
+      ),
+    );
+    expect(validators.iterations[0]!.validators).toEqual([
+      { agentId: 'v1', score: 0, reported: false },
+      { agentId: 'v2', score: 0.95, reported: true },
+    ]);
     const timeoutRun = validators.hookRuns.find((run) => run.agentId === 'v1' && run.hook === 'on_blocking_timeout')!;
     expect(Number(timeoutRun.env.TIMEOUT_DURATION)).toBeGreaterThanOrEqual(95);
     expect(key(validators, 'swarm:x2:v1:done')).toBeUndefined();

@@ -542,7 +542,9 @@ export class RespReplyDecoder {
         return { reply: { kind: 'boolean', value: line === 't' }, end };
       case '_':
         return { reply: { kind: 'null' }, end };
-      case '$': case '=': case '!': {
+      case '$':
+      case '=':
+      case '!': {
         const length = parseReplyLength(line, this.maxBulkLength);
         if (length < 0) return { reply: type === '$' ? { kind: 'bulk', value: null } : { kind: 'null' }, end };
         if (this.buffer.length < end + length + 2) {
@@ -553,7 +555,10 @@ export class RespReplyDecoder {
         const after = end + length + 2;
         if (type === '$') return { reply: { kind: 'bulk', value }, end: after };
         if (type === '!') return { reply: { kind: 'error', message: value.toString('utf8') }, end: after };
-        return { reply: { kind: 'verbatim', format: value.toString('utf8', 0, 3), value: value.subarray(Math.min(4, length)) }, end: after };
+        return {
+          reply: { kind: 'verbatim', format: value.toString('utf8', 0, 3), value: value.subarray(Math.min(4, length)) },
+          end: after,
+        };
       }
       default: {
         const count = parseReplyLength(line, this.maxElements);
@@ -568,15 +573,19 @@ export class RespReplyDecoder {
           position = item.end;
         }
         switch (type) {
-          case '|': return this.decodeAt(position, depth); // attributes annotate the next value
+          case '|':
+            return this.decodeAt(position, depth); // attributes annotate the next value
           case '%': {
             const entries: Array<[DecodedReply, DecodedReply]> = [];
             for (let i = 0; i < items.length; i += 2) entries.push([items[i]!, items[i + 1]!]);
             return { reply: { kind: 'map', entries }, end: position };
           }
-          case '~': return { reply: { kind: 'set', items }, end: position };
-          case '>': return { reply: { kind: 'push', items }, end: position };
-          default: return { reply: { kind: 'array', items }, end: position };
+          case '~':
+            return { reply: { kind: 'set', items }, end: position };
+          case '>':
+            return { reply: { kind: 'push', items }, end: position };
+          default:
+            return { reply: { kind: 'array', items }, end: position };
         }
       }
     }
@@ -588,7 +597,11 @@ export class RespReplyDecoder {
       if (this.buffer.length - start > MAX_INLINE_LENGTH) throw new RespProtocolError('inline command too long');
       return undefined;
     }
-    const words = this.buffer.toString('utf8', start, lf).replace(/\r$/, '').split(/\s+/).filter((word) => word.length > 0);
+    const words = this.buffer
+      .toString('utf8', start, lf)
+      .replace(/\r$/, '')
+      .split(/\s+/)
+      .filter((word) => word.length > 0);
     const items: DecodedReply[] = words.map((word) => ({ kind: 'bulk', value: Buffer.from(word, 'utf8') }));
     return { reply: { kind: 'array', items }, end: lf + 1 };
   }
@@ -616,13 +629,21 @@ export function asCommand(reply: DecodedReply): string[] | undefined {
   const words: string[] = [];
   for (const item of reply.items) {
     switch (item.kind) {
-      case 'simple': words.push(item.value); break;
-      case 'bulk': case 'verbatim':
+      case 'simple':
+        words.push(item.value);
+        break;
+      case 'bulk':
+      case 'verbatim':
         if (item.value === null) return undefined;
         words.push(item.value.toString('utf8'));
         break;
-      case 'integer': case 'bignum': case 'double': words.push(String(item.value)); break;
-      default: return undefined;
+      case 'integer':
+      case 'bignum':
+      case 'double':
+        words.push(String(item.value));
+        break;
+      default:
+        return undefined;
     }
   }
   return words;

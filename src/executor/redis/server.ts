@@ -618,7 +618,18 @@ function subscriptionReply(kind: string, name: string | null, count: number): Re
 function connectionCommands(server: RedisFakeServer): CommandSpec[] {
   const connectionCommand = connectionCommandFactory(server);
   const commandInfo = (spec: CommandSpec): RespReply =>
-    array([bulkBytes(spec.name), integer(spec.arity), EMPTY_ARRAY, integer(0), integer(0), integer(0), EMPTY_ARRAY, EMPTY_ARRAY, EMPTY_ARRAY, EMPTY_ARRAY]);
+    array([
+      bulkBytes(spec.name),
+      integer(spec.arity),
+      EMPTY_ARRAY,
+      integer(0),
+      integer(0),
+      integer(0),
+      EMPTY_ARRAY,
+      EMPTY_ARRAY,
+      EMPTY_ARRAY,
+      EMPTY_ARRAY,
+    ]);
 
   const unsubscribe = (kind: 'unsubscribe' | 'punsubscribe', set: (c: Connection) => Set<string>): ConnectionHandler => {
     return (args, connection) => {
@@ -699,70 +710,55 @@ function connectionCommands(server: RedisFakeServer): CommandSpec[] {
       }
       return helloReply(connection);
     }),
-    connectionCommand(
-      'client',
-      -2,
-      needsSubcommand,
-      [
-        connectionCommand('client|id', 2, (_args, connection) => integer(connection.id)),
-        connectionCommand('client|getname', 2, (_args, connection) => bulkBytes(connection.name)),
-        connectionCommand('client|setname', 3, (args, connection) => {
-          if (!validClientName(args[2]!)) return error('Client names cannot contain spaces, newlines or special characters.');
-          connection.name = args[2] === '' ? null : args[2]!;
-          return OK;
-        }),
-        connectionCommand('client|info', 2, (_args, connection) => bulkBytes(`${clientInfoLine(connection, server)}\n`)),
-        connectionCommand('client|list', -2, () =>
-          bulkBytes([...server.connections].map((each) => `${clientInfoLine(each, server)}\n`).join('')),
+    connectionCommand('client', -2, needsSubcommand, [
+      connectionCommand('client|id', 2, (_args, connection) => integer(connection.id)),
+      connectionCommand('client|getname', 2, (_args, connection) => bulkBytes(connection.name)),
+      connectionCommand('client|setname', 3, (args, connection) => {
+        if (!validClientName(args[2]!)) return error('Client names cannot contain spaces, newlines or special characters.');
+        connection.name = args[2] === '' ? null : args[2]!;
+        return OK;
+      }),
+      connectionCommand('client|info', 2, (_args, connection) => bulkBytes(`${clientInfoLine(connection, server)}\n`)),
+      connectionCommand('client|list', -2, () =>
+        bulkBytes([...server.connections].map((each) => `${clientInfoLine(each, server)}\n`).join('')),
+      ),
+    ]),
+    connectionCommand('command', -1, () => array([...server.commands.values()].map(commandInfo)), [
+      connectionCommand('command|count', 2, () => integer(server.commands.size)),
+      // redis-cli's interactive mode asks for docs to show hints; no docs means no hints.
+      connectionCommand('command|docs', -2, () => EMPTY_ARRAY),
+      connectionCommand('command|info', -2, (args) =>
+        array(
+          args.slice(2).map((name) => {
+            const spec = server.commands.get(name.toLowerCase());
+            return spec ? commandInfo(spec) : NULL_BULK;
+          }),
         ),
-      ],
-    ),
-    connectionCommand(
-      'command',
-      -1,
-      () => array([...server.commands.values()].map(commandInfo)),
-      [
-        connectionCommand('command|count', 2, () => integer(server.commands.size)),
-        // redis-cli's interactive mode asks for docs to show hints; no docs means no hints.
-        connectionCommand('command|docs', -2, () => EMPTY_ARRAY),
-        connectionCommand('command|info', -2, (args) =>
-          array(
-            args.slice(2).map((name) => {
-              const spec = server.commands.get(name.toLowerCase());
-              return spec ? commandInfo(spec) : NULL_BULK;
-            }),
-          ),
-        ),
-        connectionCommand('command|list', -2, () => array([...server.commands.keys()].map((name) => bulkBytes(name)))),
-      ],
-    ),
-    connectionCommand(
-      'config',
-      -2,
-      needsSubcommand,
-      [
-        connectionCommand('config|get', -3, (args) => {
-          const pairs: RespReply[] = [];
-          for (const [name, value] of server.config) {
-            if (args.slice(2).some((pattern) => globMatch(lower(pattern), name))) pairs.push(bulkBytes(name), bulkBytes(value));
+      ),
+      connectionCommand('command|list', -2, () => array([...server.commands.keys()].map((name) => bulkBytes(name)))),
+    ]),
+    connectionCommand('config', -2, needsSubcommand, [
+      connectionCommand('config|get', -3, (args) => {
+        const pairs: RespReply[] = [];
+        for (const [name, value] of server.config) {
+          if (args.slice(2).some((pattern) => globMatch(lower(pattern), name))) pairs.push(bulkBytes(name), bulkBytes(value));
+        }
+        return array(pairs);
+      }),
+      connectionCommand('config|set', -4, (args) => {
+        if (args.length % 2 === 1) return error(`wrong number of arguments for 'config|set' command`);
+        for (let i = 2; i < args.length; i += 2) {
+          const name = lower(args[i]!);
+          if (!server.config.has(name)) {
+            return error(`Unknown option or number of arguments for CONFIG SET - '${fromByteString(args[i]!)}'`);
           }
-          return array(pairs);
-        }),
-        connectionCommand('config|set', -4, (args) => {
-          if (args.length % 2 === 1) return error(`wrong number of arguments for 'config|set' command`);
-          for (let i = 2; i < args.length; i += 2) {
-            const name = lower(args[i]!);
-            if (!server.config.has(name)) {
-              return error(`Unknown option or number of arguments for CONFIG SET - '${fromByteString(args[i]!)}'`);
-            }
-          }
-          for (let i = 2; i < args.length; i += 2) server.config.set(lower(args[i]!), args[i + 1]!);
-          return OK;
-        }),
-        connectionCommand('config|resetstat', 2, () => OK),
-        connectionCommand('config|rewrite', 2, () => error('The server is running without a config file')),
-      ],
-    ),
+        }
+        for (let i = 2; i < args.length; i += 2) server.config.set(lower(args[i]!), args[i + 1]!);
+        return OK;
+      }),
+      connectionCommand('config|resetstat', 2, () => OK),
+      connectionCommand('config|rewrite', 2, () => error('The server is running without a config file')),
+    ]),
     connectionCommand('info', -1, () => bulkBytes(infoText(server))),
     connectionCommand('time', 1, () => {
       const now = server.now();
@@ -772,38 +768,49 @@ function connectionCommands(server: RedisFakeServer): CommandSpec[] {
       server.monitors.add(connection);
       return OK;
     }),
-    connectionCommand('subscribe', -2, subscribe('subscribe', (c) => c.channels)),
-    connectionCommand('psubscribe', -2, subscribe('psubscribe', (c) => c.patterns)),
-    connectionCommand('unsubscribe', -1, unsubscribe('unsubscribe', (c) => c.channels)),
-    connectionCommand('punsubscribe', -1, unsubscribe('punsubscribe', (c) => c.patterns)),
-    connectionCommand('publish', 3, (args) => integer(server.publish(args[1]!, args[2]!))),
     connectionCommand(
-      'pubsub',
+      'subscribe',
       -2,
-      needsSubcommand,
-      [
-        connectionCommand('pubsub|channels', -2, (args) => {
-          const pattern = args[2];
-          const channels = new Set<string>();
-          for (const connection of server.connections) for (const channel of connection.channels) channels.add(channel);
-          return array([...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel)).map((c) => bulkBytes(c)));
-        }),
-        connectionCommand('pubsub|numsub', -2, (args) =>
-          array(
-            args.slice(2).flatMap((channel) => {
-              let count = 0;
-              for (const connection of server.connections) if (connection.channels.has(channel)) count++;
-              return [bulkBytes(channel), integer(count)];
-            }),
-          ),
-        ),
-        connectionCommand('pubsub|numpat', 2, () => {
-          const patterns = new Set<string>();
-          for (const connection of server.connections) for (const pattern of connection.patterns) patterns.add(pattern);
-          return integer(patterns.size);
-        }),
-      ],
+      subscribe('subscribe', (c) => c.channels),
     ),
+    connectionCommand(
+      'psubscribe',
+      -2,
+      subscribe('psubscribe', (c) => c.patterns),
+    ),
+    connectionCommand(
+      'unsubscribe',
+      -1,
+      unsubscribe('unsubscribe', (c) => c.channels),
+    ),
+    connectionCommand(
+      'punsubscribe',
+      -1,
+      unsubscribe('punsubscribe', (c) => c.patterns),
+    ),
+    connectionCommand('publish', 3, (args) => integer(server.publish(args[1]!, args[2]!))),
+    connectionCommand('pubsub', -2, needsSubcommand, [
+      connectionCommand('pubsub|channels', -2, (args) => {
+        const pattern = args[2];
+        const channels = new Set<string>();
+        for (const connection of server.connections) for (const channel of connection.channels) channels.add(channel);
+        return array([...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel)).map((c) => bulkBytes(c)));
+      }),
+      connectionCommand('pubsub|numsub', -2, (args) =>
+        array(
+          args.slice(2).flatMap((channel) => {
+            let count = 0;
+            for (const connection of server.connections) if (connection.channels.has(channel)) count++;
+            return [bulkBytes(channel), integer(count)];
+          }),
+        ),
+      ),
+      connectionCommand('pubsub|numpat', 2, () => {
+        const patterns = new Set<string>();
+        for (const connection of server.connections) for (const pattern of connection.patterns) patterns.add(pattern);
+        return integer(patterns.size);
+      }),
+    ]),
     connectionCommand('multi', 1, (_args, connection) => {
       if (connection.transaction) return error('MULTI calls can not be nested');
       connection.transaction = { queued: [], failed: false };

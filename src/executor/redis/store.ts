@@ -9,18 +9,7 @@
  * behave like Redis's memcmp. Convert at the edges with `toByteString` /
  * `fromByteString`.
  */
-import {
-  EMPTY_ARRAY,
-  NULL_ARRAY,
-  NULL_BULK,
-  OK,
-  array,
-  bulkBytes,
-  error,
-  integer,
-  simple,
-  type RespReply,
-} from './resp.js';
+import { EMPTY_ARRAY, NULL_ARRAY, NULL_BULK, OK, array, bulkBytes, error, integer, simple, type RespReply } from './resp.js';
 
 // ---------------------------------------------------------------------------
 // Byte strings
@@ -198,66 +187,68 @@ function globMatchFrom(
   let subjectLength = subject.length - si;
   while (patternLength > 0 && subjectLength > 0) {
     switch (p(pi)) {
-      case 0x2a /* * */: {
-        while (patternLength > 0 && p(pi + 1) === 0x2a) {
-          pi++;
-          patternLength--;
+      case 0x2a /* * */:
+        {
+          while (patternLength > 0 && p(pi + 1) === 0x2a) {
+            pi++;
+            patternLength--;
+          }
+          if (patternLength === 1) return true;
+          while (subjectLength > 0) {
+            if (globMatchFrom(pattern, pi + 1, subject, si, state)) return true;
+            // The rest failed from every later position already: a longer `*` cannot help.
+            if (state.skipLongerMatches) return false;
+            si++;
+            subjectLength--;
+          }
+          state.skipLongerMatches = true;
+          return false;
         }
-        if (patternLength === 1) return true;
-        while (subjectLength > 0) {
-          if (globMatchFrom(pattern, pi + 1, subject, si, state)) return true;
-          // The rest failed from every later position already: a longer `*` cannot help.
-          if (state.skipLongerMatches) return false;
-          si++;
-          subjectLength--;
-        }
-        state.skipLongerMatches = true;
-        return false;
-      }
       case 0x3f /* ? */:
         si++;
         subjectLength--;
         break;
-      case 0x5b /* [ */: {
-        pi++;
-        patternLength--;
-        const negated = p(pi) === 0x5e; /* ^ */
-        if (negated) {
+      case 0x5b /* [ */:
+        {
           pi++;
           patternLength--;
-        }
-        const c = subject.charCodeAt(si);
-        let matched = false;
-        for (;;) {
-          if (p(pi) === 0x5c /* \ */ && patternLength >= 2) {
+          const negated = p(pi) === 0x5e; /* ^ */
+          if (negated) {
             pi++;
             patternLength--;
-            if (p(pi) === c) matched = true;
-          } else if (p(pi) === 0x5d /* ] */) {
-            break;
-          } else if (patternLength === 0) {
-            pi--;
-            patternLength++;
-            break;
-          } else if (patternLength >= 3 && p(pi + 1) === 0x2d /* - */) {
-            let start = p(pi);
-            let end = p(pi + 2);
-            if (start > end) [start, end] = [end, start];
-            pi += 2;
-            patternLength -= 2;
-            if (c >= start && c <= end) matched = true;
-          } else if (p(pi) === c) {
-            matched = true;
           }
-          pi++;
-          patternLength--;
+          const c = subject.charCodeAt(si);
+          let matched = false;
+          for (;;) {
+            if (p(pi) === 0x5c /* \ */ && patternLength >= 2) {
+              pi++;
+              patternLength--;
+              if (p(pi) === c) matched = true;
+            } else if (p(pi) === 0x5d /* ] */) {
+              break;
+            } else if (patternLength === 0) {
+              pi--;
+              patternLength++;
+              break;
+            } else if (patternLength >= 3 && p(pi + 1) === 0x2d /* - */) {
+              let start = p(pi);
+              let end = p(pi + 2);
+              if (start > end) [start, end] = [end, start];
+              pi += 2;
+              patternLength -= 2;
+              if (c >= start && c <= end) matched = true;
+            } else if (p(pi) === c) {
+              matched = true;
+            }
+            pi++;
+            patternLength--;
+          }
+          if (negated) matched = !matched;
+          if (!matched) return false;
+          si++;
+          subjectLength--;
+          break;
         }
-        if (negated) matched = !matched;
-        if (!matched) return false;
-        si++;
-        subjectLength--;
-        break;
-      }
       case 0x5c /* \ */:
         if (patternLength >= 2) {
           pi++;
@@ -659,7 +650,12 @@ function ttlCommand(name: string, inMilliseconds: boolean): CommandSpec {
 function keysCommand(args: string[], _ctx: CommandContext, db: Database): RespReply {
   const pattern = args[1]!;
   const all = pattern === '*';
-  return array(db.keys().filter((key) => all || globMatch(pattern, key)).map((key) => bulkBytes(key)));
+  return array(
+    db
+      .keys()
+      .filter((key) => all || globMatch(pattern, key))
+      .map((key) => bulkBytes(key)),
+  );
 }
 
 /** SCAN in one pass: the cursor is always 0 afterwards, which Redis clients accept. */
@@ -681,9 +677,7 @@ function scanCommand(args: string[], _ctx: CommandContext, db: Database): RespRe
     else fail(SYNTAX_ERROR);
   }
   const keys = cursor === 0n ? db.keys() : [];
-  const matching = keys.filter(
-    (key) => (pattern === null || globMatch(pattern, key)) && (type === null || db.lookup(key)?.type === type),
-  );
+  const matching = keys.filter((key) => (pattern === null || globMatch(pattern, key)) && (type === null || db.lookup(key)?.type === type));
   return array([bulkBytes('0'), array(matching.map((key) => bulkBytes(key)))]);
 }
 
@@ -1001,7 +995,13 @@ function zaddCommand(name: string, forcedIncrement: boolean): CommandSpec {
     const remaining = args.length - scoreIndex;
     if (remaining % 2 !== 0 || remaining === 0) fail(SYNTAX_ERROR);
     const pairs = remaining / 2;
-    const [nx, xx, gt, lt, incr] = ['nx', 'xx', 'gt', 'lt', 'incr'].map((flag) => flags.has(flag)) as [boolean, boolean, boolean, boolean, boolean];
+    const [nx, xx, gt, lt, incr] = ['nx', 'xx', 'gt', 'lt', 'incr'].map((flag) => flags.has(flag)) as [
+      boolean,
+      boolean,
+      boolean,
+      boolean,
+      boolean,
+    ];
     if (nx && xx) fail('XX and NX options at the same time are not compatible');
     if ((gt && nx) || (lt && nx) || (gt && lt)) fail('GT, LT, and/or NX options at the same time are not compatible');
     if (incr && pairs > 1) fail('INCR option supports a single increment-element pair');
@@ -1151,7 +1151,12 @@ function zrangeCommand(name: string, fixedKind: RangeKind | null, fixedReverse: 
         (min.exclusive ? score > min.value : score >= min.value) && (max.exclusive ? score < max.value : score <= max.value);
       select = (entries) => {
         const ordered = descending ? [...entries].reverse() : entries;
-        return applyLimit(ordered.filter((entry) => inRange(entry.score)), offset, limit, entries.length);
+        return applyLimit(
+          ordered.filter((entry) => inRange(entry.score)),
+          offset,
+          limit,
+          entries.length,
+        );
       };
     } else {
       const min = parseLexBound(minText);
@@ -1263,9 +1268,7 @@ function buildDataCommands(): CommandSpec[] {
       return integer(1);
     }),
     command('get', 2, (args, _ctx, db) => bulkBytes(getString(db, args[1]!) ?? null)),
-    command('getset', 3, (args, ctx, db) =>
-      setGeneric('getset', ctx, db, args[1]!, args[2]!, { ...noSetOptions, returnOld: true }),
-    ),
+    command('getset', 3, (args, ctx, db) => setGeneric('getset', ctx, db, args[1]!, args[2]!, { ...noSetOptions, returnOld: true })),
     command('getdel', 2, (args, _ctx, db) => {
       const value = getString(db, args[1]!);
       if (value !== undefined) db.delete(args[1]!);

@@ -11,15 +11,7 @@ import { join } from 'node:path';
 
 import { startRedisFake, type RedisFake } from '../../../src/executor/redis/server.js';
 import { type DecodedReply } from '../../../src/executor/redis/resp.js';
-import {
-  RespTestClient,
-  hasRedisServer,
-  makeTempDir,
-  show,
-  startRealRedis,
-  warnIfMissing,
-  type RealRedis,
-} from './helpers.js';
+import { RespTestClient, hasRedisServer, makeTempDir, show, startRealRedis, warnIfMissing, type RealRedis } from './helpers.js';
 
 warnIfMissing('redis-server', hasRedisServer, 'the differential tests against a real Redis');
 
@@ -65,10 +57,52 @@ class Generator {
 const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k[1]', 'hk', 'lk', 'zk', 'é', ''];
 const VALUES = ['0', '1', '-5', '42', 'abc', '3.5', '', ' 1', '01', '9223372036854775806', '-9223372036854775807', 'v', 'hello world', 'é'];
 const INTEGERS = ['0', '1', '2', '-1', '-3', '10', '100', 'x', '1.5', '9223372036854775807', '-9223372036854775808', '+1', '007'];
-const SCORES = ['1', '2.5', '-1', '0.1', '1e3', 'inf', '-inf', '+inf', 'abc', '1e400', '+5', '.5', '5.', '0x10', '1e-400', 'nan', ' 1', '0', '-0', '3'];
+const SCORES = [
+  '1',
+  '2.5',
+  '-1',
+  '0.1',
+  '1e3',
+  'inf',
+  '-inf',
+  '+inf',
+  'abc',
+  '1e400',
+  '+5',
+  '.5',
+  '5.',
+  '0x10',
+  '1e-400',
+  'nan',
+  ' 1',
+  '0',
+  '-0',
+  '3',
+];
 const MEMBERS = ['a', 'b', 'c', 'd', 'e', 'aa', 'B'];
 const FIELDS = ['f1', 'f2', 'f3', 'n'];
-const PATTERNS = ['*', 'k?', 'k[0-3]', 'k[^0-3]', 'k[3-1]', '*k*', 'k\\[1]', 'k[[]1]', '[', 'k[', 'k[\\', '?', '??', 'h*', '*1*', 'k[!1]', 'é', '*\\', 'k?*', '[a-z]k'];
+const PATTERNS = [
+  '*',
+  'k?',
+  'k[0-3]',
+  'k[^0-3]',
+  'k[3-1]',
+  '*k*',
+  'k\\[1]',
+  'k[[]1]',
+  '[',
+  'k[',
+  'k[\\',
+  '?',
+  '??',
+  'h*',
+  '*1*',
+  'k[!1]',
+  'é',
+  '*\\',
+  'k?*',
+  '[a-z]k',
+];
 const BOUNDS = ['-inf', '+inf', '0', '1', '(1', '2.5', '(2.5', '-1', 'x', '(', '', ' 1', '1e400'];
 const LEX_BOUNDS = ['-', '+', '[a', '(a', '[b', '(c', '[aa', 'a', '[', '('];
 
@@ -82,15 +116,29 @@ const ttlSeconds = (g: Generator): string => String(g.int(100, 100_000));
 
 const GENERATORS: [weight: number, generate: CommandGenerator][] = [
   // strings
-  [8, (g) => {
-    const args = ['set', key(g), value(g)];
-    const options = g.several(
-      () => g.pick<string[]>([['NX'], ['XX'], ['GET'], ['KEEPTTL'], ['EX', ttlSeconds(g)], ['PX', String(g.int(100_000, 9_000_000))], ['EX', g.pick(['0', '-5', 'abc', '1.5'])], ['EXAT', String(4_000_000_000 + g.int(0, 1000))], ['BOGUS']]),
-      0,
-      2,
-    );
-    return [...args, ...options.flat()];
-  }],
+  [
+    8,
+    (g) => {
+      const args = ['set', key(g), value(g)];
+      const options = g.several(
+        () =>
+          g.pick<string[]>([
+            ['NX'],
+            ['XX'],
+            ['GET'],
+            ['KEEPTTL'],
+            ['EX', ttlSeconds(g)],
+            ['PX', String(g.int(100_000, 9_000_000))],
+            ['EX', g.pick(['0', '-5', 'abc', '1.5'])],
+            ['EXAT', String(4_000_000_000 + g.int(0, 1000))],
+            ['BOGUS'],
+          ]),
+        0,
+        2,
+      );
+      return [...args, ...options.flat()];
+    },
+  ],
   [3, (g) => ['setex', key(g), g.pick([ttlSeconds(g), '0', '-1', 'x']), value(g)]],
   [2, (g) => ['psetex', key(g), g.pick([String(g.int(200_000, 900_000)), '0', 'x']), value(g)]],
   [8, (g) => ['get', key(g)]],
@@ -107,7 +155,15 @@ const GENERATORS: [weight: number, generate: CommandGenerator][] = [
   // keys and expiry
   [4, (g) => ['del', ...g.several(() => key(g), 1, 3)]],
   [4, (g) => ['exists', ...g.several(() => key(g), 1, 4)]],
-  [4, (g) => ['expire', key(g), g.pick([ttlSeconds(g), '-1', '0', 'x', '9223372036854775807']), ...g.several(() => g.pick(['NX', 'XX', 'GT', 'LT', 'ZZ']), 0, 2)]],
+  [
+    4,
+    (g) => [
+      'expire',
+      key(g),
+      g.pick([ttlSeconds(g), '-1', '0', 'x', '9223372036854775807']),
+      ...g.several(() => g.pick(['NX', 'XX', 'GT', 'LT', 'ZZ']), 0, 2),
+    ],
+  ],
   [2, (g) => ['pexpire', key(g), g.pick([String(g.int(200_000, 900_000)), '-1'])]],
   [2, (g) => ['expireat', key(g), g.pick([String(4_000_000_000 + g.int(0, 1000)), '1'])]],
   [5, (g) => [g.pick(['ttl', 'pttl']), key(g)]],
@@ -151,25 +207,45 @@ const GENERATORS: [weight: number, generate: CommandGenerator][] = [
   [1, (g) => ['scard', key(g)]],
 
   // sorted sets
-  [6, (g) => ['zadd', key(g), ...g.several(() => g.pick(['NX', 'XX', 'CH', 'GT', 'LT', 'INCR']), 0, g.chance(0.7) ? 0 : 2), ...g.several(() => [g.pick(SCORES), g.pick(MEMBERS)], 1, 3).flat()]],
-  [5, (g) => {
-    const kind = g.pick(['rank', 'rank', 'score', 'lex']);
-    const [min, max] =
-      kind === 'rank'
-        ? [g.pick(INTEGERS.slice(0, 8)), g.pick(['-1', '0', '2', '-2', '10'])]
-        : kind === 'score'
-          ? [g.pick(BOUNDS), g.pick(BOUNDS)]
-          : [g.pick(LEX_BOUNDS), g.pick(LEX_BOUNDS)];
-    const options = [
-      ...(kind === 'score' ? ['BYSCORE'] : kind === 'lex' ? ['BYLEX'] : []),
-      ...(g.chance(0.3) ? ['REV'] : []),
-      ...(g.chance(0.4) ? ['WITHSCORES'] : []),
-      ...(g.chance(0.25) ? ['LIMIT', g.pick(['0', '1', '-1']), g.pick(['1', '2', '-1', '0'])] : []),
-    ];
-    return ['zrange', key(g), min, max, ...options];
-  }],
+  [
+    6,
+    (g) => [
+      'zadd',
+      key(g),
+      ...g.several(() => g.pick(['NX', 'XX', 'CH', 'GT', 'LT', 'INCR']), 0, g.chance(0.7) ? 0 : 2),
+      ...g.several(() => [g.pick(SCORES), g.pick(MEMBERS)], 1, 3).flat(),
+    ],
+  ],
+  [
+    5,
+    (g) => {
+      const kind = g.pick(['rank', 'rank', 'score', 'lex']);
+      const [min, max] =
+        kind === 'rank'
+          ? [g.pick(INTEGERS.slice(0, 8)), g.pick(['-1', '0', '2', '-2', '10'])]
+          : kind === 'score'
+            ? [g.pick(BOUNDS), g.pick(BOUNDS)]
+            : [g.pick(LEX_BOUNDS), g.pick(LEX_BOUNDS)];
+      const options = [
+        ...(kind === 'score' ? ['BYSCORE'] : kind === 'lex' ? ['BYLEX'] : []),
+        ...(g.chance(0.3) ? ['REV'] : []),
+        ...(g.chance(0.4) ? ['WITHSCORES'] : []),
+        ...(g.chance(0.25) ? ['LIMIT', g.pick(['0', '1', '-1']), g.pick(['1', '2', '-1', '0'])] : []),
+      ];
+      return ['zrange', key(g), min, max, ...options];
+    },
+  ],
   [2, (g) => ['zrevrange', key(g), g.pick(['0', '1', '-2']), g.pick(['-1', '1']), ...(g.chance(0.5) ? ['WITHSCORES'] : [])]],
-  [2, (g) => [g.pick(['zrangebyscore', 'zrevrangebyscore']), key(g), g.pick(BOUNDS), g.pick(BOUNDS), ...(g.chance(0.5) ? ['WITHSCORES'] : [])]],
+  [
+    2,
+    (g) => [
+      g.pick(['zrangebyscore', 'zrevrangebyscore']),
+      key(g),
+      g.pick(BOUNDS),
+      g.pick(BOUNDS),
+      ...(g.chance(0.5) ? ['WITHSCORES'] : []),
+    ],
+  ],
   [3, (g) => ['zscore', key(g), g.pick(MEMBERS)]],
   [2, (g) => ['zcard', key(g)]],
   [2, (g) => ['zrem', key(g), ...g.several(() => g.pick(MEMBERS), 1, 2)]],
@@ -434,7 +510,7 @@ describe.skipIf(!hasRedisServer)('the fake against a real redis-server', () => {
     ['unbalanced quotes', 'PING\r\nSET "a b\r\nPING\r\n'],
     ['quote followed by text', "ECHO 'a'b\r\n"],
     ['empty multibulk then a command', '*0\r\n*-1\r\nPING\r\n'],
-    ['inline escapes', 'ECHO "\\x41\\x4z\\t\\\\" \'\\\'q\'\r\n'],
+    ['inline escapes', "ECHO \"\\x41\\x4z\\t\\\\\" '\\'q'\r\n"],
     ['NUL in an inline command', 'ECHO a\u0000b c\r\n'],
     ['trailing garbage instead of CRLF after a bulk', '*2\r\n$4\r\nECHO\r\n$1\r\naXY*1\r\n$4\r\nPING\r\n'],
   ])('answers malformed or unusual input like Redis: %s', async (_label, input) => {

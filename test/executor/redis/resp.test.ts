@@ -31,9 +31,7 @@ function parseChunks(chunks: Buffer[], maxBulkLength?: number): string[] {
 }
 
 function render(request: ParsedRequest): string {
-  return request.kind === 'command'
-    ? JSON.stringify(request.args.map((arg) => arg.toString('latin1')))
-    : `ERROR ${request.message}`;
+  return request.kind === 'command' ? JSON.stringify(request.args.map((arg) => arg.toString('latin1'))) : `ERROR ${request.message}`;
 }
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'latin1');
@@ -179,9 +177,7 @@ describe('NUL bytes in header and inline lines', () => {
   it('never completes a line with a NUL before its end, as Redis (strchr) does', () => {
     expect(parseChunks([bytes('ECHO a\u0000b\r\n')])).toEqual([]);
     expect(parseChunks([bytes('*1\u0000\r\n$4\r\nPING\r\n')])).toEqual([]);
-    expect(parseChunks([bytes('ECHO a\u0000b\r\n'), Buffer.alloc(70_000, 'a')])).toEqual([
-      'ERROR Protocol error: too big inline request',
-    ]);
+    expect(parseChunks([bytes('ECHO a\u0000b\r\n'), Buffer.alloc(70_000, 'a')])).toEqual(['ERROR Protocol error: too big inline request']);
   });
 
   it('accepts NUL bytes inside bulk payloads', () => {

@@ -119,7 +119,12 @@ describe('extra commands', () => {
     client.send(['PING']);
     client.send(['VAH.MEMORY', 'bogus']);
     const replies = [await client.nextReply(), await client.nextReply(), await client.nextReply(), await client.nextReply()];
-    expect(replies.map(show)).toEqual([':1', `$${Buffer.from('{"note":"héllo 🚀"}').toString('latin1')}`, '+PONG', "-ERR unknown VAH.MEMORY action 'bogus'"]);
+    expect(replies.map(show)).toEqual([
+      ':1',
+      `$${Buffer.from('{"note":"héllo 🚀"}').toString('latin1')}`,
+      '+PONG',
+      "-ERR unknown VAH.MEMORY action 'bogus'",
+    ]);
     expect(seen[0]).toEqual({ args: ['store', 'agent:coder', '{"note":"héllo 🚀"}'], clientId: 1 });
   });
 
@@ -254,7 +259,10 @@ describe('connection commands', () => {
       '+OK',
     ]);
     await client.closed;
-    expect(fake.store.snapshot(2)).toEqual({ k: { type: 'string', value: 'in-2', ttlMs: null }, n: { type: 'string', value: '1', ttlMs: null } });
+    expect(fake.store.snapshot(2)).toEqual({
+      k: { type: 'string', value: 'in-2', ttlMs: null },
+      n: { type: 'string', value: '1', ttlMs: null },
+    });
   });
 
   it('delivers PUBLISH to channel and pattern subscribers and restricts subscribed clients', async () => {
@@ -330,7 +338,11 @@ describe('lifecycle', () => {
   it('replaces a stale socket file but never deletes another kind of file', async () => {
     const socketPath = join(temp.dir, 'reused.sock');
     // A process that exits without closing its server leaves the socket file behind, as a crashed run would.
-    const crashed = spawnSync(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => process.exit(0))", socketPath]);
+    const crashed = spawnSync(process.execPath, [
+      '-e',
+      "require('net').createServer().listen(process.argv[1], () => process.exit(0))",
+      socketPath,
+    ]);
     expect(crashed.status).toBe(0);
     expect(lstatSync(socketPath).isSocket()).toBe(true);
     const second = await startRedisFake({ socketPath });

@@ -109,7 +109,10 @@ describe('replies and errors, byte for byte', () => {
     [['zadd', 'z', 'NX', 'XX', '1', 'm'], '-ERR XX and NX options at the same time are not compatible|'],
     [['zadd', 'z', 'one', 'm'], '-ERR value is not a valid float|'],
     [['zrange', 'z', 'a', 'b', 'BYSCORE'], '-ERR min or max is not a float|'],
-    [['zrange', 'z', '0', '1', 'LIMIT', '0', '1'], '-ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX|'],
+    [
+      ['zrange', 'z', '0', '1', 'LIMIT', '0', '1'],
+      '-ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX|',
+    ],
     [['expire', 'k', '10', 'SOON'], '-ERR Unsupported option SOON|'],
     [['flushdb', 'now'], '-ERR syntax error|'],
   ])('%j answers %j', (args, expected) => {
