@@ -45,7 +45,7 @@ export const stylishReporter: Reporter = (results, options) => {
 };
 
 function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- the ESC of ANSI colour codes is what is matched
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
