@@ -17,6 +17,7 @@ import {
   type ExecutorSessionOptions,
   type HookRunResult,
 } from '../executor/session.js';
+import { escapeControl } from '../text/control-chars.js';
 import type { CliIO } from './io.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
@@ -177,7 +178,7 @@ async function findHook(
     return EXIT_USAGE;
   }
   const { hooks, diagnostics } = await load(profilePath);
-  const names = hooks.map((hook) => hook.name);
+  const names = hooks.map((hook) => escapeControl(hook.name));
   const available = names.length > 0 ? `hooks in ${shownPath}: ${names.join(', ')}` : `${shownPath} has no runnable hooks`;
   if (hookName === undefined) {
     io.stderr(`validate-agent-hooks run: missing --hook NAME; ${available}\n`);
@@ -185,8 +186,12 @@ async function findHook(
   }
   const hook = hooks.find((candidate) => candidate.name === hookName);
   if (!hook) {
-    const problems = diagnostics.filter((d) => d.severity === 'error').map((d) => `  ${shownPath}:${d.line}:${d.column} ${d.message}`);
-    io.stderr(`validate-agent-hooks run: no hook '${hookName}'; ${available}\n${problems.length > 0 ? `${problems.join('\n')}\n` : ''}`);
+    const problems = diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `  ${shownPath}:${d.line}:${d.column} ${escapeControl(d.message)}`);
+    io.stderr(
+      `validate-agent-hooks run: no hook '${escapeControl(hookName)}'; ${available}\n${problems.length > 0 ? `${problems.join('\n')}\n` : ''}`,
+    );
     return EXIT_USAGE;
   }
   return hook;

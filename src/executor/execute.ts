@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } from './process-runner.js';
 import type { RunCgroup } from './cgroup.js';
-import type { SandboxLimits } from './sandbox.js';
+import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
 
 /**
  * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
@@ -42,8 +42,10 @@ export interface SuperviseOptions {
   request: SpawnRequest;
   timeoutMs: number;
   limits: SandboxLimits;
-  /** Host path whose file system the disk budget watches. */
+  /** Host path whose free space is polled against the disk budget (only where no size-limited file system holds it). */
   diskWatchPath?: string;
+  /** Whether the size-limited file system that holds the disk budget is full (asked once the hook has ended). */
+  diskFull?: () => Promise<boolean>;
   /** `bwrap`: the PID namespace is the handle on every process; `marker`: an environment marker is the only one. */
   containment: { kind: 'pid-namespace'; infoPipe: number } | { kind: 'environment-marker'; marker: string };
   /**
@@ -52,6 +54,8 @@ export interface SuperviseOptions {
    * resolves, so no child can be forked outside the group.
    */
   cgroup?: RunCgroup;
+  /** Kills the process when it fires (the executor is being interrupted). */
+  abortSignal?: AbortSignal;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -85,14 +89,20 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const { clock, limits } = options;
   const startedAt = clock.now();
   let child: SpawnedProcess;
-  const request: SpawnRequest = options.cgroup
-    ? {
-        ...options.request,
-        command: '/bin/sh',
-        args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args],
-        stdinPipe: true,
-      }
-    : options.request;
+  // A trampoline: descriptors this process inherited (and Node passes on) are closed before bwrap
+  // starts, all but the pipes given on purpose; with a cgroup it also waits at the gate.
+  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
+  const request: SpawnRequest = {
+    ...options.request,
+    command: '/bin/bash',
+    args: [
+      '-c',
+      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; exec "$0" "$@"`,
+      options.request.command,
+      ...options.request.args,
+    ],
+    ...(options.cgroup ? { stdinPipe: true } : {}),
+  };
   try {
     child = options.runner.spawn(request);
   } catch (error) {
@@ -106,6 +116,9 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     stopped = true;
     child.kill('SIGKILL');
   };
+
+  if (options.abortSignal?.aborted) stop();
+  options.abortSignal?.addEventListener('abort', stop, { once: true });
 
   const stdout = captureStream(child.stdout, limits, () => {
     limitsHit.add('output');
@@ -151,6 +164,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const exit: ProcessExit = await child.exited;
   const durationMs = clock.now() - startedAt;
   clearTimeout(timer);
+  options.abortSignal?.removeEventListener('abort', stop);
   diskWatch?.stop();
 
   const namespace = await init;
@@ -162,6 +176,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const stderrText = stderr.text();
   for (const [name, pattern] of LIMIT_MESSAGES) if (pattern.test(stderrText)) limitsHit.add(name);
   if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
+  if (await options.diskFull?.()) limitsHit.add('disk');
   const { exitCode, signal } = interpretExit(exit, stopped);
   if (signal === 'SIGXCPU') limitsHit.add('cpu');
   if (signal === 'SIGXFSZ') limitsHit.add('file-size');

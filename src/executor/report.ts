@@ -1,3 +1,4 @@
+import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import type { MemoryEntry } from './memory-store.js';
 import type { HookRunResult } from './session.js';
 import type { TraceOperation } from './trace.js';
@@ -75,8 +76,9 @@ function memoryJson(entry: MemoryEntry): RunJson['memory'][number] {
 const KIND_WIDTH = 8;
 const MAX_SHOWN = 200;
 
+/** One line of hook-controlled text, control characters shown as escapes (see control-chars.ts). */
 function shorten(text: string, max = MAX_SHOWN): string {
-  const flat = text.replace(/\n/g, '\\n');
+  const flat = escapeControl(text);
   return flat.length > max ? `${flat.slice(0, max)}… (${flat.length} chars)` : flat;
 }
 
@@ -85,8 +87,10 @@ function showJson(value: unknown): string {
 }
 
 function quoteWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : escapeControl(JSON.stringify(word));
 }
+
+const line = escapeControl;
 
 export function describeOperation(operation: TraceOperation): string {
   switch (operation.kind) {
@@ -97,23 +101,24 @@ export function describeOperation(operation: TraceOperation): string {
       return `${[name.toUpperCase(), ...args].map(quoteWord).join(' ')} → ${reply}${operation.durationMs >= 5 ? ` (${operation.durationMs} ms)` : ''}`;
     }
     case 'memory': {
-      const target = operation.key !== undefined ? ` ${operation.key}` : operation.pattern !== undefined ? ` ${operation.pattern}` : '';
-      const level = operation.level ? ` [${operation.level}]` : '';
+      const target =
+        operation.key !== undefined ? ` ${line(operation.key)}` : operation.pattern !== undefined ? ` ${line(operation.pattern)}` : '';
+      const level = operation.level ? ` [${line(operation.level)}]` : '';
       const value = operation.value !== undefined ? ` = ${shorten(operation.value, 120)}` : '';
       const count = operation.count !== undefined ? ` → ${operation.count} entr${operation.count === 1 ? 'y' : 'ies'}` : '';
       const outcome = operation.outcome === 'ok' || operation.outcome === 'recorded' ? '' : ` ✗ ${operation.outcome}`;
-      const note = operation.note ? ` (${operation.note})` : '';
-      return `${operation.action || '(none)'}${target}${level}${value}${count}${outcome}${note}`;
+      const note = operation.note ? ` (${line(operation.note)})` : '';
+      return `${line(operation.action) || '(none)'}${target}${level}${value}${count}${outcome}${note}`;
     }
     case 'event': {
       if (operation.action !== 'publish')
-        return `${operation.action || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${operation.note})` : ''}`;
-      const head = `publish ${operation.type ?? '(no type)'} priority ${operation.priority ?? '?'} ${showJson(operation.data)}`;
-      if (!operation.valid) return `${head} ✗ ${(operation.problems ?? []).join('; ')}`;
-      return `${head}${operation.note ? ` (${operation.note})` : ''}`;
+        return `${line(operation.action) || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${line(operation.note)})` : ''}`;
+      const head = `publish ${line(operation.type ?? '(no type)')} priority ${operation.priority ?? '?'} ${showJson(operation.data)}`;
+      if (!operation.valid) return `${head} ✗ ${line((operation.problems ?? []).join('; '))}`;
+      return `${head}${operation.note ? ` (${line(operation.note)})` : ''}`;
     }
     case 'command':
-      return `${[operation.command, ...operation.args].map(quoteWord).join(' ')} — ${operation.note}`;
+      return `${[operation.command, ...operation.args].map(quoteWord).join(' ')} — ${line(operation.note)}`;
   }
 }
 
@@ -126,7 +131,7 @@ function indentBlock(text: string, prefix = '  │ '): string {
 }
 
 function status(result: HookRunResult): string {
-  if (result.error) return `could not run: ${result.error}`;
+  if (result.error) return `could not run: ${line(result.error)}`;
   if (result.timedOut) return `timed out after ${result.sandbox.timeoutMs} ms (the sandbox was killed)`;
   if (result.exitCode === null) return 'killed by the executor';
   const signal = result.signal ? ` (${result.signal})` : '';
@@ -139,8 +144,10 @@ export function formatRunHuman(result: HookRunResult): string {
     result.sandbox.mode === 'bwrap'
       ? `bwrap ${result.sandbox.bwrapVersion ?? ''}`.trim() + ` as uid ${result.sandbox.hostUid}`
       : 'NONE (--no-sandbox)';
-  lines.push(`Hook ${result.hook} of ${result.profile}`);
-  lines.push(`  agent ${result.agentId} · swarm ${result.swarmId} · sandbox ${sandbox} · timeout ${result.sandbox.timeoutMs} ms`);
+  lines.push(`Hook ${line(result.hook)} of ${line(result.profile)}`);
+  lines.push(
+    `  agent ${line(result.agentId)} · swarm ${line(result.swarmId)} · sandbox ${sandbox} · timeout ${result.sandbox.timeoutMs} ms`,
+  );
   lines.push('');
   lines.push(result.operations.length > 0 ? "Timeline (ms from the hook's start)" : 'Timeline: no Redis, memory, event or command calls');
   for (const operation of result.operations) {
@@ -160,19 +167,20 @@ export function formatRunHuman(result: HookRunResult): string {
     }
     const dropped = bytes - Buffer.byteLength(text);
     lines.push(`${name} (${bytes} bytes${dropped > 0 ? `, the first ${bytes - dropped} shown` : ''})`);
-    lines.push(indentBlock(text));
+    lines.push(indentBlock(escapeControlBlock(text)));
   }
   lines.push('');
   lines.push(`Result: ${status(result)} in ${Math.round(result.durationMs)} ms`);
   lines.push(`Limits hit: ${result.limitsHit.length > 0 ? result.limitsHit.join(', ') : 'none'}`);
-  for (const warning of result.sandbox.warnings) lines.push(`Warning: ${warning}`);
+  for (const warning of result.sandbox.warnings) lines.push(`Warning: ${line(warning)}`);
   lines.push('');
   lines.push(`Memory after the run (${result.memory.length} entr${result.memory.length === 1 ? 'y' : 'ies'})`);
   for (const entry of result.memory) {
-    const scope = entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level;
-    lines.push(`  ${scope.padEnd(14)} ${entry.key}  (owner ${entry.owner})  ${shorten(entry.value, 160)}`);
+    const scope = line(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level);
+    lines.push(`  ${scope.padEnd(14)} ${line(entry.key)}  (owner ${line(entry.owner)})  ${shorten(entry.value, 160)}`);
   }
   lines.push(`Events published (${result.events.length})`);
-  for (const event of result.events) lines.push(`  ${event.type}  priority ${event.priority}  ${showJson(event.data)}`);
-  return `${lines.join('\n')}\n`;
+  for (const event of result.events) lines.push(`  ${line(event.type)}  priority ${event.priority}  ${showJson(event.data)}`);
+  // Every field above is escaped where it is placed; this pass is the net for one that is not.
+  return `${escapeControlBlock(lines.join('\n'))}\n`;
 }

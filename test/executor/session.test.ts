@@ -114,7 +114,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
       ),
       { agentId: 'thief-1', env: { AGENT_ID: 'owner-1' } },
     );
-    expect(thief.stdout).toBe('status=1\nstatus=1\nbin\ncontrol.sock\nlibexec\nredis.sock\n');
+    expect(thief.stdout).toBe('status=1\nstatus=1\nbin\ncontrol.sock\nenv\nlibexec\nredis.sock\n');
     expect(thief.stderr).toMatch(/access denied: agent-level entry 'private:note' is private to agent 'owner-1'/);
     expect(
       thief.operations.filter((op): op is MemoryOperation => op.kind === 'memory').map((op) => [op.action, op.outcome, op.agentId]),
