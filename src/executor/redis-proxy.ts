@@ -29,7 +29,10 @@ export function parseRedisUrl(url: string): RedisUpstream {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`invalid --redis-url '${url}' (expected redis://host:port, rediss is not supported, or unix:///path/to.sock)`);
+    // The URL may carry a password; an error message is no place for it.
+    throw new Error(
+      `invalid --redis-url '${url.replace(/\/\/[^@/]*@/, '//(credentials)@')}' (expected redis://host:port, rediss is not supported, or unix:///path/to.sock)`,
+    );
   }
   const preamble: string[][] = [];
   const password = decodeURIComponent(parsed.password);

@@ -12,6 +12,7 @@ import { findExecutable } from './host.js';
 import { holdSession, removeSessionDirSync, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore, type MemoryEntry } from './memory-store.js';
 import { nodeProcessRunner, systemClock, type Clock, type ProcessRunner } from './process-runner.js';
+import { startFilteringProxy } from './redis-filter-proxy.js';
 import { startTracingProxy } from './redis-proxy.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import {
@@ -370,7 +371,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       if (command === EVENTBUS_COMMAND_NAME) return runEventbusCommand(args, commandContext);
       return runOtherCommand(command, args, commandContext);
     });
-    const proxy = await startTracingProxy({
+    // A real server gets the filter (one database, data commands only); the fake is the executor's own.
+    const proxy = await (redis.mode === 'real' ? startFilteringProxy : startTracingProxy)({
       socketPath: join(runDir, 'redis.sock'),
       upstream: redis.upstream,
       now: () => clock.now(),
