@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { UsageError } from './discover.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 const exec = promisify(execFile);
 

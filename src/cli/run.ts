@@ -18,7 +18,7 @@ import {
   type HookRunResult,
 } from '../executor/session.js';
 import { escapeControl } from '../text/control-chars.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
 

@@ -11,7 +11,7 @@ import { LIFECYCLE_DEFAULTS, simulateLifecycle } from '../simulate/lifecycle.js'
 import { loadScenario } from '../simulate/scenario.js';
 import type { SimulationTrace } from '../simulate/trace.js';
 import { toolVersion } from '../version.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const SIMULATE_HELP = `Usage: validate-agent-hooks simulate PROFILE --scenario signal|timeout [options]
        validate-agent-hooks simulate --swarm SCENARIO.yaml [options]

@@ -2,7 +2,9 @@ import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { connectUpstream, toTraceValue, type RedisUpstream, type TracingProxy } from './redis-proxy.js';
 import { databaseOf, decide, expectedReplies } from './redis-policy.js';
-import { encodeCommand, RespReplyDecoder, RespRequestParser, type DecodedReply } from './redis/resp.js';
+import { RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
+import { RespRequestParser } from './redis/request-parser.js';
+import { encodeCommand } from './redis/resp.js';
 import type { RedisOperation } from './trace.js';
 
 /**

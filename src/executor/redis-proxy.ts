@@ -1,6 +1,7 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
-import { asCommand, encodeCommand, RespReplyDecoder, type DecodedReply } from './redis/resp.js';
+import { asCommand, RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
+import { encodeCommand } from './redis/resp.js';
 import type { RedisOperation } from './trace.js';
 
 /**

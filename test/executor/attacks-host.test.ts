@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { runCommand } from '../../src/cli/run.js';
 import { simulateCommand } from '../../src/cli/simulate.js';
 import { findCgroupRoot } from '../../src/executor/cgroup.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { runCommand, type RunCommandDependencies } from '../../src/cli/run.js';
 import { createExecutorSession } from '../../src/executor/session.js';
 import type { RunJson } from '../../src/executor/report.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { lintInputs, type LintInput } from '../../src/engine/lint.js';

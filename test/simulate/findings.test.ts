@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { checkMermaidSequence, parseScenario, simulateLifecycle, simulateSwarm } from '../../src/simulate/index.js';
 import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js';
 

@@ -5,7 +5,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { RespReplyDecoder, encodeCommand, type DecodedReply } from '../../../src/executor/redis/resp.js';
+import { RespReplyDecoder, type DecodedReply } from '../../../src/executor/redis/reply-decoder.js';
+import { encodeCommand } from '../../../src/executor/redis/resp.js';
 
 function binaryWorks(name: string): boolean {
   const probe = spawnSync(name, ['--version'], { encoding: 'utf8' });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { encodeReply, type RespReply } from '../../../src/executor/redis/resp.js';
-import { Store, formatDouble, globMatch, parseLongLong, parseRedisDouble } from '../../../src/executor/redis/store.js';
+import { globMatch } from '../../../src/executor/redis/glob.js';
+import { formatDouble, parseLongLong, parseRedisDouble } from '../../../src/executor/redis/numbers.js';
+import { Store } from '../../../src/executor/redis/store.js';
 
 /** A store on a clock the test moves by hand. */
 function storeWithClock(start = 1_700_000_000_000): { store: Store; clock: { now: number }; run: (...args: string[]) => string } {

@@ -1,6 +1,8 @@
 /**
- * Everything the CLI touches of its process, behind one small interface so
- * `main(argv, io)` is tested in-process.
+ * Everything a command started from the command line touches of its process
+ * (the CLI's commands, and `lsp`), behind one small interface so
+ * `main(argv, io)` is tested in-process. It lives below both cli/ and lsp/ so
+ * that neither imports the other for it.
  */
 export interface CliIO {
   stdout: (text: string) => void;
