@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } from './process-runner.js';
 import type { RunCgroup } from './cgroup.js';
+import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
 
 /**
@@ -56,6 +57,8 @@ export interface SuperviseOptions {
   cgroup?: RunCgroup;
   /** Kills the process when it fires (the executor is being interrupted). */
   abortSignal?: AbortSignal;
+  /** Host directories the hook can write, searched for a file stopped at the file-size limit. */
+  writableRoots?: readonly string[];
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -70,18 +73,12 @@ const SIGNALS_BY_NUMBER: Record<number, string> = {
   25: 'SIGXFSZ',
 };
 
-/** What the shell and common tools print when a limit bites; the kernel tells the host nothing else. */
-const LIMIT_MESSAGES: Array<[LimitName, RegExp]> = [
-  ['processes', /fork: (?:retry: )?Resource temporarily unavailable|Cannot fork|fork failed/],
-  ['file-size', /File size limit exceeded|File too large/],
-  ['cpu', /CPU time limit exceeded/],
-  ['open-files', /Too many open files/],
-  ['memory', /Cannot allocate memory|x(?:m|re)alloc: cannot allocate|out of memory|MemoryError|JavaScript heap out of memory/],
-  // ENOSPC also means "too many namespaces", which `unshare` inside the sandbox meets by design.
-  ['disk', /^(?!.*(?:unshare|namespace)).*(?:No space left on device|Disk quota exceeded)/m],
-];
-
 const DISK_POLL_MS = 100;
+const PROCESS_SAMPLE_MS = 50;
+/** CPU a process may burn between the sampler's last look and the kernel's signal. */
+const CPU_SAMPLE_SLACK_S = 0.25;
+/** bwrap and its init count against the process limit too, outside the namespace the sampler counts. */
+const PROCESS_MARGIN = 3;
 const SURVIVOR_GRACE_MS = 1000;
 const STREAM_GRACE_MS = 200;
 
@@ -150,6 +147,10 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
+  const processes = sampleProcessPeak(
+    init.then((found) => found?.namespace),
+    PROCESS_SAMPLE_MS,
+  );
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -164,6 +165,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const exit: ProcessExit = await child.exited;
   const durationMs = clock.now() - startedAt;
   clearTimeout(timer);
+  processes.stop();
   options.abortSignal?.removeEventListener('abort', stop);
   diskWatch?.stop();
 
@@ -174,12 +176,19 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   if (stdout.bytes() > limits.outputBytes || stderr.bytes() > limits.outputBytes) limitsHit.add('output');
 
   const stderrText = stderr.text();
-  for (const [name, pattern] of LIMIT_MESSAGES) if (pattern.test(stderrText)) limitsHit.add(name);
   if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
   if (await options.diskFull?.()) limitsHit.add('disk');
-  const { exitCode, signal } = interpretExit(exit, stopped);
-  if (signal === 'SIGXCPU') limitsHit.add('cpu');
-  if (signal === 'SIGXFSZ') limitsHit.add('file-size');
+  if (processes.peak() >= limits.processes - PROCESS_MARGIN) limitsHit.add('processes');
+  const atFileLimit = options.writableRoots ? await fileAtSizeLimit(options.writableRoots, limits.fileSizeBytes) : false;
+  if (atFileLimit) limitsHit.add('file-size');
+  const { exitCode, signal: claimed } = interpretExit(exit, stopped);
+  // A status of 128+N is only a number the hook's shell returned; it counts as the signal when the supervisor saw its cause.
+  let signal: string | null = exit.signal && !stopped ? exit.signal : null;
+  if (claimed === 'SIGXCPU' && processes.cpuPeakSeconds() >= limits.cpuSeconds - CPU_SAMPLE_SLACK_S) {
+    signal = 'SIGXCPU';
+    limitsHit.add('cpu');
+  }
+  if (claimed === 'SIGXFSZ' && atFileLimit) signal = 'SIGXFSZ';
 
   return {
     exitCode,

@@ -5,6 +5,7 @@ import { databaseOf, decide, expectedReplies } from './redis-policy.js';
 import { RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
 import { RespRequestParser } from './redis/request-parser.js';
 import { encodeCommand } from './redis/resp.js';
+import { boundTraceValue, traceWords } from './trace-bounds.js';
 import type { RedisOperation } from './trace.js';
 
 /**
@@ -22,8 +23,6 @@ import type { RedisOperation } from './trace.js';
 export const MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
 /** Largest reply passed back (a bulk string); a server reply past it closes the connection. */
 const MAX_REPLY_BULK_BYTES = 64 * 1024 * 1024;
-/** Arguments longer than this appear in the trace as `(N bytes, not shown)`. */
-export const TRACED_ARGUMENT_BYTES = 4096;
 
 interface Pending {
   operation: RedisOperation;
@@ -75,8 +74,9 @@ export async function startFilteringProxy(options: {
       while (queue.length > 0 && queue[0]!.remaining === 0) {
         const done = queue.shift()!;
         if (done.replies.length > 0) {
-          done.operation.reply =
-            done.replies.length === 1 ? toTraceValue(done.replies[0]!) : done.replies.map((reply) => toTraceValue(reply));
+          done.operation.reply = boundTraceValue(
+            done.replies.length === 1 ? toTraceValue(done.replies[0]!) : done.replies.map((reply) => toTraceValue(reply)),
+          );
           done.operation.durationMs = Math.round((options.now() - done.startedAt) * 10) / 10;
         }
         if (!closed) for (const part of done.out) client.write(part);
@@ -101,7 +101,7 @@ export async function startFilteringProxy(options: {
           return;
         }
         const words = request.args.map((arg) => arg.toString('utf8'));
-        const traced = request.args.map(traceArgument);
+        const traced = traceWords(words);
         const decision = decide(words, database);
         if (decision.action === 'refuse') {
           answerLocally(traced, errorReply(decision.error), { error: decision.error });
@@ -141,7 +141,7 @@ export async function startFilteringProxy(options: {
         if (kind === 'subscribe' || kind === 'unsubscribe') subscriptions = pubsubCount(reply);
         const head = queue.find((pending) => pending.remaining > 0);
         if (head === undefined || kind === 'message') {
-          const operation = options.record({ command: [], reply: toTraceValue(reply), push: true });
+          const operation = options.record({ command: [], reply: boundTraceValue(toTraceValue(reply)), push: true });
           operation.durationMs = 0;
           queue.push({ operation, startedAt: options.now(), remaining: 0, replies: [], out: [encodeDecoded(reply)] });
           continue;
@@ -168,11 +168,6 @@ export async function startFilteringProxy(options: {
         server.close(() => resolve());
       }),
   };
-}
-
-/** An argument as the trace shows it: itself, or its size when it is too big to be worth showing. */
-export function traceArgument(arg: Buffer): string {
-  return arg.length > TRACED_ARGUMENT_BYTES ? `(${arg.length} bytes, not shown)` : arg.toString('utf8');
 }
 
 function errorReply(message: string): Buffer {

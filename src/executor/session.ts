@@ -13,7 +13,7 @@ import { holdSession, removeSessionDirSync, sweepStaleSessions, SESSION_PREFIX, 
 import { MemoryStore, type MemoryEntry } from './memory-store.js';
 import { nodeProcessRunner, systemClock, type Clock, type ProcessRunner } from './process-runner.js';
 import { startFilteringProxy } from './redis-filter-proxy.js';
-import { startTracingProxy } from './redis-proxy.js';
+import { startFakeRunSocket } from './redis-run-socket.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import {
   bwrapArguments,
@@ -371,13 +371,23 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       if (command === EVENTBUS_COMMAND_NAME) return runEventbusCommand(args, commandContext);
       return runOtherCommand(command, args, commandContext);
     });
-    // A real server gets the filter (one database, data commands only); the fake is the executor's own.
-    const proxy = await (redis.mode === 'real' ? startFilteringProxy : startTracingProxy)({
-      socketPath: join(runDir, 'redis.sock'),
-      upstream: redis.upstream,
-      now: () => clock.now(),
-      record: (fields) => trace.record({ kind: 'redis', agentId, runId, durationMs: 0, ...fields }) as TraceOperation & { kind: 'redis' },
-    }).catch(async (error: unknown) => {
+    // A real server gets the filter (one database, data commands only); the fake traces each run from its own dispatch.
+    const proxy = await (redis.fake
+      ? startFakeRunSocket({
+          socketPath: join(runDir, 'redis.sock'),
+          fake: redis.fake,
+          fakeNow: Date.now,
+          traceNow: () => trace.now(),
+          record: (fields) => trace.record({ kind: 'redis', agentId, runId, ...fields }) as TraceOperation & { kind: 'redis' },
+        })
+      : startFilteringProxy({
+          socketPath: join(runDir, 'redis.sock'),
+          upstream: redis.upstream,
+          now: () => clock.now(),
+          record: (fields) =>
+            trace.record({ kind: 'redis', agentId, runId, durationMs: 0, ...fields }) as TraceOperation & { kind: 'redis' },
+        })
+    ).catch(async (error: unknown) => {
       await control.close();
       throw error;
     });
@@ -397,7 +407,10 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let startedAt = trace.now();
     let cgroup: RunCgroup | undefined;
     const envFile = join(runDir, 'env');
-    const diskBudget = writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskWatchPath: writableArea.path };
+    const diskBudget = {
+      writableRoots: [agent.workspace, agent.home, tmpDir],
+      ...(writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskWatchPath: writableArea.path }),
+    };
     if (!writableArea.bounded && writableArea.unboundedReason) warnings.push(writableArea.unboundedReason);
     try {
       if (mode === 'bwrap') {

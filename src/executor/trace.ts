@@ -81,7 +81,8 @@ export class TraceLog {
 
   constructor(private readonly elapsed: () => number) {}
 
-  record(input: OperationInput): TraceOperation {
+  /** Stamps the operation with the time now, unless it brings its own `t` (when it began, for one recorded as it ends). */
+  record(input: OperationInput & { t?: number }): TraceOperation {
     const operation = { t: roundMs(this.elapsed()), ...input } as TraceOperation;
     this.operations.push(operation);
     for (const listener of this.listeners) listener(operation);

@@ -281,8 +281,8 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
       expect(result.signal).toBe('SIGXCPU');
       expect(result.exitCode).toBe(152);
       expect(result.limitsHit).toEqual(['cpu']);
+      // The limit ended it, not the timeout (no wall-clock bound: the house rules keep durations out of tests).
       expect(result.timedOut).toBe(false);
-      expect(result.durationMs).toBeLessThan(3000);
     } finally {
       await limited.close();
     }
