@@ -1,5 +1,6 @@
 import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import type { MemoryEntry } from './memory-store.js';
+import { TRACED_STRING_BYTES, traceString } from './trace-bounds.js';
 import type { HookRunResult } from './session.js';
 import type { TraceOperation } from './trace.js';
 
@@ -29,7 +30,24 @@ export interface RunJson {
   limitsHit: string[];
   sandbox: HookRunResult['sandbox'];
   error?: string;
+  /** Entries and events past the report's limit, counted and left out. */
+  memoryOmitted?: number;
+  eventsOmitted?: number;
 }
+
+/**
+ * What bounds a report: the trace keeps at most TRACE_LIMITS per run, stdout
+ * and stderr at most `limits.outputBytes` each, memory and events at most
+ * this many entries, each value shown up to 4 KiB. With the default limits a
+ * JSON report stays under REPORT_SIZE_BOUND bytes.
+ */
+export const MAX_REPORTED_ENTRIES = 500;
+/**
+ * The worst case, every byte a control character JSON escapes six-fold:
+ * 2 × 6 MiB of output, 4 MiB of trace, 500 entries and 500 events of at
+ * most 4 KiB (key 1 KiB) each. A report of ordinary text is far smaller.
+ */
+export const REPORT_SIZE_BOUND = 48 * 1024 * 1024;
 
 export function runToJson(result: HookRunResult): RunJson {
   return {
@@ -48,18 +66,26 @@ export function runToJson(result: HookRunResult): RunJson {
     stderrBytes: result.stderrBytes,
     env: result.env,
     operations: result.operations,
-    memory: result.memory.map(memoryJson),
-    events: result.events.map((event) => ({
-      type: event.type,
+    memory: result.memory.slice(0, MAX_REPORTED_ENTRIES).map(memoryJson),
+    events: result.events.slice(0, MAX_REPORTED_ENTRIES).map((event) => ({
+      type: traceString(event.type),
       priority: event.priority,
-      data: event.data,
+      data: boundedData(event.data),
       agentId: event.agentId,
       t: event.t,
     })),
     limitsHit: result.limitsHit,
     sandbox: result.sandbox,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.memory.length > MAX_REPORTED_ENTRIES ? { memoryOmitted: result.memory.length - MAX_REPORTED_ENTRIES } : {}),
+    ...(result.events.length > MAX_REPORTED_ENTRIES ? { eventsOmitted: result.events.length - MAX_REPORTED_ENTRIES } : {}),
   };
+}
+
+/** Event data as the report shows it: itself, or its size when its JSON is over 4 KiB. */
+function boundedData(data: unknown): unknown {
+  const text = JSON.stringify(data) ?? '';
+  return text.length > TRACED_STRING_BYTES ? `(${Buffer.byteLength(text)} bytes, not shown)` : data;
 }
 
 function memoryJson(entry: MemoryEntry): RunJson['memory'][number] {
@@ -67,13 +93,14 @@ function memoryJson(entry: MemoryEntry): RunJson['memory'][number] {
     level: entry.level,
     key: entry.key,
     owner: entry.owner,
-    value: entry.value,
+    value: traceString(entry.value),
     ...(entry.level === 'swarm' ? { swarmId: entry.swarmId } : {}),
     ...(entry.expiresAt !== null ? { expiresAt: entry.expiresAt } : {}),
   };
 }
 
 const KIND_WIDTH = 8;
+const MAX_HUMAN_ENTRIES = 200;
 const MAX_SHOWN = 200;
 
 /** One line of hook-controlled text, control characters shown as escapes (see control-chars.ts). */
@@ -175,12 +202,14 @@ export function formatRunHuman(result: HookRunResult): string {
   for (const warning of result.sandbox.warnings) lines.push(`Warning: ${line(warning)}`);
   lines.push('');
   lines.push(`Memory after the run (${result.memory.length} entr${result.memory.length === 1 ? 'y' : 'ies'})`);
-  for (const entry of result.memory) {
+  for (const entry of result.memory.slice(0, MAX_HUMAN_ENTRIES)) {
     const scope = line(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level);
     lines.push(`  ${scope.padEnd(14)} ${line(entry.key)}  (owner ${line(entry.owner)})  ${shorten(entry.value, 160)}`);
   }
+  if (result.memory.length > MAX_HUMAN_ENTRIES) lines.push(`  … and ${result.memory.length - MAX_HUMAN_ENTRIES} more (see --format json)`);
   lines.push(`Events published (${result.events.length})`);
-  for (const event of result.events) lines.push(`  ${line(event.type)}  priority ${event.priority}  ${showJson(event.data)}`);
+  for (const event of result.events.slice(0, MAX_HUMAN_ENTRIES))
+    lines.push(`  ${line(event.type)}  priority ${event.priority}  ${showJson(event.data)}`);
   // Every field above is escaped where it is placed; this pass is the net for one that is not.
   return `${escapeControlBlock(lines.join('\n'))}\n`;
 }

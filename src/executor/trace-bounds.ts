@@ -23,18 +23,35 @@ export function traceWords(words: readonly string[]): string[] {
   return shown;
 }
 
-/** A reply (or any JSON value) for the trace. */
-export function boundTraceValue(value: unknown, depth = 0): unknown {
+/** Items (at any depth) one value shows before the rest is summarised. */
+export const TRACED_VALUE_ITEMS = 1000;
+
+/** A reply (or any JSON value) for the trace: long strings by their size, long or deep lists by their first items. */
+export function boundTraceValue(value: unknown): unknown {
+  const budget = { items: TRACED_VALUE_ITEMS };
+  return bound(value, 0, budget);
+}
+
+function bound(value: unknown, depth: number, budget: { items: number }): unknown {
   if (typeof value === 'string') return traceString(value);
   if (Array.isArray(value)) {
-    if (depth > 8) return `(nested ${value.length} items, not shown)`;
-    const shown = value.slice(0, TRACED_LIST_ITEMS).map((item) => boundTraceValue(item, depth + 1));
-    if (value.length > TRACED_LIST_ITEMS) shown.push(`(${value.length - TRACED_LIST_ITEMS} more items, not shown)`);
+    if (depth >= 4) return `(${value.length} nested items, not shown)`;
+    const shown: unknown[] = [];
+    for (const item of value) {
+      if (shown.length >= TRACED_LIST_ITEMS || budget.items <= 0) break;
+      budget.items--;
+      shown.push(bound(item, depth + 1, budget));
+    }
+    if (value.length > shown.length) shown.push(`(${value.length - shown.length} more items, not shown)`);
     return shown;
   }
   if (value !== null && typeof value === 'object') {
+    if (depth >= 4) return '(nested value, not shown)';
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = boundTraceValue(item, depth + 1);
+    for (const [key, item] of Object.entries(value)) {
+      if (budget.items-- <= 0) break;
+      out[key] = bound(item, depth + 1, budget);
+    }
     return out;
   }
   return value;
