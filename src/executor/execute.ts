@@ -74,9 +74,11 @@ const SIGNALS_BY_NUMBER: Record<number, string> = {
 };
 
 const DISK_POLL_MS = 100;
-const PROCESS_SAMPLE_MS = 50;
+const PROCESS_SAMPLE_MS = 100;
+/** Without a control group each sample scans /proc; less often, then. */
+const PROCESS_SCAN_MS = 250;
 /** CPU a process may burn between the sampler's last look and the kernel's signal. */
-const CPU_SAMPLE_SLACK_S = 0.25;
+const CPU_SAMPLE_SLACK_S = 0.35;
 /** bwrap and its init count against the process limit too, outside the namespace the sampler counts. */
 const PROCESS_MARGIN = 3;
 const SURVIVOR_GRACE_MS = 1000;
@@ -147,10 +149,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
-  const processes = sampleProcessPeak(
-    init.then((found) => found?.namespace),
-    PROCESS_SAMPLE_MS,
-  );
+  const cgroup = options.cgroup;
+  const processes = sampleProcessPeak(init, cgroup ? PROCESS_SAMPLE_MS : PROCESS_SCAN_MS, cgroup ? () => cgroup.processes() : undefined);
   const timer = setTimeout(() => {
     timedOut = true;
     stop();

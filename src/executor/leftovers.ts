@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { findCgroupRoot } from './cgroup.js';
 import { isOurMount, unmountSync } from './disk.js';
+import { killProcess } from './host.js';
 
 /**
  * What an executor session leaves on the machine while it is under way — its
@@ -145,7 +146,18 @@ async function removeCgroupsOf(sessionName: string): Promise<void> {
     return;
   }
   for (const entry of entries) {
-    if (entry.startsWith(`vah-${sessionName}-`)) await rmdir(join(root.parent, entry)).catch(() => undefined);
+    if (!entry.startsWith(`vah-${sessionName}-`)) continue;
+    const group = join(root.parent, entry);
+    // What is still in a dead session's group is its sandbox on the way out (or stuck): ours to end.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      try {
+        await rmdir(group);
+        break;
+      } catch {
+        for (const pid of readFileSync(join(group, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) killProcess(Number(pid));
+        await delay(20);
+      }
+    }
   }
 }
 

@@ -17,19 +17,21 @@ import { processesInPidNamespace } from './host.js';
  * CPU limit is per process, like `ulimit -t`), from the kernel's /proc.
  */
 export function sampleProcessPeak(
-  namespace: Promise<string | undefined>,
+  init: Promise<{ pid: number; namespace: string } | undefined>,
   everyMs: number,
+  /** The run's control group lists its processes cheaply; without one, /proc is scanned for the namespace. */
+  listProcesses?: () => number[],
 ): { peak(): number; cpuPeakSeconds(): number; stop(): void } {
   let peak = 0;
   let cpuPeak = 0;
   let active = true;
-  let ns: string | undefined;
-  void namespace.then((value) => {
-    ns = value;
+  let root: { pid: number; namespace: string } | undefined;
+  void init.then((value) => {
+    root = value;
   });
   const timer = setInterval(() => {
-    if (!active || !ns) return;
-    const pids = processesInPidNamespace(ns);
+    if (!active || !root) return;
+    const pids = listProcesses?.() ?? processesInPidNamespace(root.namespace);
     peak = Math.max(peak, pids.length);
     for (const pid of pids) cpuPeak = Math.max(cpuPeak, cpuSecondsOf(pid));
   }, everyMs);

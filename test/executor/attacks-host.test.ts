@@ -62,7 +62,7 @@ describe('closeInheritedFds', () => {
         '/bin/bash',
         [
           '-c',
-          `exec 30</ 31>>"${join(dir, 'file')}" 12</dev/null 4</dev/null; ${closeInheritedFds([4])}; ls /proc/$$/fd | sort -n | tr '\\n' ' '`,
+          `exec 30</ 31>>"${join(dir, 'file')}" 12</dev/null 4</dev/null; ${closeInheritedFds([4])}; ls /proc/$$/fd > "${join(dir, 'list')}"; sort -n "${join(dir, 'list')}" | tr '\\n' ' '`,
         ],
         { encoding: 'utf8' },
       );
