@@ -43,7 +43,8 @@ Run:
   --timeout-ms N           Kill the sandbox after N ms (default ${HOOK_TIMEOUT_MS}, the runtime's)
   --workspace DIR          Copy DIR into the fresh workspace first (DIR itself is never touched)
   --memory-db FILE         Save the memory database (SQLite) to FILE after the run
-  --redis-url URL          Use a real Redis (redis://host:port/db or unix:///path.sock) instead of the fake
+  --redis-url URL          Use a real Redis (redis://host:port/db or unix:///path.sock) instead of the fake,
+                           behind a filter: that database only, data commands only (see src/executor/README.md)
   --no-sandbox             Run the hook unconfined on this machine (prints a warning; not recommended)
 
 Limits (per run; sizes take K, M or G):
