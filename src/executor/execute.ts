@@ -5,6 +5,7 @@ import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } 
 import type { RunCgroup } from './cgroup.js';
 import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
+import { shellQuote } from './shims.js';
 
 /**
  * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
@@ -59,6 +60,8 @@ export interface SuperviseOptions {
   abortSignal?: AbortSignal;
   /** Host directories the hook can write, searched for a file stopped at the file-size limit. */
   writableRoots?: readonly string[];
+  /** Files the command finds open at these descriptors (bwrap's `--seccomp FD`). */
+  openFiles?: ReadonlyArray<{ fd: number; path: string }>;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -96,7 +99,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     command: '/bin/bash',
     args: [
       '-c',
-      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; exec "$0" "$@"`,
+      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ` +
+        `${(options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('')}exec "$0" "$@"`,
       options.request.command,
       ...options.request.args,
     ],

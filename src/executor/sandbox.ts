@@ -187,6 +187,8 @@ export interface SandboxPlan {
   envFile: string;
   /** A size-limited tmpfs (bytes) for the sandbox's own scratch places (/dev/shm). */
   shmBytes?: number;
+  /** Descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
+  seccompFd?: number;
 }
 
 /** Where the hook's environment file appears inside the sandbox. */
@@ -327,6 +329,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     SANDBOX_PATHS.workspace,
     '--info-fd',
     String(plan.infoFd),
+    ...(plan.seccompFd !== undefined ? ['--seccomp', String(plan.seccompFd)] : []),
     '--',
     '/bin/bash',
     ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits),

@@ -6,6 +6,7 @@ import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { createRunCgroup, type RunCgroup } from './cgroup.js';
 import { startControlServer } from './control-server.js';
 import { createWritableArea, type WritableArea } from './disk.js';
+import { seccompProgram } from './seccomp.js';
 import { buildHookEnvironment, type HookContext } from './env.js';
 import { superviseProcess, type ExecutionOutcome, type LimitName } from './execute.js';
 import { findExecutable } from './host.js';
@@ -261,6 +262,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
+  const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
+  if (seccomp && seccompFile) await writeFile(seccompFile, seccomp, { mode: 0o644 });
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
   const seedBytes = options.workspaceSeed ? await treeBytes(options.workspaceSeed) : 0;
 
@@ -412,6 +416,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       ...(writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskWatchPath: writableArea.path }),
     };
     if (!writableArea.bounded && writableArea.unboundedReason) warnings.push(writableArea.unboundedReason);
+    if (mode === 'bwrap' && !seccompFile)
+      warnings.push(`no seccomp filter on this architecture (${process.arch}); see src/executor/seccomp.ts`);
     try {
       if (mode === 'bwrap') {
         env = buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
@@ -431,6 +437,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           slashCommands,
           infoFd: 3,
           envFile,
+          ...(seccompFile ? { seccompFd: 4 } : {}),
         });
         await writeFile(envFile, environmentFileText(env), { mode: 0o644 });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
@@ -452,6 +459,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           },
           containment: { kind: 'pid-namespace', infoPipe: 3 },
           abortSignal: aborter.signal,
+          ...(seccompFile ? { openFiles: [{ fd: 4, path: seccompFile }] } : {}),
           ...(cgroup ? { cgroup } : {}),
         });
       } else {

@@ -15,6 +15,7 @@ import { simulateCommand } from '../../src/cli/simulate.js';
 import { findCgroupRoot } from '../../src/executor/cgroup.js';
 import { OWNER_FILE } from '../../src/executor/leftovers.js';
 import { closeInheritedFds } from '../../src/executor/sandbox.js';
+import { blockedSyscalls } from '../../src/executor/seccomp.js';
 import { createExecutorSession } from '../../src/executor/session.js';
 import { stylishReporter } from '../../src/reporters/stylish.js';
 import { hasRawControl } from '../../src/text/control-chars.js';
@@ -237,6 +238,33 @@ describe.skipIf(cliMissing !== undefined)(
         expect(cgroupLeftovers(stale)).toEqual([]);
       } finally {
         await live.close();
+      }
+    });
+  },
+);
+
+const perlMissing = existsSync('/usr/bin/perl') ? undefined : 'perl is not installed (it makes the raw system calls)';
+describe.skipIf(sandboxMissing !== undefined || perlMissing !== undefined || blockedSyscalls() === undefined)(
+  needsSandbox(
+    `the seccomp filter${perlMissing ? ` [skipped: ${perlMissing}]` : blockedSyscalls() ? '' : ` [skipped: no table for ${process.arch}]`}`,
+  ),
+  () => {
+    it('answers io_uring, keyctl, ptrace, bpf and userfaultfd with ENOSYS, and leaves ordinary calls alone', async () => {
+      const numbers = process.arch === 'x64' ? { io_uring_setup: 425, keyctl: 250, ptrace: 101, bpf: 321, userfaultfd: 323 } : undefined;
+      const session = await createExecutorSession({ timeoutMs: 5000 });
+      try {
+        const calls = Object.entries(numbers ?? {})
+          .map(([name, nr]) => `$r = syscall(${nr}, 0, 0, 0, 0); print "${name}=", ($r == -1 ? $!+0 : "ok"), "\\n";`)
+          .join(' ');
+        const result = await session.runHook(
+          hookScript('pre', `perl -e '${calls} print "getppid=", (syscall(110) > 0 ? "ok" : "no"), "\\n";'`),
+        );
+        const lines = result.stdout.trim().split('\n');
+        if (numbers) for (const name of Object.keys(numbers)) expect(lines, name).toContain(`${name}=38`);
+        expect(lines).toContain('getppid=ok');
+        expect(result.sandbox.warnings.filter((warning) => warning.includes('seccomp'))).toEqual([]);
+      } finally {
+        await session.close();
       }
     });
   },
