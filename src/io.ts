@@ -25,6 +25,8 @@ export function processIO(): CliIO {
     },
     cwd: process.cwd(),
     env: process.env,
+    // Undefined when stdout is a pipe or a file, whatever @types/node says.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     isTTY: Boolean(process.stdout.isTTY),
     readStdin: async () => {
       const chunks: Buffer[] = [];
@@ -50,7 +52,7 @@ export function memoryIO(
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? { NO_COLOR: '1' },
     isTTY: options.isTTY ?? false,
-    readStdin: async () => options.stdin ?? '',
+    readStdin: () => Promise.resolve(options.stdin ?? ''),
     out: () => out,
     err: () => err,
   };

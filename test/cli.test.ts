@@ -113,7 +113,7 @@ describe('CLI', () => {
       '---',
       'name: bomb',
       'a: &a ["x","x","x","x","x","x","x","x","x"]',
-      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]!}`).join(',')}]`),
       '---',
       '',
     ].join('\n');

@@ -141,7 +141,7 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
       },
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(`${(error as Error).message.split('\n')[0]!} (see --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';

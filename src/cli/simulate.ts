@@ -120,7 +120,7 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
           () => false,
         ))
       ) {
-        io.stderr(`validate-agent-hooks simulate: ${options.profile}: no such file\n`);
+        io.stderr(`validate-agent-hooks simulate: ${options.profile!}: no such file\n`);
         return 2;
       }
       trace = await simulateLifecycle(profile, {
@@ -219,7 +219,7 @@ export function parseSimulateArgs(args: string[]): {
   const format = (values.format ?? 'timeline') as Format;
   if (values.help) return { help: true, format: 'timeline', noSandbox: false };
   if (!(FORMATS as readonly string[]).includes(format) || (!['timeline', 'json', 'mermaid'].includes(format) && !isReporterName(format))) {
-    throw new SimulateUsageError(`unknown --format '${values.format}' (expected ${FORMATS.join(', ')})`);
+    throw new SimulateUsageError(`unknown --format '${format}' (expected ${FORMATS.join(', ')})`);
   }
   const number = (flag: string, text: string | undefined, min = 0): number | undefined => {
     if (text === undefined) return undefined;

@@ -43,9 +43,9 @@ export async function createWritableArea(path: string, budgetBytes: number): Pro
       path,
       bounded: false,
       unboundedReason: `could not mount a size-limited file system (${mounted}); the disk budget is watched instead`,
-      grow: async () => undefined,
-      full: async () => false,
-      release: async () => undefined,
+      grow: () => Promise.resolve(),
+      full: () => Promise.resolve(false),
+      release: () => Promise.resolve(),
       releaseSync: () => undefined,
     };
   }
@@ -107,7 +107,7 @@ export function isOurMount(path: string): boolean {
 function run(command: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     execFile(command, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
-      resolve(error ? (String(stderr).trim() || error.message).split('\n')[0] : undefined);
+      resolve(error ? (stderr.trim() || error.message).split('\n')[0] : undefined);
     });
   });
 }

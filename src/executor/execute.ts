@@ -187,7 +187,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   if (atFileLimit) limitsHit.add('file-size');
   const { exitCode, signal: claimed } = interpretExit(exit, stopped);
   // A status of 128+N is only a number the hook's shell returned; it counts as the signal when the supervisor saw its cause.
-  let signal: string | null = exit.signal && !stopped ? exit.signal : null;
+  let signal: string | null = exit.signal ? claimed : null;
   if (claimed === 'SIGXCPU' && processes.cpuPeakSeconds() >= limits.cpuSeconds - CPU_SAMPLE_SLACK_S) {
     signal = 'SIGXCPU';
     limitsHit.add('cpu');

@@ -75,13 +75,13 @@ export async function callRedis(upstream: RedisUpstream, command: readonly strin
             if (skip > 0) {
               const preamble = upstream.preamble[upstream.preamble.length - skip]!;
               skip--;
-              if (value.kind === 'error') reject(new Error(`${preamble[0]} failed: ${value.message}`));
+              if (value.kind === 'error') reject(new Error(`${preamble[0]!} failed: ${value.message}`));
               continue;
             }
             resolve(value);
           }
         } catch (error) {
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
     });

@@ -84,7 +84,8 @@ export function runToJson(result: HookRunResult): RunJson {
 
 /** Event data as the report shows it: itself, or its size when its JSON is over 4 KiB. */
 function boundedData(data: unknown): unknown {
-  const text = JSON.stringify(data) ?? '';
+  // Event data was parsed from JSON, so only undefined lacks a JSON text.
+  const text = data === undefined ? '' : JSON.stringify(data);
   return text.length > TRACED_STRING_BYTES ? `(${Buffer.byteLength(text)} bytes, not shown)` : data;
 }
 
@@ -110,6 +111,8 @@ function shorten(text: string, max = MAX_SHOWN): string {
 }
 
 function showJson(value: unknown): string {
+  // JSON.stringify gives undefined for undefined and functions, which its lib type does not say.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return shorten(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
 }
 

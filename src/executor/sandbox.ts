@@ -77,7 +77,7 @@ const availabilityCache = new Map<string, BwrapAvailability>();
  * before any hook runs.
  */
 export function probeBwrap(options: { hostUid?: number; hostGid?: number; searchPath?: string } = {}): BwrapAvailability {
-  const cacheKey = `${options.hostUid}:${options.hostGid}:${options.searchPath ?? ''}`;
+  const cacheKey = `${String(options.hostUid)}:${String(options.hostGid)}:${options.searchPath ?? ''}`;
   const cached = availabilityCache.get(cacheKey);
   if (cached) return cached;
   const availability = probeUncached(options);
@@ -115,7 +115,11 @@ function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath
     },
   );
   if (probe.status !== 0) {
-    const detail = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim();
+    const detail = (
+      probe.stderr ||
+      probe.error?.message ||
+      (probe.status === null ? `killed by ${probe.signal ?? 'a signal'}` : `exit status ${probe.status}`)
+    ).trim();
     return {
       ok: false,
       path,
@@ -204,7 +208,7 @@ export const SANDBOX_ENV_FILE = '/run/vah/env';
  */
 export function closeInheritedFds(keep: readonly number[] = []): string {
   const kept = ['0', '1', '2', ...keep.map(String)].join('|');
-  return `for vah_fd in /proc/self/fd/*; do vah_fd=\${vah_fd##*/}; case \$vah_fd in ${kept}|*[!0-9]*) ;; *) eval "exec \$vah_fd>&-";; esac; done; unset vah_fd`;
+  return `for vah_fd in /proc/self/fd/*; do vah_fd=\${vah_fd##*/}; case $vah_fd in ${kept}|*[!0-9]*) ;; *) eval "exec $vah_fd>&-";; esac; done; unset vah_fd`;
 }
 
 /**
@@ -234,7 +238,7 @@ export function hookLauncherArgs(
   return [
     '-c',
     `${closeInheritedFds()}; ${limitsPrelude(limits, options)} || exit 125; ` +
-      `while IFS= read -r -d '' vah_kv; do export "\$vah_kv" 2>/dev/null; done < "\$2"; unset vah_kv; exec -a bash /bin/bash -c "\$1"`,
+      `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$2"; unset vah_kv; exec -a bash /bin/bash -c "$1"`,
     'vah-limits',
     script,
     envFile,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
@@ -408,7 +408,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let outcome: ExecutionOutcome;
     let env: Record<string, string>;
     // The hook's own clock starts when its process does, not while its sockets are set up.
-    let startedAt = trace.now();
+    let startedAt: number;
     let cgroup: RunCgroup | undefined;
     const envFile = join(runDir, 'env');
     const diskBudget = {

@@ -133,7 +133,7 @@ function sizeProblem(args: readonly string[]): string | undefined {
     const flag = /^--(key|pattern|prefix)(?:=(.*))?$/s.exec(arg);
     const value = flag ? (flag[2] ?? args[i + 1]) : undefined;
     if (flag && value !== undefined && value.length > MAX_MEMORY_KEY_LENGTH)
-      return `--${flag[1]} is too long (${value.length} characters; keys and patterns take at most ${MAX_MEMORY_KEY_LENGTH})`;
+      return `--${flag[1] ?? ''} is too long (${value.length} characters; keys and patterns take at most ${MAX_MEMORY_KEY_LENGTH})`;
   }
   return undefined;
 }
@@ -204,7 +204,7 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
       case 'list': {
         const { flags } = parseFlags(rest, ['level', 'pattern', 'prefix']);
         const level = parseLevel(flags.get('level'), notes, { required: false });
-        const pattern = flags.get('pattern') ?? (flags.has('prefix') ? `${flags.get('prefix')}*` : undefined);
+        const pattern = flags.get('pattern') ?? (flags.has('prefix') ? `${flags.get('prefix')!}*` : undefined);
         const entries = await query(context, level, pattern);
         context.record({
           ...base,
@@ -329,6 +329,7 @@ export function validateEvent(fields: { type?: string; priority?: string; data?:
   return { problems, priority, data };
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- one asynchronous signature for every slash command; a throw stays a rejection
 export async function runEventbusCommand(args: readonly string[], context: SlashCommandContext): Promise<CommandOutcome> {
   const [subcommand = '', ...rest] = args;
   const base = { kind: 'event' as const, agentId: context.identity.agentId, runId: context.runId, action: subcommand, args: [...args] };

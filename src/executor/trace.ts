@@ -98,12 +98,12 @@ export class TraceLog {
    * operation is returned but not kept.
    */
   record(input: OperationInput & { t?: number }): TraceOperation {
-    const operation = { t: roundMs(this.elapsed()), ...input } as TraceOperation;
+    const operation: TraceOperation = { t: roundMs(this.elapsed()), ...input };
     if (operation.runId !== undefined) {
       let usage = this.perRun.get(operation.runId);
       if (!usage) this.perRun.set(operation.runId, (usage = { operations: 0, bytes: 0, omitted: 0 }));
       const bytes =
-        (JSON.stringify(operation)?.length ?? 0) + (operation.kind === 'redis' && operation.reply === undefined ? LATE_REPLY_ALLOWANCE : 0);
+        JSON.stringify(operation).length + (operation.kind === 'redis' && operation.reply === undefined ? LATE_REPLY_ALLOWANCE : 0);
       if (usage.operations >= TRACE_LIMITS.operationsPerRun || usage.bytes + bytes > TRACE_LIMITS.bytesPerRun) {
         usage.omitted++;
         return operation;

@@ -109,9 +109,9 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
   const shim = join(dir, 'sqlite-memory');
 
   beforeAll(async () => {
-    server = await startControlServer(join(dir, 'control.sock'), async (command, args) => {
+    server = await startControlServer(join(dir, 'control.sock'), (command, args) => {
       received.push({ command, args });
-      return next;
+      return Promise.resolve(next);
     });
     writeFileSync(
       shim,

@@ -82,7 +82,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
   });
 
   it("the CLI prints the timeline, the JSON trace, a diagram that parses, and the findings through the linter's reporters", async () => {
-    const profile = work.write(
+    work.write(
       'cli.md',
       profileText('cli', {
         on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:x" --level agent --data 1',

@@ -228,7 +228,7 @@ function quoteForMonitor(bytes: string): string {
     const code = bytes.charCodeAt(i);
     const escaped = MONITOR_ESCAPES[code];
     if (escaped) quoted += escaped;
-    else if (code >= 0x20 && code < 0x7f) quoted += bytes[i];
+    else if (code >= 0x20 && code < 0x7f) quoted += bytes.charAt(i);
     else quoted += `\\x${code.toString(16).padStart(2, '0')}`;
   }
   return `${quoted}"`;

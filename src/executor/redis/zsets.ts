@@ -12,35 +12,55 @@ import { SortedSet, type ScoredMember } from './sorted-set.js';
 
 const lower = asciiLower;
 
+interface ZaddOptions {
+  readonly nx: boolean;
+  readonly xx: boolean;
+  readonly gt: boolean;
+  readonly lt: boolean;
+  readonly ch: boolean;
+  readonly incr: boolean;
+  /** Where the score-member pairs start. */
+  readonly scoreIndex: number;
+  readonly scores: readonly number[];
+}
+
+/** ZADD's flags and scores, checked in the order `zaddGenericCommand` checks them (so the same error wins). */
+function parseZaddArguments(args: readonly string[], forcedIncrement: boolean): ZaddOptions {
+  let scoreIndex = 2;
+  const flags = new Set<string>(forcedIncrement ? ['incr'] : []);
+  if (!forcedIncrement) {
+    while (scoreIndex < args.length && ['nx', 'xx', 'ch', 'incr', 'gt', 'lt'].includes(lower(args[scoreIndex]!))) {
+      flags.add(lower(args[scoreIndex]!));
+      scoreIndex++;
+    }
+  }
+  const remaining = args.length - scoreIndex;
+  if (remaining % 2 !== 0 || remaining === 0) fail(SYNTAX_ERROR);
+  const pairs = remaining / 2;
+  const [nx, xx, gt, lt, incr, ch] = ['nx', 'xx', 'gt', 'lt', 'incr', 'ch'].map((flag) => flags.has(flag)) as [
+    boolean,
+    boolean,
+    boolean,
+    boolean,
+    boolean,
+    boolean,
+  ];
+  if (nx && xx) fail('XX and NX options at the same time are not compatible');
+  if ((gt && nx) || (lt && nx) || (gt && lt)) fail('GT, LT, and/or NX options at the same time are not compatible');
+  if (incr && pairs > 1) fail('INCR option supports a single increment-element pair');
+  const scores: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const score = parseRedisDouble(args[scoreIndex + i * 2]!);
+    if (score === null) fail(NOT_A_FLOAT);
+    scores.push(score);
+  }
+  return { nx, xx, gt, lt, ch, incr, scoreIndex, scores };
+}
+
 function zaddCommand(name: string, forcedIncrement: boolean): CommandSpec {
   return command(name, forcedIncrement ? 4 : -4, (args, ctx, db) => {
-    let scoreIndex = 2;
-    const flags = new Set<string>(forcedIncrement ? ['incr'] : []);
-    if (!forcedIncrement) {
-      while (scoreIndex < args.length && ['nx', 'xx', 'ch', 'incr', 'gt', 'lt'].includes(lower(args[scoreIndex]!))) {
-        flags.add(lower(args[scoreIndex]!));
-        scoreIndex++;
-      }
-    }
-    const remaining = args.length - scoreIndex;
-    if (remaining % 2 !== 0 || remaining === 0) fail(SYNTAX_ERROR);
-    const pairs = remaining / 2;
-    const [nx, xx, gt, lt, incr] = ['nx', 'xx', 'gt', 'lt', 'incr'].map((flag) => flags.has(flag)) as [
-      boolean,
-      boolean,
-      boolean,
-      boolean,
-      boolean,
-    ];
-    if (nx && xx) fail('XX and NX options at the same time are not compatible');
-    if ((gt && nx) || (lt && nx) || (gt && lt)) fail('GT, LT, and/or NX options at the same time are not compatible');
-    if (incr && pairs > 1) fail('INCR option supports a single increment-element pair');
-    const scores: number[] = [];
-    for (let i = 0; i < pairs; i++) {
-      const score = parseRedisDouble(args[scoreIndex + i * 2]!);
-      if (score === null) fail(NOT_A_FLOAT);
-      scores.push(score);
-    }
+    const { nx, xx, gt, lt, ch, incr, scoreIndex, scores } = parseZaddArguments(args, forcedIncrement);
+    const pairs = scores.length;
     const key = args[1]!;
     let zset = db.lookupTyped(key, 'zset');
     let added = 0;
@@ -83,7 +103,7 @@ function zaddCommand(name: string, forcedIncrement: boolean): CommandSpec {
     db.deleteIfEmpty(key, zset);
     if (added > 0) ctx.store.signalKeyAsReady(db, key);
     if (incr) return processed > 0 ? bulkBytes(formatDouble(lastScore)) : NULL_BULK;
-    return integer(flags.has('ch') ? added + updated : added);
+    return integer(ch ? added + updated : added);
   });
 }
 

@@ -49,7 +49,7 @@ class Generator {
   /** Mixes the case of a command name, which Redis ignores. */
   name(command: string): string {
     if (!this.chance(0.2)) return command;
-    return [...command].map((c) => (this.chance(0.5) ? c.toUpperCase() : c)).join('');
+    return Array.from(command, (c) => (this.chance(0.5) ? c.toUpperCase() : c)).join('');
   }
 }
 

@@ -162,7 +162,7 @@ export async function startRealRedis(dir: string): Promise<RealRedis> {
   while (!existsSync(socketPath)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not start (exit code ${child.exitCode})`);
+      throw new Error(`redis-server did not start (exit code ${String(child.exitCode)})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -170,7 +170,10 @@ export async function startRealRedis(dir: string): Promise<RealRedis> {
     socketPath,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),
