@@ -17,6 +17,7 @@ import {
   type ExecutorSessionOptions,
   type HookRunResult,
 } from '../executor/session.js';
+import { escapeControl } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
@@ -42,7 +43,8 @@ Run:
   --timeout-ms N           Kill the sandbox after N ms (default ${HOOK_TIMEOUT_MS}, the runtime's)
   --workspace DIR          Copy DIR into the fresh workspace first (DIR itself is never touched)
   --memory-db FILE         Save the memory database (SQLite) to FILE after the run
-  --redis-url URL          Use a real Redis (redis://host:port/db or unix:///path.sock) instead of the fake
+  --redis-url URL          Use a real Redis (redis://host:port/db or unix:///path.sock) instead of the fake,
+                           behind a filter: that database only, data commands only (see src/executor/README.md)
   --no-sandbox             Run the hook unconfined on this machine (prints a warning; not recommended)
 
 Limits (per run; sizes take K, M or G):
@@ -177,7 +179,7 @@ async function findHook(
     return EXIT_USAGE;
   }
   const { hooks, diagnostics } = await load(profilePath);
-  const names = hooks.map((hook) => hook.name);
+  const names = hooks.map((hook) => escapeControl(hook.name));
   const available = names.length > 0 ? `hooks in ${shownPath}: ${names.join(', ')}` : `${shownPath} has no runnable hooks`;
   if (hookName === undefined) {
     io.stderr(`validate-agent-hooks run: missing --hook NAME; ${available}\n`);
@@ -185,8 +187,12 @@ async function findHook(
   }
   const hook = hooks.find((candidate) => candidate.name === hookName);
   if (!hook) {
-    const problems = diagnostics.filter((d) => d.severity === 'error').map((d) => `  ${shownPath}:${d.line}:${d.column} ${d.message}`);
-    io.stderr(`validate-agent-hooks run: no hook '${hookName}'; ${available}\n${problems.length > 0 ? `${problems.join('\n')}\n` : ''}`);
+    const problems = diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => `  ${shownPath}:${d.line}:${d.column} ${escapeControl(d.message)}`);
+    io.stderr(
+      `validate-agent-hooks run: no hook '${escapeControl(hookName)}'; ${available}\n${problems.length > 0 ? `${problems.join('\n')}\n` : ''}`,
+    );
     return EXIT_USAGE;
   }
   return hook;

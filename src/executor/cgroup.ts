@@ -16,6 +16,8 @@ export interface RunCgroup {
   path: string;
   /** Moves a process (and so everything it will start) into the group. */
   enter(pid: number): Promise<void>;
+  /** Host PIDs in the group now. */
+  processes(): number[];
   /** Whether the kernel killed something in the group for exceeding the limit. */
   oomKilled(): Promise<boolean>;
   remove(): Promise<void>;
@@ -80,6 +82,13 @@ export async function createRunCgroup(name: string, memoryBytes: number): Promis
     version: root.version,
     path,
     enter: (pid) => writeFile(join(path, 'cgroup.procs'), String(pid)),
+    processes: () => {
+      try {
+        return readFileSync(join(path, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+      } catch {
+        return [];
+      }
+    },
     oomKilled: async () => {
       try {
         const text = await readFile(join(path, root.version === 2 ? 'memory.events' : 'memory.oom_control'), 'utf8');

@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } from './process-runner.js';
 import type { RunCgroup } from './cgroup.js';
-import type { SandboxLimits } from './sandbox.js';
+import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
+import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
+import { shellQuote } from './shims.js';
 
 /**
  * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
@@ -42,8 +44,10 @@ export interface SuperviseOptions {
   request: SpawnRequest;
   timeoutMs: number;
   limits: SandboxLimits;
-  /** Host path whose file system the disk budget watches. */
+  /** Host path whose free space is polled against the disk budget (only where no size-limited file system holds it). */
   diskWatchPath?: string;
+  /** Whether the size-limited file system that holds the disk budget is full (asked once the hook has ended). */
+  diskFull?: () => Promise<boolean>;
   /** `bwrap`: the PID namespace is the handle on every process; `marker`: an environment marker is the only one. */
   containment: { kind: 'pid-namespace'; infoPipe: number } | { kind: 'environment-marker'; marker: string };
   /**
@@ -52,6 +56,12 @@ export interface SuperviseOptions {
    * resolves, so no child can be forked outside the group.
    */
   cgroup?: RunCgroup;
+  /** Kills the process when it fires (the executor is being interrupted). */
+  abortSignal?: AbortSignal;
+  /** Host directories the hook can write, searched for a file stopped at the file-size limit. */
+  writableRoots?: readonly string[];
+  /** Files the command finds open at these descriptors (bwrap's `--seccomp FD`). */
+  openFiles?: ReadonlyArray<{ fd: number; path: string }>;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -66,18 +76,14 @@ const SIGNALS_BY_NUMBER: Record<number, string> = {
   25: 'SIGXFSZ',
 };
 
-/** What the shell and common tools print when a limit bites; the kernel tells the host nothing else. */
-const LIMIT_MESSAGES: Array<[LimitName, RegExp]> = [
-  ['processes', /fork: (?:retry: )?Resource temporarily unavailable|Cannot fork|fork failed/],
-  ['file-size', /File size limit exceeded|File too large/],
-  ['cpu', /CPU time limit exceeded/],
-  ['open-files', /Too many open files/],
-  ['memory', /Cannot allocate memory|x(?:m|re)alloc: cannot allocate|out of memory|MemoryError|JavaScript heap out of memory/],
-  // ENOSPC also means "too many namespaces", which `unshare` inside the sandbox meets by design.
-  ['disk', /^(?!.*(?:unshare|namespace)).*(?:No space left on device|Disk quota exceeded)/m],
-];
-
 const DISK_POLL_MS = 100;
+const PROCESS_SAMPLE_MS = 100;
+/** Without a control group each sample scans /proc; less often, then. */
+const PROCESS_SCAN_MS = 250;
+/** CPU a process may burn between the sampler's last look and the kernel's signal. */
+const CPU_SAMPLE_SLACK_S = 0.35;
+/** bwrap and its init count against the process limit too, outside the namespace the sampler counts. */
+const PROCESS_MARGIN = 3;
 const SURVIVOR_GRACE_MS = 1000;
 const STREAM_GRACE_MS = 200;
 
@@ -85,14 +91,21 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const { clock, limits } = options;
   const startedAt = clock.now();
   let child: SpawnedProcess;
-  const request: SpawnRequest = options.cgroup
-    ? {
-        ...options.request,
-        command: '/bin/sh',
-        args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args],
-        stdinPipe: true,
-      }
-    : options.request;
+  // A trampoline: descriptors this process inherited (and Node passes on) are closed before bwrap
+  // starts, all but the pipes given on purpose; with a cgroup it also waits at the gate.
+  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
+  const request: SpawnRequest = {
+    ...options.request,
+    command: '/bin/bash',
+    args: [
+      '-c',
+      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ` +
+        `${(options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('')}exec "$0" "$@"`,
+      options.request.command,
+      ...options.request.args,
+    ],
+    ...(options.cgroup ? { stdinPipe: true } : {}),
+  };
   try {
     child = options.runner.spawn(request);
   } catch (error) {
@@ -106,6 +119,9 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     stopped = true;
     child.kill('SIGKILL');
   };
+
+  if (options.abortSignal?.aborted) stop();
+  options.abortSignal?.addEventListener('abort', stop, { once: true });
 
   const stdout = captureStream(child.stdout, limits, () => {
     limitsHit.add('output');
@@ -137,6 +153,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
+  const cgroup = options.cgroup;
+  const processes = sampleProcessPeak(init, cgroup ? PROCESS_SAMPLE_MS : PROCESS_SCAN_MS, cgroup ? () => cgroup.processes() : undefined);
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -151,6 +169,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const exit: ProcessExit = await child.exited;
   const durationMs = clock.now() - startedAt;
   clearTimeout(timer);
+  processes.stop();
+  options.abortSignal?.removeEventListener('abort', stop);
   diskWatch?.stop();
 
   const namespace = await init;
@@ -160,11 +180,19 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   if (stdout.bytes() > limits.outputBytes || stderr.bytes() > limits.outputBytes) limitsHit.add('output');
 
   const stderrText = stderr.text();
-  for (const [name, pattern] of LIMIT_MESSAGES) if (pattern.test(stderrText)) limitsHit.add(name);
   if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
-  const { exitCode, signal } = interpretExit(exit, stopped);
-  if (signal === 'SIGXCPU') limitsHit.add('cpu');
-  if (signal === 'SIGXFSZ') limitsHit.add('file-size');
+  if (await options.diskFull?.()) limitsHit.add('disk');
+  if (processes.peak() >= limits.processes - PROCESS_MARGIN) limitsHit.add('processes');
+  const atFileLimit = options.writableRoots ? await fileAtSizeLimit(options.writableRoots, limits.fileSizeBytes) : false;
+  if (atFileLimit) limitsHit.add('file-size');
+  const { exitCode, signal: claimed } = interpretExit(exit, stopped);
+  // A status of 128+N is only a number the hook's shell returned; it counts as the signal when the supervisor saw its cause.
+  let signal: string | null = exit.signal ? claimed : null;
+  if (claimed === 'SIGXCPU' && processes.cpuPeakSeconds() >= limits.cpuSeconds - CPU_SAMPLE_SLACK_S) {
+    signal = 'SIGXCPU';
+    limitsHit.add('cpu');
+  }
+  if (claimed === 'SIGXFSZ' && atFileLimit) signal = 'SIGXFSZ';
 
   return {
     exitCode,

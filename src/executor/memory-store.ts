@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { MEMORY_LEVELS } from '../runtime/contract.js';
+import { compileGlob } from './memory-glob.js';
 
 /**
  * The store behind `/sqlite-memory`: a real SQLite database (sql.js, in
@@ -41,7 +42,10 @@ export interface MemoryEntry {
   expiresAt: number | null;
 }
 
-export type MemoryDenial = { ok: false; reason: 'not-found' | 'denied'; message: string };
+export type MemoryDenial = { ok: false; reason: 'not-found' | 'denied' | 'full'; message: string };
+
+/** Bytes of keys and values the store holds at most: it lives in the executor's memory, and hooks fill it. */
+export const MAX_MEMORY_STORE_BYTES = 64 * 1024 * 1024;
 export type MemoryResult<T> = ({ ok: true } & T) | MemoryDenial;
 
 export function isMemoryLevel(text: string): text is MemoryLevel {
@@ -98,6 +102,16 @@ export class MemoryStore {
   ): MemoryResult<{ created: boolean }> {
     const { level, key } = request;
     const existing = this.row(level, scopeOf(level, who), key);
+    const held = Number(
+      this.db.exec('SELECT COALESCE(SUM(LENGTH(CAST(value AS BLOB)) + LENGTH(CAST(key AS BLOB))), 0) FROM memory')[0]?.values[0]?.[0] ?? 0,
+    );
+    const freed = existing ? Buffer.byteLength(existing.value) + Buffer.byteLength(key) : 0;
+    if (held - freed + Buffer.byteLength(request.value) + Buffer.byteLength(key) > MAX_MEMORY_STORE_BYTES)
+      return {
+        ok: false,
+        reason: 'full',
+        message: `the memory store is full (it holds at most ${MAX_MEMORY_STORE_BYTES / 1024 / 1024} MiB)`,
+      };
     const now = this.now();
     const expiresAt = request.ttlSeconds === undefined ? null : now + request.ttlSeconds * 1000;
     this.db.run(
@@ -246,11 +260,7 @@ function toEntry(row: Record<string, SqlValue>): MemoryEntry {
   };
 }
 
+/** A key glob (`*`, `?`), matched in linear time (see memory-glob.ts). */
 export function globMatcher(glob: string): (key: string) => boolean {
-  const source = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '[\\s\\S]*')
-    .replace(/\?/g, '[\\s\\S]');
-  const pattern = new RegExp(`^${source}$`);
-  return (key) => pattern.test(key);
+  return compileGlob(glob);
 }

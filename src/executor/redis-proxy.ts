@@ -1,8 +1,6 @@
-import { chmod, unlink } from 'node:fs/promises';
-import { connect, createServer, type Socket } from 'node:net';
-import { asCommand, RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
+import { connect, type Socket } from 'node:net';
+import { RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
 import { encodeCommand } from './redis/resp.js';
-import type { RedisOperation } from './trace.js';
 
 /**
  * Where the Redis side listens: the embedded fake's Unix socket, or a real
@@ -30,7 +28,10 @@ export function parseRedisUrl(url: string): RedisUpstream {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`invalid --redis-url '${url}' (expected redis://host:port, rediss is not supported, or unix:///path/to.sock)`);
+    // The URL may carry a password; an error message is no place for it.
+    throw new Error(
+      `invalid --redis-url '${url.replace(/\/\/[^@/]*@/, '//(credentials)@')}' (expected redis://host:port, rediss is not supported, or unix:///path/to.sock)`,
+    );
   }
   const preamble: string[][] = [];
   const password = decodeURIComponent(parsed.password);
@@ -52,131 +53,6 @@ export function parseRedisUrl(url: string): RedisUpstream {
 export interface TracingProxy {
   socketPath: string;
   close(): Promise<void>;
-}
-
-/** A client frame bigger than this is passed through without being traced. */
-const MAX_TRACED_FRAME_BYTES = 1024 * 1024;
-
-/**
- * A Unix socket in front of the Redis side, one per run, so every command is
- * attributed to the agent that sent it and carries its reply in the trace,
- * whether the server is the fake or a real Redis. Bytes are forwarded as they
- * come; parsing only observes them, and a stream it cannot follow (garbage,
- * huge frames) is still forwarded, only no longer traced.
- */
-export async function startTracingProxy(options: {
-  socketPath: string;
-  upstream: RedisUpstream;
-  record: (operation: Omit<RedisOperation, 't' | 'kind' | 'agentId' | 'runId' | 'durationMs'>) => RedisOperation;
-  now: () => number;
-}): Promise<TracingProxy> {
-  const connections = new Set<Socket>();
-  const server = createServer((client) => {
-    client.pause();
-    const server = connectUpstream(options.upstream);
-    connections.add(client);
-    connections.add(server);
-    const closeBoth = (): void => {
-      client.destroy();
-      server.destroy();
-      connections.delete(client);
-      connections.delete(server);
-    };
-    client.on('error', closeBoth);
-    server.on('error', closeBoth);
-    client.on('close', closeBoth);
-    server.on('close', closeBoth);
-
-    let tracing = true;
-    const requests = new RespReplyDecoder({ maxBulkLength: MAX_TRACED_FRAME_BYTES, inline: true });
-    const replies = new RespReplyDecoder({ maxBulkLength: 512 * 1024 * 1024 });
-    const pending: Array<{ operation: RedisOperation; startedAt: number }> = [];
-    const stopTracing = (): void => {
-      tracing = false;
-      pending.length = 0;
-    };
-
-    // The client is held back until the preamble's replies are in, so they cannot mix with its own.
-    let preambleReplies = options.upstream.preamble.length;
-    const preambleOperations: RedisOperation[] = [];
-    server.on('connect', () => {
-      for (const command of options.upstream.preamble) {
-        server.write(encodeCommand(command));
-        preambleOperations.push(options.record({ command: command[0] === 'AUTH' ? ['AUTH', '(password)'] : command, reply: undefined }));
-      }
-      if (preambleReplies === 0) client.resume();
-    });
-    client.on('data', (chunk) => {
-      server.write(chunk);
-      if (!tracing) return;
-      try {
-        requests.push(chunk);
-        if (requests.bufferedBytes > MAX_TRACED_FRAME_BYTES) {
-          stopTracing();
-          return;
-        }
-        for (const frame of requests.drain()) {
-          const command = asCommand(frame) ?? ['(unreadable request)'];
-          const operation = options.record({ command, reply: undefined });
-          pending.push({ operation, startedAt: options.now() });
-        }
-      } catch {
-        stopTracing();
-      }
-    });
-    server.on('data', (chunk) => {
-      if (preambleReplies > 0) {
-        replies.push(chunk);
-        try {
-          for (const value of replies.drain()) {
-            const operation = preambleOperations.shift();
-            if (operation) {
-              operation.reply = toTraceValue(value);
-              operation.durationMs = 0;
-            }
-            preambleReplies--;
-          }
-        } catch {
-          closeBoth();
-          return;
-        }
-        if (preambleReplies === 0) client.resume();
-        return;
-      }
-      client.write(chunk);
-      if (!tracing) return;
-      try {
-        replies.push(chunk);
-        for (const value of replies.drain()) settle(value);
-      } catch {
-        stopTracing();
-      }
-    });
-    const settle = (value: DecodedReply): void => {
-      const next = pending.shift();
-      if (next) {
-        next.operation.reply = toTraceValue(value);
-        next.operation.durationMs = Math.round((options.now() - next.startedAt) * 10) / 10;
-        return;
-      }
-      const operation = options.record({ command: [], reply: toTraceValue(value), push: true });
-      operation.durationMs = 0;
-    };
-  });
-  await unlink(options.socketPath).catch(() => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  await chmod(options.socketPath, 0o666);
-  return {
-    socketPath: options.socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of connections) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
 }
 
 /** One command from the host (the simulator signalling, a test checking a key), over a fresh connection. */

@@ -1,17 +1,20 @@
 import { join } from 'node:path';
 import { callRedis, parseRedisUrl, toTraceValue, type RedisUpstream } from './redis-proxy.js';
-import { startRedisFake, type Store } from './redis/index.js';
+import { startRedisFake, type RedisFake, type Store } from './redis/index.js';
 
 /**
  * The session's Redis: the embedded fake (`./redis/`) on a Unix socket, or a
- * real server given by `--redis-url`. Hooks never reach it directly; each run
- * gets a tracing proxy in front of it (see redis-proxy.ts).
+ * real server given by `--redis-url`. Hooks never reach it directly: each run
+ * gets its own socket, which hands connections to the fake (redis-run-socket.ts)
+ * or to the filter in front of a real server (redis-filter-proxy.ts).
  */
 export interface RedisSide {
   mode: 'fake' | 'real';
   upstream: RedisUpstream;
   /** The fake's store, for callers that inspect state without a round trip; absent for a real server. */
   fakeStore?: Store;
+  /** The fake itself: each run's socket hands it connections, traced from its own dispatch. */
+  fake?: RedisFake;
   /** Sends one command from the host and returns the reply as JSON (errors as `{error}`). */
   call(command: readonly string[]): Promise<unknown>;
   close(): Promise<void>;
@@ -44,6 +47,7 @@ export async function startRedisSide(options: { sessionDir: string; redisUrl?: s
     mode: 'fake',
     upstream,
     fakeStore: fake.store,
+    fake,
     call: async (command) => toTraceValue(await callRedis(upstream, command)),
     close: () => fake.close(),
   };

@@ -1,4 +1,6 @@
+import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import type { MemoryEntry } from './memory-store.js';
+import { TRACED_STRING_BYTES, traceString } from './trace-bounds.js';
 import type { HookRunResult } from './session.js';
 import type { TraceOperation } from './trace.js';
 
@@ -28,7 +30,24 @@ export interface RunJson {
   limitsHit: string[];
   sandbox: HookRunResult['sandbox'];
   error?: string;
+  /** Entries and events past the report's limit, counted and left out. */
+  memoryOmitted?: number;
+  eventsOmitted?: number;
 }
+
+/**
+ * What bounds a report: the trace keeps at most TRACE_LIMITS per run, stdout
+ * and stderr at most `limits.outputBytes` each, memory and events at most
+ * this many entries, each value shown up to 4 KiB. With the default limits a
+ * JSON report stays under REPORT_SIZE_BOUND bytes.
+ */
+export const MAX_REPORTED_ENTRIES = 500;
+/**
+ * The worst case, every byte a control character JSON escapes six-fold:
+ * 2 × 6 MiB of output, 4 MiB of trace, 500 entries and 500 events of at
+ * most 4 KiB (key 1 KiB) each. A report of ordinary text is far smaller.
+ */
+export const REPORT_SIZE_BOUND = 48 * 1024 * 1024;
 
 export function runToJson(result: HookRunResult): RunJson {
   return {
@@ -47,18 +66,27 @@ export function runToJson(result: HookRunResult): RunJson {
     stderrBytes: result.stderrBytes,
     env: result.env,
     operations: result.operations,
-    memory: result.memory.map(memoryJson),
-    events: result.events.map((event) => ({
-      type: event.type,
+    memory: result.memory.slice(0, MAX_REPORTED_ENTRIES).map(memoryJson),
+    events: result.events.slice(0, MAX_REPORTED_ENTRIES).map((event) => ({
+      type: traceString(event.type),
       priority: event.priority,
-      data: event.data,
+      data: boundedData(event.data),
       agentId: event.agentId,
       t: event.t,
     })),
     limitsHit: result.limitsHit,
     sandbox: result.sandbox,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.memory.length > MAX_REPORTED_ENTRIES ? { memoryOmitted: result.memory.length - MAX_REPORTED_ENTRIES } : {}),
+    ...(result.events.length > MAX_REPORTED_ENTRIES ? { eventsOmitted: result.events.length - MAX_REPORTED_ENTRIES } : {}),
   };
+}
+
+/** Event data as the report shows it: itself, or its size when its JSON is over 4 KiB. */
+function boundedData(data: unknown): unknown {
+  // Event data was parsed from JSON, so only undefined lacks a JSON text.
+  const text = data === undefined ? '' : JSON.stringify(data);
+  return text.length > TRACED_STRING_BYTES ? `(${Buffer.byteLength(text)} bytes, not shown)` : data;
 }
 
 function memoryJson(entry: MemoryEntry): RunJson['memory'][number] {
@@ -66,17 +94,19 @@ function memoryJson(entry: MemoryEntry): RunJson['memory'][number] {
     level: entry.level,
     key: entry.key,
     owner: entry.owner,
-    value: entry.value,
+    value: traceString(entry.value),
     ...(entry.level === 'swarm' ? { swarmId: entry.swarmId } : {}),
     ...(entry.expiresAt !== null ? { expiresAt: entry.expiresAt } : {}),
   };
 }
 
 const KIND_WIDTH = 8;
+const MAX_HUMAN_ENTRIES = 200;
 const MAX_SHOWN = 200;
 
+/** One line of hook-controlled text, control characters shown as escapes (see control-chars.ts). */
 function shorten(text: string, max = MAX_SHOWN): string {
-  const flat = text.replace(/\n/g, '\\n');
+  const flat = escapeControl(text);
   return flat.length > max ? `${flat.slice(0, max)}… (${flat.length} chars)` : flat;
 }
 
@@ -87,8 +117,10 @@ function showJson(value: unknown): string {
 }
 
 function quoteWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : escapeControl(JSON.stringify(word));
 }
+
+const line = escapeControl;
 
 export function describeOperation(operation: TraceOperation): string {
   switch (operation.kind) {
@@ -99,23 +131,24 @@ export function describeOperation(operation: TraceOperation): string {
       return `${[name.toUpperCase(), ...args].map(quoteWord).join(' ')} → ${reply}${operation.durationMs >= 5 ? ` (${operation.durationMs} ms)` : ''}`;
     }
     case 'memory': {
-      const target = operation.key !== undefined ? ` ${operation.key}` : operation.pattern !== undefined ? ` ${operation.pattern}` : '';
-      const level = operation.level ? ` [${operation.level}]` : '';
+      const target =
+        operation.key !== undefined ? ` ${line(operation.key)}` : operation.pattern !== undefined ? ` ${line(operation.pattern)}` : '';
+      const level = operation.level ? ` [${line(operation.level)}]` : '';
       const value = operation.value !== undefined ? ` = ${shorten(operation.value, 120)}` : '';
       const count = operation.count !== undefined ? ` → ${operation.count} entr${operation.count === 1 ? 'y' : 'ies'}` : '';
       const outcome = operation.outcome === 'ok' || operation.outcome === 'recorded' ? '' : ` ✗ ${operation.outcome}`;
-      const note = operation.note ? ` (${operation.note})` : '';
-      return `${operation.action || '(none)'}${target}${level}${value}${count}${outcome}${note}`;
+      const note = operation.note ? ` (${line(operation.note)})` : '';
+      return `${line(operation.action) || '(none)'}${target}${level}${value}${count}${outcome}${note}`;
     }
     case 'event': {
       if (operation.action !== 'publish')
-        return `${operation.action || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${operation.note})` : ''}`;
-      const head = `publish ${operation.type ?? '(no type)'} priority ${operation.priority ?? '?'} ${showJson(operation.data)}`;
-      if (!operation.valid) return `${head} ✗ ${(operation.problems ?? []).join('; ')}`;
-      return `${head}${operation.note ? ` (${operation.note})` : ''}`;
+        return `${line(operation.action) || '(none)'} ${operation.args.slice(1).map(quoteWord).join(' ')}${operation.note ? ` (${line(operation.note)})` : ''}`;
+      const head = `publish ${line(operation.type ?? '(no type)')} priority ${operation.priority ?? '?'} ${showJson(operation.data)}`;
+      if (!operation.valid) return `${head} ✗ ${line((operation.problems ?? []).join('; '))}`;
+      return `${head}${operation.note ? ` (${line(operation.note)})` : ''}`;
     }
     case 'command':
-      return `${[operation.command, ...operation.args].map(quoteWord).join(' ')} — ${operation.note}`;
+      return `${[operation.command, ...operation.args].map(quoteWord).join(' ')} — ${line(operation.note)}`;
   }
 }
 
@@ -128,7 +161,7 @@ function indentBlock(text: string, prefix = '  │ '): string {
 }
 
 function status(result: HookRunResult): string {
-  if (result.error) return `could not run: ${result.error}`;
+  if (result.error) return `could not run: ${line(result.error)}`;
   if (result.timedOut) return `timed out after ${result.sandbox.timeoutMs} ms (the sandbox was killed)`;
   if (result.exitCode === null) return 'killed by the executor';
   const signal = result.signal ? ` (${result.signal})` : '';
@@ -141,8 +174,10 @@ export function formatRunHuman(result: HookRunResult): string {
     result.sandbox.mode === 'bwrap'
       ? `bwrap ${result.sandbox.bwrapVersion ?? ''}`.trim() + ` as uid ${result.sandbox.hostUid}`
       : 'NONE (--no-sandbox)';
-  lines.push(`Hook ${result.hook} of ${result.profile}`);
-  lines.push(`  agent ${result.agentId} · swarm ${result.swarmId} · sandbox ${sandbox} · timeout ${result.sandbox.timeoutMs} ms`);
+  lines.push(`Hook ${line(result.hook)} of ${line(result.profile)}`);
+  lines.push(
+    `  agent ${line(result.agentId)} · swarm ${line(result.swarmId)} · sandbox ${sandbox} · timeout ${result.sandbox.timeoutMs} ms`,
+  );
   lines.push('');
   lines.push(result.operations.length > 0 ? "Timeline (ms from the hook's start)" : 'Timeline: no Redis, memory, event or command calls');
   for (const operation of result.operations) {
@@ -162,19 +197,22 @@ export function formatRunHuman(result: HookRunResult): string {
     }
     const dropped = bytes - Buffer.byteLength(text);
     lines.push(`${name} (${bytes} bytes${dropped > 0 ? `, the first ${bytes - dropped} shown` : ''})`);
-    lines.push(indentBlock(text));
+    lines.push(indentBlock(escapeControlBlock(text)));
   }
   lines.push('');
   lines.push(`Result: ${status(result)} in ${Math.round(result.durationMs)} ms`);
   lines.push(`Limits hit: ${result.limitsHit.length > 0 ? result.limitsHit.join(', ') : 'none'}`);
-  for (const warning of result.sandbox.warnings) lines.push(`Warning: ${warning}`);
+  for (const warning of result.sandbox.warnings) lines.push(`Warning: ${line(warning)}`);
   lines.push('');
   lines.push(`Memory after the run (${result.memory.length} entr${result.memory.length === 1 ? 'y' : 'ies'})`);
-  for (const entry of result.memory) {
-    const scope = entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level;
-    lines.push(`  ${scope.padEnd(14)} ${entry.key}  (owner ${entry.owner})  ${shorten(entry.value, 160)}`);
+  for (const entry of result.memory.slice(0, MAX_HUMAN_ENTRIES)) {
+    const scope = line(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level);
+    lines.push(`  ${scope.padEnd(14)} ${line(entry.key)}  (owner ${line(entry.owner)})  ${shorten(entry.value, 160)}`);
   }
+  if (result.memory.length > MAX_HUMAN_ENTRIES) lines.push(`  … and ${result.memory.length - MAX_HUMAN_ENTRIES} more (see --format json)`);
   lines.push(`Events published (${result.events.length})`);
-  for (const event of result.events) lines.push(`  ${event.type}  priority ${event.priority}  ${showJson(event.data)}`);
-  return `${lines.join('\n')}\n`;
+  for (const event of result.events.slice(0, MAX_HUMAN_ENTRIES))
+    lines.push(`  ${line(event.type)}  priority ${event.priority}  ${showJson(event.data)}`);
+  // Every field above is escaped where it is placed; this pass is the net for one that is not.
+  return `${escapeControlBlock(lines.join('\n'))}\n`;
 }

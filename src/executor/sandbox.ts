@@ -187,6 +187,62 @@ export interface SandboxPlan {
   slashCommands: Array<{ name: string; shimPath: string }>;
   /** File descriptor bwrap writes its child's PID to. */
   infoFd: number;
+  /** Host file of the hook's environment (see `writeEnvironmentFile`), bound read-only into the sandbox. */
+  envFile: string;
+  /** A size-limited tmpfs (bytes) for the sandbox's own scratch places (/dev/shm). */
+  shmBytes?: number;
+  /** Descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
+  seccompFd?: number;
+}
+
+/** Where the hook's environment file appears inside the sandbox. */
+export const SANDBOX_ENV_FILE = '/run/vah/env';
+
+/**
+ * Shell words that close every descriptor above 2 except `keep`. A caller
+ * (a CI runner, a `flock` wrapper, `run … 30</`) may leave descriptors open
+ * without close-on-exec; Node and bwrap pass them on, and a directory
+ * descriptor is the host's file system through `/proc/self/fd/N`. The glob
+ * lists the shell's own descriptors; closing one that is already closed
+ * (the glob's own, say) is not an error in bash.
+ */
+export function closeInheritedFds(keep: readonly number[] = []): string {
+  const kept = ['0', '1', '2', ...keep.map(String)].join('|');
+  return `for vah_fd in /proc/self/fd/*; do vah_fd=\${vah_fd##*/}; case $vah_fd in ${kept}|*[!0-9]*) ;; *) eval "exec $vah_fd>&-";; esac; done; unset vah_fd`;
+}
+
+/**
+ * The environment file: NUL-separated `KEY=VALUE` entries. The hook's
+ * variables travel in it rather than in the environment of bwrap or of the
+ * launching shell, so a `--env LD_PRELOAD=…` or `BASH_ENV=…` reaches the
+ * hook and nothing that runs before its limits are in place.
+ */
+export function environmentFileText(env: Readonly<Record<string, string>>): string {
+  return Object.entries(env)
+    .map(([key, value]) => `${key}=${value}\0`)
+    .join('');
+}
+
+/**
+ * `bash -c` arguments that start a hook: close inherited descriptors, set the
+ * limits, export the hook's environment from `envFile`, then become
+ * `bash -c SCRIPT` exactly as the runtime runs it. The launching shell itself
+ * starts with an empty environment.
+ */
+export function hookLauncherArgs(
+  script: string,
+  envFile: string,
+  limits: SandboxLimits,
+  options: { processLimit?: boolean } = {},
+): string[] {
+  return [
+    '-c',
+    `${closeInheritedFds()}; ${limitsPrelude(limits, options)} || exit 125; ` +
+      `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$2"; unset vah_kv; exec -a bash /bin/bash -c "$1"`,
+    'vah-limits',
+    script,
+    envFile,
+  ];
 }
 
 /**
@@ -219,6 +275,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
+    '--clearenv',
     '--cap-drop',
     'ALL',
     '--uid',
@@ -237,7 +294,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '--dev',
     '/dev',
     '--size',
-    String(1024 * 1024),
+    String(plan.shmBytes ?? 1024 * 1024),
     '--tmpfs',
     '/dev/shm',
     '--bind',
@@ -261,6 +318,9 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '--ro-bind',
     plan.redisSocket,
     SANDBOX_PATHS.redisSocket,
+    '--ro-bind',
+    plan.envFile,
+    SANDBOX_ENV_FILE,
   );
   for (const location of plan.redisCliLocations) args.push('--ro-bind', `${plan.binDir}/redis-cli`, location);
   for (const { name, shimPath } of plan.slashCommands) args.push('--ro-bind', shimPath, `/${name}`);
@@ -273,12 +333,10 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     SANDBOX_PATHS.workspace,
     '--info-fd',
     String(plan.infoFd),
+    ...(plan.seccompFd !== undefined ? ['--seccomp', String(plan.seccompFd)] : []),
     '--',
     '/bin/bash',
-    '-c',
-    `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`,
-    'vah-limits',
-    plan.script,
+    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits),
   );
   return args;
 }

@@ -1,25 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join } from 'node:path';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { createRunCgroup, type RunCgroup } from './cgroup.js';
 import { startControlServer } from './control-server.js';
-import { buildHookEnvironment, type HookContext, type ShellLayout } from './env.js';
+import { createWritableArea, type WritableArea } from './disk.js';
+import { seccompProgram } from './seccomp.js';
+import { buildHookEnvironment, type HookContext } from './env.js';
 import { superviseProcess, type ExecutionOutcome, type LimitName } from './execute.js';
 import { findExecutable } from './host.js';
+import { holdSession, removeSessionDirSync, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore, type MemoryEntry } from './memory-store.js';
 import { nodeProcessRunner, systemClock, type Clock, type ProcessRunner } from './process-runner.js';
-import { startTracingProxy } from './redis-proxy.js';
+import { startFilteringProxy } from './redis-filter-proxy.js';
+import { startFakeRunSocket } from './redis-run-socket.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
-import { bwrapArguments, DEFAULT_LIMITS, limitsPrelude, probeBwrap, sandboxEtcFiles, type SandboxLimits } from './sandbox.js';
+import {
+  bwrapArguments,
+  DEFAULT_LIMITS,
+  environmentFileText,
+  hookLauncherArgs,
+  probeBwrap,
+  sandboxEtcFiles,
+  type SandboxLimits,
+} from './sandbox.js';
+import {
+  noSandboxLayout,
+  prepareAgentDirs,
+  reachableTempDir,
+  redisCliLocations,
+  safeName,
+  treeBytes,
+  writableAreaPath,
+} from './session-layout.js';
 import {
   controlShim,
   EVENTBUS_COMMAND_NAME,
   KNOWN_SLASH_COMMANDS,
   MEMORY_COMMAND_NAME,
-  noSandboxPrelude,
   redisCliShim,
   SANDBOX_PATHS,
   slashCommandsIn,
@@ -190,14 +209,40 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     );
   }
   const realRedisCli: string = foundRedisCli;
-  const dir = await mkdtemp(join(options.baseDir ?? (await reachableTempDir(sandboxOwner !== undefined)), 'vah-session-'));
+  const baseDir = options.baseDir ?? (await reachableTempDir(sandboxOwner !== undefined));
+  await sweepStaleSessions(baseDir, writableAreaPath);
+  const dir = await mkdtemp(join(baseDir, SESSION_PREFIX));
+  await writeOwnerFile(dir);
   // The sandbox user must reach its own directories and sockets under here, and nothing else.
   await chmod(dir, 0o711);
   const binDir = join(dir, 'bin');
   const shimDir = join(dir, 'shims');
   const etcDir = join(dir, 'etc');
-  const tmpDir = join(dir, 'tmp');
-  await Promise.all([binDir, shimDir, etcDir, join(dir, 'runs'), join(dir, 'agents')].map((path) => mkdir(path, { mode: 0o755 })));
+  const aborter = new AbortController();
+  let area: WritableArea | undefined;
+  const release = holdSession({
+    abort: () => aborter.abort(),
+    close: () => session.close(),
+    closeSync: () => {
+      aborter.abort();
+      area?.releaseSync();
+      removeSessionDirSync(dir, writableAreaPath(dir));
+    },
+  });
+  try {
+    area = await createWritableArea(writableAreaPath(dir), limits.diskBytes);
+  } catch (error) {
+    release();
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const writableArea: WritableArea = area;
+  const tmpDir = join(writableArea.path, 'tmp');
+  const agentsDir = join(writableArea.path, 'agents');
+  const privateDir = join(dir, 'private');
+  await Promise.all([binDir, shimDir, etcDir, agentsDir].map((path) => mkdir(path, { mode: 0o755 })));
+  // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
+  await Promise.all([mkdir(join(dir, 'runs'), { mode: 0o711 }), mkdir(privateDir, { mode: 0o700 })]);
   await mkdir(tmpDir, { mode: 0o1777 });
   await chmod(tmpDir, 0o1777);
   if (sandboxOwner) await chown(tmpDir, sandboxOwner.uid, sandboxOwner.gid);
@@ -210,11 +255,18 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
 
   let redis: RedisSide;
   try {
-    redis = await startRedisSide({ sessionDir: dir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) });
+    redis = await startRedisSide({ sessionDir: privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) });
   } catch (error) {
+    release();
+    await writableArea.release();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
+  const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
+  if (seccomp && seccompFile) await writeFile(seccompFile, seccomp, { mode: 0o644 });
+  // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
+  const seedBytes = options.workspaceSeed ? await treeBytes(options.workspaceSeed) : 0;
 
   const events: PublishedEvent[] = [];
   let memoryPromise: Promise<MemoryStore> | undefined;
@@ -242,7 +294,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const agentDirsFor = (agentId: string): Promise<{ workspace: string; home: string }> => {
     let dirs = agentDirs.get(agentId);
     if (!dirs) {
-      dirs = prepareAgentDirs(join(dir, 'agents', safeName(agentId)), options.workspaceSeed, sandboxOwner);
+      dirs = writableArea
+        .grow(seedBytes)
+        .then(() => prepareAgentDirs(join(agentsDir, safeName(agentId)), options.workspaceSeed, sandboxOwner));
       agentDirs.set(agentId, dirs);
     }
     return dirs;
@@ -286,7 +340,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       await Promise.allSettled([...activeRuns]);
       await redis.close().catch(() => undefined);
       if (memoryPromise) (await memoryPromise).close();
-      await rm(dir, { recursive: true, force: true });
+      await writableArea.release();
+      removeSessionDirSync(dir, writableArea.path);
+      release();
     },
   };
 
@@ -299,7 +355,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     if (hook.text.includes(MEMORY_COMMAND_NAME)) void memory();
 
     const runDir = join(dir, 'runs', String(runId));
-    await mkdir(runDir, { mode: 0o755 });
+    await mkdir(runDir, { mode: 0o700 });
+    if (sandboxOwner) await chown(runDir, sandboxOwner.uid, sandboxOwner.gid);
     const agent = await agentDirsFor(agentId);
     const identity = { agentId, swarmId };
     const commandContext: SlashCommandContext = {
@@ -318,12 +375,23 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       if (command === EVENTBUS_COMMAND_NAME) return runEventbusCommand(args, commandContext);
       return runOtherCommand(command, args, commandContext);
     });
-    const proxy = await startTracingProxy({
-      socketPath: join(runDir, 'redis.sock'),
-      upstream: redis.upstream,
-      now: () => clock.now(),
-      record: (fields) => trace.record({ kind: 'redis', agentId, runId, durationMs: 0, ...fields }) as TraceOperation & { kind: 'redis' },
-    }).catch(async (error: unknown) => {
+    // A real server gets the filter (one database, data commands only); the fake traces each run from its own dispatch.
+    const proxy = await (redis.fake
+      ? startFakeRunSocket({
+          socketPath: join(runDir, 'redis.sock'),
+          fake: redis.fake,
+          fakeNow: Date.now,
+          traceNow: () => trace.now(),
+          record: (fields) => trace.record({ kind: 'redis', agentId, runId, ...fields }) as TraceOperation & { kind: 'redis' },
+        })
+      : startFilteringProxy({
+          socketPath: join(runDir, 'redis.sock'),
+          upstream: redis.upstream,
+          now: () => clock.now(),
+          record: (fields) =>
+            trace.record({ kind: 'redis', agentId, runId, durationMs: 0, ...fields }) as TraceOperation & { kind: 'redis' },
+        })
+    ).catch(async (error: unknown) => {
       await control.close();
       throw error;
     });
@@ -342,6 +410,14 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     // The hook's own clock starts when its process does, not while its sockets are set up.
     let startedAt: number;
     let cgroup: RunCgroup | undefined;
+    const envFile = join(runDir, 'env');
+    const diskBudget = {
+      writableRoots: [agent.workspace, agent.home, tmpDir],
+      ...(writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskWatchPath: writableArea.path }),
+    };
+    if (!writableArea.bounded && writableArea.unboundedReason) warnings.push(writableArea.unboundedReason);
+    if (mode === 'bwrap' && !seccompFile)
+      warnings.push(`no seccomp filter on this architecture (${process.arch}); see src/executor/seccomp.ts`);
     try {
       if (mode === 'bwrap') {
         env = buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
@@ -360,7 +436,10 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           redisCliLocations: redisCliLocations(realRedisCli),
           slashCommands,
           infoFd: 3,
+          envFile,
+          ...(seccompFile ? { seccompFd: 4 } : {}),
         });
+        await writeFile(envFile, environmentFileText(env), { mode: 0o644 });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
         startedAt = trace.now();
         outcome = await superviseProcess({
@@ -368,9 +447,19 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           clock,
           timeoutMs,
           limits: runLimits,
-          diskWatchPath: dir,
-          request: { command: bwrapPath, args, env, cwd: agent.workspace, extraPipes: 1, ...(sandboxOwner ?? {}) },
+          ...diskBudget,
+          // bwrap and the shell that starts it get nothing of the hook's environment (it travels in envFile).
+          request: {
+            command: bwrapPath,
+            args,
+            env: { PATH: '/usr/bin:/bin' },
+            cwd: agent.workspace,
+            extraPipes: 1,
+            ...(sandboxOwner ?? {}),
+          },
           containment: { kind: 'pid-namespace', infoPipe: 3 },
+          abortSignal: aborter.signal,
+          ...(seccompFile ? { openFiles: [{ fd: 4, path: seccompFile }] } : {}),
           ...(cgroup ? { cgroup } : {}),
         });
       } else {
@@ -391,26 +480,24 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           layout: layout.shell,
           ...(runOptions.env ? { overrides: runOptions.env } : {}),
         });
+        const marker = `VAH_RUN_MARKER=${markerValue}`;
+        await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue }), { mode: 0o600 });
         startedAt = trace.now();
         outcome = await superviseProcess({
           runner,
           clock,
           timeoutMs,
           limits: runLimits,
-          diskWatchPath: dir,
+          ...diskBudget,
           request: {
             command: '/bin/bash',
-            args: [
-              '-c',
-              `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; exec -a bash /bin/bash -c "$1"`,
-              'vah-limits',
-              hook.text,
-            ],
-            env: { BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue },
+            args: hookLauncherArgs(hook.text, envFile, runLimits, { processLimit: false }),
+            env: { PATH: '/usr/bin:/bin', VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
           },
-          containment: { kind: 'environment-marker', marker: `VAH_RUN_MARKER=${markerValue}` },
+          containment: { kind: 'environment-marker', marker },
+          abortSignal: aborter.signal,
         });
       }
     } finally {
@@ -458,114 +545,4 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     };
   }
   return session;
-}
-
-/**
- * The OS temp dir, unless the sandbox user could not reach into it (a root
- * `TMPDIR` of mode 0700): bwrap runs as that user and must find its binds.
- */
-async function reachableTempDir(forOtherUser: boolean): Promise<string> {
-  const base = tmpdir();
-  if (!forOtherUser) return base;
-  for (let path = base; ; path = dirname(path)) {
-    const mode = (await stat(path).catch(() => undefined))?.mode ?? 0;
-    if ((mode & 0o001) === 0) return '/tmp';
-    if (path === dirname(path)) return base;
-  }
-}
-
-/** Agent ids become directory names; anything odd in them must not steer the path. */
-function safeName(agentId: string): string {
-  const cleaned =
-    agentId
-      .replace(/[^A-Za-z0-9_.-]/g, '_')
-      .replace(/^\.+/, '_')
-      .slice(0, 80) || 'agent';
-  return `${cleaned}-${createHashSuffix(agentId)}`;
-}
-
-function createHashSuffix(text: string): string {
-  let hash = 0;
-  for (const char of text) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
-  return hash.toString(36);
-}
-
-async function prepareAgentDirs(
-  root: string,
-  seed: string | undefined,
-  owner: { uid: number; gid: number } | undefined,
-): Promise<{ workspace: string; home: string }> {
-  const workspace = join(root, 'workspace');
-  const home = join(root, 'home');
-  await mkdir(root, { recursive: true, mode: 0o755 });
-  await Promise.all([mkdir(workspace, { mode: 0o755 }), mkdir(home, { mode: 0o700 })]);
-  if (seed) {
-    await cp(seed, workspace, { recursive: true, dereference: false, verbatimSymlinks: true, preserveTimestamps: true, force: true });
-  }
-  if (owner) {
-    await chownTree(workspace, owner);
-    await chown(home, owner.uid, owner.gid);
-  }
-  return { workspace, home };
-}
-
-async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
-  const stat = await lstat(path);
-  if (stat.isSymbolicLink()) return;
-  await chown(path, owner.uid, owner.gid);
-  if (!stat.isDirectory()) return;
-  for (const entry of await readdir(path)) await chownTree(join(path, entry), owner);
-}
-
-/**
- * Where hooks may find redis-cli by absolute path; each gets the wrapper, so
- * `/usr/bin/redis-cli` reaches the session's Redis too. Only /usr is in the
- * sandbox (and /bin links into it).
- */
-function redisCliLocations(realRedisCli: string): string[] {
-  const candidates = [realRedisCli, '/usr/bin/redis-cli', '/usr/local/bin/redis-cli'];
-  return [...new Set(candidates.filter((path) => path.startsWith('/usr/') && findExecutable('redis-cli', dirname(path)) === path))];
-}
-
-/**
- * --no-sandbox: the same commands, as files in the run's directory (the
- * sockets' host paths are baked in) and as bash functions named `/NAME`.
- */
-async function noSandboxLayout(options: {
-  runDir: string;
-  agent: { workspace: string; home: string };
-  tmpDir: string;
-  realRedisCli: string;
-  controlSocket: string;
-  redisSocket: string;
-  slashNames: string[];
-}): Promise<{ shell: ShellLayout; prelude: string }> {
-  const binDir = join(options.runDir, 'bin');
-  const shimDir = join(options.runDir, 'shims');
-  await Promise.all([mkdir(binDir), mkdir(shimDir)]);
-  await writeFile(join(binDir, 'redis-cli'), redisCliShim({ redisCli: options.realRedisCli, redisSocket: options.redisSocket }), {
-    mode: 0o755,
-  });
-  const commands: Record<string, string> = {};
-  await Promise.all(
-    options.slashNames.map(async (name) => {
-      const path = join(shimDir, name);
-      await writeFile(path, controlShim({ commandName: name, redisCli: options.realRedisCli, controlSocket: options.controlSocket }), {
-        mode: 0o755,
-      });
-      commands[name] = path;
-    }),
-  );
-  const prelude = join(options.runDir, 'prelude.bash');
-  await writeFile(prelude, noSandboxPrelude({ commands }));
-  return {
-    prelude,
-    shell: {
-      home: options.agent.home,
-      workspace: options.agent.workspace,
-      tmp: options.tmpDir,
-      path: `${binDir}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
-      user: process.env.USER ?? 'root',
-    },
-  };
 }

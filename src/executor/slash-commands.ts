@@ -1,5 +1,7 @@
 import { EVENT_PRIORITY_MAX, EVENT_PRIORITY_MIN, EVENT_TYPE_PATTERN } from '../runtime/contract.js';
 import { globMatcher, isMemoryLevel, type MemoryEntry, type MemoryIdentity, type MemoryLevel, type MemoryStore } from './memory-store.js';
+import { filterInSlices, MAX_MEMORY_KEY_LENGTH } from './memory-glob.js';
+import { traceString } from './trace-bounds.js';
 import type { OperationInput, PublishedEvent } from './trace.js';
 
 /**
@@ -118,11 +120,34 @@ function isJson(text: string): boolean {
   }
 }
 
+/** Arguments a memory command may have, and the size of each: the host does the work, so the hook's input is bounded. */
+const MAX_MEMORY_ARGS = 64;
+const MAX_MEMORY_ARG_BYTES = 4 * 1024 * 1024;
+
+function sizeProblem(args: readonly string[]): string | undefined {
+  if (args.length > MAX_MEMORY_ARGS) return `too many arguments (${args.length}; at most ${MAX_MEMORY_ARGS})`;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.length > MAX_MEMORY_ARG_BYTES)
+      return `argument ${i + 1} is too long (${arg.length} characters; at most ${MAX_MEMORY_ARG_BYTES})`;
+    const flag = /^--(key|pattern|prefix)(?:=(.*))?$/s.exec(arg);
+    const value = flag ? (flag[2] ?? args[i + 1]) : undefined;
+    if (flag && value !== undefined && value.length > MAX_MEMORY_KEY_LENGTH)
+      return `--${flag[1] ?? ''} is too long (${value.length} characters; keys and patterns take at most ${MAX_MEMORY_KEY_LENGTH})`;
+  }
+  return undefined;
+}
+
 export async function runMemoryCommand(args: readonly string[], context: SlashCommandContext): Promise<CommandOutcome> {
   const [subcommand = '', ...rest] = args;
   const base = { kind: 'memory' as const, agentId: context.identity.agentId, runId: context.runId, action: subcommand, args: [...args] };
   const notes: string[] = [];
   const note = (): { note?: string } => (notes.length > 0 ? { note: notes.join('; ') } : {});
+  const tooBig = sizeProblem(args);
+  if (tooBig) {
+    context.record({ ...base, args: base.args.slice(0, 8).map((arg) => traceString(arg)), outcome: 'invalid', exitCode: 2, note: tooBig });
+    return outcome(2, '', `sqlite-memory: ${tooBig}\n`);
+  }
   try {
     switch (subcommand) {
       case 'store': {
@@ -149,7 +174,8 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
         const level = parseLevel(flags.get('level'), notes, { required: true })!;
         const memory = await context.memory();
         if (/[*?]/.test(key)) {
-          const entries = memory.visible(context.identity, { level, keyGlob: key });
+          const matches = globMatcher(key);
+          const entries = await filterInSlices(memory.visible(context.identity, { level }), (entry) => matches(entry.key));
           memory.noteQuery(context.identity, 'retrieve', level, key, entries.length);
           context.record({ ...base, level, pattern: key, count: entries.length, outcome: 'ok', exitCode: 0, ...note() });
           return outcome(0, `${JSON.stringify(entries.map((entry) => jsonValue(entry.value)))}\n`);
@@ -201,10 +227,11 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
         const isGlob = flags.has('pattern') || /[*?]/.test(text);
         const memory = await context.memory();
         const keyMatches = isGlob ? globMatcher(text) : undefined;
-        const entries = memory
-          .visible(context.identity, level ? { level } : {})
-          .filter((entry) => (keyMatches ? keyMatches(entry.key) : entry.key.includes(text) || entry.value.includes(text)))
-          .slice(0, Number.isFinite(limit) ? limit : undefined);
+        const entries = (
+          await filterInSlices(memory.visible(context.identity, level ? { level } : {}), (entry) =>
+            keyMatches ? keyMatches(entry.key) : entry.key.includes(text) || entry.value.includes(text),
+          )
+        ).slice(0, Number.isFinite(limit) ? limit : undefined);
         memory.noteQuery(context.identity, subcommand, level, text, entries.length);
         context.record({
           ...base,
@@ -247,7 +274,8 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
 
 async function query(context: SlashCommandContext, level: MemoryLevel | undefined, pattern: string | undefined): Promise<MemoryEntry[]> {
   const memory = await context.memory();
-  const entries = memory.visible(context.identity, { ...(level ? { level } : {}), ...(pattern ? { keyGlob: pattern } : {}) });
+  const matches = pattern === undefined ? undefined : globMatcher(pattern);
+  const entries = await filterInSlices(memory.visible(context.identity, level ? { level } : {}), (entry) => !matches || matches(entry.key));
   memory.noteQuery(context.identity, 'list', level, pattern, entries.length);
   return entries;
 }

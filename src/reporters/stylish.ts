@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { countBySeverity, type Diagnostic } from '../diagnostics.js';
+import { escapeControl } from '../text/control-chars.js';
 import { LineIndex } from '../text/line-index.js';
 import type { Painter, Reporter } from './types.js';
 
@@ -17,13 +18,14 @@ export const stylishReporter: Reporter = (results, options) => {
   for (const result of results) {
     if (result.diagnostics.length === 0) continue;
     total = total.concat(result.diagnostics);
-    out += `\n${chalk.underline(relative(options.cwd, result.filePath) || result.filePath)}\n`;
+    // File names and messages quote what a file says; the painter's own escapes are the only ones printed raw.
+    out += `\n${chalk.underline(escapeControl(relative(options.cwd, result.filePath) || result.filePath))}\n`;
     const lines = options.verbose && result.source !== undefined ? new LineIndex(result.source) : undefined;
     const rows = result.diagnostics.map((d) => [
       `${d.line}:${d.column}`,
       d.severity === 'error' ? chalk.red('error') : d.severity === 'warning' ? chalk.yellow('warning') : chalk.blue('info'),
-      d.message.replace(/\.$/, ''),
-      chalk.dim(d.ruleId),
+      escapeControl(d.message.replace(/\.$/, '')),
+      chalk.dim(escapeControl(d.ruleId)),
     ]);
     const width = (i: number): number => Math.max(...rows.map((r) => visible(r[i]!).length));
     const [w0, w1, w2] = [width(0), width(1), width(2)];
@@ -59,7 +61,7 @@ function codeFrame(lines: LineIndex, d: Diagnostic, chalk: Painter): string {
   const last = Math.min(lines.lineCount, d.line + 1);
   const gutter = String(last).length;
   for (let line = first; line <= last; line++) {
-    const text = lines.lineText(line).replace(/\t/g, ' ');
+    const text = escapeControl(lines.lineText(line).replace(/\t/g, ' '));
     const marker = line === d.line ? chalk.red('>') : ' ';
     frame += `    ${marker} ${chalk.dim(String(line).padStart(gutter))} | ${text}\n`;
     if (line === d.line) {

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 
 /**
@@ -19,7 +20,7 @@ export function traceToJson(trace: SimulationTrace, cwd: string): string {
 }
 
 export function formatTimeline(trace: SimulationTrace, cwd: string): string {
-  const rel = (file: string): string => relative(cwd, file) || file;
+  const rel = (file: string): string => escapeControl(relative(cwd, file) || file);
   const lines: string[] = [];
   if (trace.kind === 'lifecycle') {
     lines.push(
@@ -35,14 +36,14 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   const width = Math.min(28, Math.max(12, ...trace.timeline.map((step) => step.actor.length)));
   const runs = new Map(trace.hookRuns.map((run) => [run.runId, run]));
   for (const step of trace.timeline) {
-    lines.push(`${formatTime(step.t)}  ${step.actor.padEnd(width)}  ${marker(step)} ${step.text}`);
+    lines.push(`${formatTime(step.t)}  ${escapeControl(step.actor).padEnd(width)}  ${marker(step)} ${escapeControl(step.text)}`);
     const run = step.runId !== undefined ? runs.get(step.runId) : undefined;
     if (!run) continue;
     const pad = ' '.repeat(10 + width + 4);
     for (const op of run.operations) {
       if (op.kind === 'memory')
         lines.push(
-          `${pad}memory  ${op.action}${op.level ? ` [${op.level}]` : ''} ${op.key ?? op.pattern ?? ''} → ${op.outcome}${op.value !== undefined ? ` = ${clip(op.value, 80)}` : ''}`,
+          `${pad}memory  ${clip(op.action, 40)}${op.level ? ` [${clip(op.level, 40)}]` : ''} ${clip(op.key ?? op.pattern ?? '', 200)} → ${op.outcome}${op.value !== undefined ? ` = ${clip(op.value, 80)}` : ''}`,
         );
       else if (op.kind === 'redis' && !op.push)
         lines.push(
@@ -50,9 +51,9 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
         );
       else if (op.kind === 'event')
         lines.push(
-          `${pad}event   ${op.action} ${op.type ?? ''}${op.priority !== undefined ? ` priority ${op.priority}` : ''}${op.valid ? '' : ` INVALID: ${(op.problems ?? []).join('; ')}`}`,
+          `${pad}event   ${clip(op.action, 40)} ${clip(op.type ?? '', 100)}${op.priority !== undefined ? ` priority ${op.priority}` : ''}${op.valid ? '' : ` INVALID: ${clip((op.problems ?? []).join('; '), 200)}`}`,
         );
-      else if (op.kind === 'command') lines.push(`${pad}command ${op.command} ${op.args.join(' ')}`);
+      else if (op.kind === 'command') lines.push(`${pad}command ${clip(op.command, 60)} ${clip(op.args.join(' '), 200)}`);
     }
     for (const text of [run.stdout, run.stderr]) {
       const first = text.split('\n').find((line) => line.trim());
@@ -75,7 +76,7 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     lines.push('');
     lines.push(`Redis keys at the end (${trace.redisKeys.length})`);
     for (const key of trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId ?? ''}:`))) {
-      lines.push(`  ${key.key}  (${key.type})  ${clip(JSON.stringify(key.value), 100)}`);
+      lines.push(`  ${clip(key.key, 200)}  (${key.type})  ${clip(JSON.stringify(key.value), 100)}`);
     }
     const others = trace.redisKeys.length - trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId ?? ''}:`)).length;
     if (others > 0) lines.push(`  … and ${others} other key(s) (see --format json)`);
@@ -87,10 +88,11 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   );
   for (const entry of trace.memory.filter((e) => !e.key.startsWith('hook:') && e.key !== 'metrics:hooks:execution').slice(0, 20)) {
     lines.push(
-      `  ${(entry.level === 'swarm' ? `swarm ${entry.swarmId ?? '?'}` : entry.level).padEnd(16)} ${entry.key}  (owner ${entry.owner})  ${clip(entry.value, 80)}`,
+      `  ${escapeControl(entry.level === 'swarm' ? `swarm ${entry.swarmId ?? '?'}` : entry.level).padEnd(16)} ${clip(entry.key, 200)}  (owner ${clip(entry.owner, 80)})  ${clip(entry.value, 80)}`,
     );
   }
-  for (const event of trace.events.slice(0, 20)) lines.push(`  event ${event.type}  priority ${event.priority}  by ${event.agentId}`);
+  for (const event of trace.events.slice(0, 20))
+    lines.push(`  event ${clip(event.type, 100)}  priority ${event.priority}  by ${clip(event.agentId, 80)}`);
   lines.push('');
   const findings = trace.findings.flatMap((result) => result.diagnostics.map((d) => ({ file: result.filePath, d })));
   if (findings.length === 0) {
@@ -98,12 +100,13 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   } else {
     lines.push(`Findings (${findings.length})`);
     for (const { file, d } of findings) {
-      lines.push(`  ${rel(file)}:${d.line}:${d.column}  ${d.severity}  ${d.message}  ${d.ruleId}`);
+      lines.push(`  ${rel(file)}:${d.line}:${d.column}  ${d.severity}  ${escapeControl(d.message)}  ${d.ruleId}`);
       for (const related of d.related ?? [])
-        lines.push(`      ${related.message}: ${rel(related.file)}:${related.range.line}:${related.range.column}`);
+        lines.push(`      ${escapeControl(related.message)}: ${rel(related.file)}:${related.range.line}:${related.range.column}`);
     }
   }
-  return `${lines.join('\n')}\n`;
+  // Fields are escaped where they are placed; this pass is the net for one that is not.
+  return `${escapeControlBlock(lines.join('\n'))}\n`;
 }
 
 function formatTime(ms: number): string {
@@ -129,8 +132,9 @@ function marker(step: TimelineStep): string {
   }[step.kind];
 }
 
+/** One line of hook-controlled text, control characters shown as escapes. */
 function clip(text: string, max: number): string {
-  const flat = text.replace(/\n/g, '\\n');
+  const flat = escapeControl(text);
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
@@ -209,8 +213,7 @@ function label(name: string): string {
 
 /** Mermaid message text: one line, no statement separators, entity markers or HTML. */
 function text(value: string): string {
-  const cleaned = value
-    .replace(/[\r\n]+/g, ' ')
+  const cleaned = escapeControl(value.replace(/[\r\n]+/g, ' '))
     .replace(/;/g, ',')
     .replace(/#/g, 'no.')
     .replace(/[<>]/g, '')

@@ -180,11 +180,21 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
         { agentId: 'many' },
       );
       expect(result.limitsHit).toContain('disk');
-      expect(result.exitCode).toBeNull();
       expect(result.timedOut).toBe(false);
-      expect(result.stdout).toBe('');
-      const written = readdirSync(await limited.workspaceOf('many')).length;
-      expect(written).toBeLessThan(400);
+      const workspace = await limited.workspaceOf('many');
+      if (result.sandbox.warnings.some((warning) => warning.includes('size-limited'))) {
+        // Without root the budget is watched, and the hook is stopped when it passes it.
+        expect(result.exitCode).toBeNull();
+      } else {
+        // A size-limited file system: writes past the budget fail with ENOSPC, and the hook carries on.
+        expect(result.stderr).toMatch(/No space left on device/);
+        expect(result.stdout).toBe('finished\n');
+        const bytes = readdirSync(workspace).reduce((sum, name) => sum + statSync(join(workspace, name)).size, 0);
+        expect(bytes).toBeLessThanOrEqual(48 * 1024 * 1024);
+      }
+      expect(readdirSync(workspace).filter((name) => statSync(join(workspace, name)).size === 4 * 1024 * 1024).length).toBeLessThanOrEqual(
+        12,
+      );
       expectNothingLeft(result);
     } finally {
       await limited.close();
@@ -271,8 +281,8 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
       expect(result.signal).toBe('SIGXCPU');
       expect(result.exitCode).toBe(152);
       expect(result.limitsHit).toEqual(['cpu']);
+      // The limit ended it, not the timeout (no wall-clock bound: the house rules keep durations out of tests).
       expect(result.timedOut).toBe(false);
-      expect(result.durationMs).toBeLessThan(3000);
     } finally {
       await limited.close();
     }

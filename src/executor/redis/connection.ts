@@ -20,7 +20,7 @@ import { ReplyError, arityError } from './errors.js';
 import { RespRequestParser } from './request-parser.js';
 import { NULL_ARRAY, NULL_BULK, appendEncodedReply, array, error, simple, type RespReply } from './resp.js';
 import type { RedisFakeServer } from './server.js';
-import { toTracedReply } from './trace.js';
+import { toTracedReply, type CommandTraceEntry } from './trace.js';
 
 /** What a client connection may do while it is subscribed (RESP2). */
 const PUBSUB_ALLOWED = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ping', 'quit', 'reset']);
@@ -57,6 +57,8 @@ export class Connection {
     readonly id: number,
     private readonly socket: Socket,
     private readonly server: RedisFakeServer,
+    /** Where this connection's commands are traced, when not to the server's `onCommand`. */
+    private readonly onCommand?: (entry: CommandTraceEntry) => void,
   ) {
     this.state = { id, dbIndex: 0 };
     this.parser = new RespRequestParser({ maxBulkLength: server.maxBulkLength });
@@ -75,6 +77,7 @@ export class Connection {
     if (this.gone) return;
     appendEncodedReply(reply, this.output);
     this.flush();
+    this.trace([], this.server.now(), reply, { push: true });
   }
 
   /** Ends the connection now; a blocked client leaves its wait queues. */
@@ -249,8 +252,8 @@ export class Connection {
     }
   }
 
-  private trace(args: string[], startedAt: number, reply: RespReply, extra: { disconnected?: true } = {}): void {
-    const onCommand = this.server.onCommand;
+  private trace(args: string[], startedAt: number, reply: RespReply, extra: { disconnected?: true; push?: true } = {}): void {
+    const onCommand = this.onCommand ?? this.server.onCommand;
     if (!onCommand) return;
     const now = this.server.now();
     try {

@@ -8,6 +8,13 @@ import { DEFAULT_MAX_BULK_LENGTH, MAX_INLINE_LENGTH } from './resp.js';
 
 /** Redis rejects multibulk counts above INT_MAX. */
 const MAX_MULTIBULK_COUNT = 2 ** 31 - 1;
+/**
+ * Arguments one command may have here. Redis takes up to 2^31, but the fake
+ * runs each command in one go on the executor's event loop: a 500,000-word
+ * RPUSH held it for seconds (and overflowed the stack). Past this the request
+ * is refused with an error that says so, and the connection closed.
+ */
+export const MAX_COMMAND_ARGUMENTS = 65_536;
 
 /** Bulk strings at least this long are copied straight into their own buffer. */
 const LARGE_BULK_THRESHOLD = 32 * 1024;
@@ -123,6 +130,8 @@ export class RespRequestParser {
     if (cr + 1 >= this.buffer.length) return 'incomplete';
     const count = parseStrictInteger(this.buffer, this.offset + 1, cr);
     if (count === null || count > MAX_MULTIBULK_COUNT) return this.fail('invalid multibulk length');
+    if (count > MAX_COMMAND_ARGUMENTS)
+      return this.fail(`too many arguments (${count}; the executor's Redis takes at most ${MAX_COMMAND_ARGUMENTS} per command)`);
     this.offset = cr + 2;
     if (count <= 0) return 'started'; // Redis treats `*0` and `*-1` as nothing at all
     this.pending = { remaining: count, args: [], bulkLength: -1, largeBulk: null, largeBulkFilled: 0 };

@@ -61,6 +61,8 @@ export interface RedisFake {
   readonly clientCount: number;
   /** Closes every connection (blocked clients included) and removes the socket file. */
   close(): Promise<void>;
+  /** Serves a connection accepted on another socket, traced to `onCommand`. */
+  adopt(socket: Socket, onCommand?: (entry: CommandTraceEntry) => void): void;
 }
 
 export async function startRedisFake(options: RedisFakeOptions): Promise<RedisFake> {
@@ -142,12 +144,21 @@ export class RedisFakeServer implements RedisFake {
     await unlink(this.socketPath).catch(() => {});
   }
 
-  private accept(socket: Socket): void {
+  /**
+   * Serves a connection accepted on another socket (a run's own), its
+   * commands traced to `onCommand` instead of the server's: so the executor
+   * traces each run from the fake's own dispatch, exact arguments and replies.
+   */
+  adopt(socket: Socket, onCommand?: (entry: CommandTraceEntry) => void): void {
+    this.accept(socket, onCommand);
+  }
+
+  private accept(socket: Socket, onCommand?: (entry: CommandTraceEntry) => void): void {
     if (this.closed) {
       socket.destroy();
       return;
     }
-    const connection = new Connection(this.nextClientId++, socket, this);
+    const connection = new Connection(this.nextClientId++, socket, this, onCommand);
     this.connections.add(connection);
     this.connectionsByClient.set(connection.state, connection);
     socket.once('close', () => {

@@ -19,6 +19,8 @@ export interface CommandTraceEntry {
    * killed with its hook; `reply` is then null, or what it would have got.
    */
   readonly disconnected?: true;
+  /** A message the client did not ask for (pub/sub, MONITOR); `command` is empty. */
+  readonly push?: true;
 }
 
 export function toTracedReply(reply: RespReply): TracedReply {

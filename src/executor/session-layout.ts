@@ -1,0 +1,133 @@
+import { cp, lstat, mkdir, readdir, chown, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ShellLayout } from './env.js';
+import { findExecutable } from './host.js';
+import { controlShim, noSandboxPrelude, redisCliShim } from './shims.js';
+
+/** Where a session's files go on the host, and how they are made; see session.ts. */
+
+/**
+ * The OS temp dir, unless the sandbox user could not reach into it (a root
+ * `TMPDIR` of mode 0700): bwrap runs as that user and must find its binds.
+ */
+export async function reachableTempDir(forOtherUser: boolean): Promise<string> {
+  const base = tmpdir();
+  if (!forOtherUser) return base;
+  for (let path = base; ; path = dirname(path)) {
+    const mode = (await stat(path).catch(() => undefined))?.mode ?? 0;
+    if ((mode & 0o001) === 0) return '/tmp';
+    if (path === dirname(path)) return base;
+  }
+}
+
+/** Agent ids become directory names; anything odd in them must not steer the path. */
+export function safeName(agentId: string): string {
+  const cleaned =
+    agentId
+      .replace(/[^A-Za-z0-9_.-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80) || 'agent';
+  return `${cleaned}-${createHashSuffix(agentId)}`;
+}
+
+function createHashSuffix(text: string): string {
+  let hash = 0;
+  for (const char of text) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
+  return hash.toString(36);
+}
+
+export async function prepareAgentDirs(
+  root: string,
+  seed: string | undefined,
+  owner: { uid: number; gid: number } | undefined,
+): Promise<{ workspace: string; home: string }> {
+  const workspace = join(root, 'workspace');
+  const home = join(root, 'home');
+  await mkdir(root, { recursive: true, mode: 0o755 });
+  await Promise.all([mkdir(workspace, { mode: 0o755 }), mkdir(home, { mode: 0o700 })]);
+  if (seed) {
+    await cp(seed, workspace, { recursive: true, dereference: false, verbatimSymlinks: true, preserveTimestamps: true, force: true });
+  }
+  if (owner) {
+    await chownTree(workspace, owner);
+    await chown(home, owner.uid, owner.gid);
+  }
+  return { workspace, home };
+}
+
+async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
+  const stat = await lstat(path);
+  if (stat.isSymbolicLink()) return;
+  await chown(path, owner.uid, owner.gid);
+  if (!stat.isDirectory()) return;
+  for (const entry of await readdir(path)) await chownTree(join(path, entry), owner);
+}
+
+/**
+ * Where hooks may find redis-cli by absolute path; each gets the wrapper, so
+ * `/usr/bin/redis-cli` reaches the session's Redis too. Only /usr is in the
+ * sandbox (and /bin links into it).
+ */
+export function redisCliLocations(realRedisCli: string): string[] {
+  const candidates = [realRedisCli, '/usr/bin/redis-cli', '/usr/local/bin/redis-cli'];
+  return [...new Set(candidates.filter((path) => path.startsWith('/usr/') && findExecutable('redis-cli', dirname(path)) === path))];
+}
+
+/**
+ * --no-sandbox: the same commands, as files in the run's directory (the
+ * sockets' host paths are baked in) and as bash functions named `/NAME`.
+ */
+export async function noSandboxLayout(options: {
+  runDir: string;
+  agent: { workspace: string; home: string };
+  tmpDir: string;
+  realRedisCli: string;
+  controlSocket: string;
+  redisSocket: string;
+  slashNames: string[];
+}): Promise<{ shell: ShellLayout; prelude: string }> {
+  const binDir = join(options.runDir, 'bin');
+  const shimDir = join(options.runDir, 'shims');
+  await Promise.all([mkdir(binDir), mkdir(shimDir)]);
+  await writeFile(join(binDir, 'redis-cli'), redisCliShim({ redisCli: options.realRedisCli, redisSocket: options.redisSocket }), {
+    mode: 0o755,
+  });
+  const commands: Record<string, string> = {};
+  await Promise.all(
+    options.slashNames.map(async (name) => {
+      const path = join(shimDir, name);
+      await writeFile(path, controlShim({ commandName: name, redisCli: options.realRedisCli, controlSocket: options.controlSocket }), {
+        mode: 0o755,
+      });
+      commands[name] = path;
+    }),
+  );
+  const prelude = join(options.runDir, 'prelude.bash');
+  await writeFile(prelude, noSandboxPrelude({ commands }));
+  return {
+    prelude,
+    shell: {
+      home: options.agent.home,
+      workspace: options.agent.workspace,
+      tmp: options.tmpDir,
+      path: `${binDir}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
+      user: process.env.USER ?? 'root',
+    },
+  };
+}
+
+/** Bytes a directory tree takes, in whole 4 KiB pages per file (how tmpfs counts), links not followed. */
+export async function treeBytes(path: string): Promise<number> {
+  const page = 4096;
+  const stat = await lstat(path);
+  if (!stat.isDirectory()) return Math.ceil(stat.size / page) * page + page;
+  let total = page;
+  for (const entry of await readdir(path)) total += await treeBytes(join(path, entry));
+  return total;
+}
+
+/** Where a session's writable places (workspaces, homes, the shared /tmp) live: the size-limited file system. */
+export function writableAreaPath(sessionDir: string): string {
+  return join(sessionDir, 'rw');
+}
