@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GIT_ENV, ROOT, snapshot } from '../helpers/snapshot.js';
 
 /**
  * The real pre-commit framework (Debian's `pre-commit`) installing our hook
@@ -14,39 +15,15 @@ import { describe, expect, it } from 'vitest';
  * standard output it takes as the tarball's name), `npm install -g` that
  * tarball. The npm registry is needed (CI has it); the npm cache makes it quick.
  */
-const ROOT = new URL('../../', import.meta.url).pathname;
 const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
 if (!hasPreCommit)
   console.warn('pre-commit-framework.test.ts: skipped: `pre-commit` is not installed (apt-get install pre-commit; CI installs it).');
 
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
 const BAD = '---\nname: bad\ndescription: bad\nhooks:\n  on_blocking_start: |\n    rm -rf "$WORKDIR"\n---\n';
 const GOOD = '---\nname: good\ndescription: good\nhooks:\n  on_blocking_start: |\n    echo "started $AGENT_ID"\n---\n';
 
 function git(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** This working tree as a repository of its own, at one commit. */
-function snapshot(into: string, env: NodeJS.ProcessEnv): string {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
-  for (const file of listed.split('\0').filter(Boolean)) {
-    const from = join(ROOT, file);
-    if (spawnSync('test', ['-f', from]).status !== 0) continue; // deleted but still in the index
-    mkdirSync(dirname(join(into, file)), { recursive: true });
-    cpSync(from, join(into, file));
-  }
-  git(into, env, 'init', '-q');
-  git(into, env, 'add', '-A');
-  git(into, env, 'commit', '-q', '-m', 'snapshot');
-  return git(into, env, 'rev-parse', 'HEAD').trim();
 }
 
 describe.skipIf(!hasPreCommit)('the pre-commit framework', () => {
