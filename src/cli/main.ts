@@ -298,7 +298,9 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
   }
   const reporter = await loadReporter(flags.format as Parameters<typeof loadReporter>[0]);
-  if (!flags.fixDryRun) io.stdout(reporter(results, reporterOptions));
+  // A dry run keeps stdout a patch for `git apply`; the problems the fixes leave go to stderr, in the chosen format.
+  if (flags.fixDryRun) io.stderr(reporter(results, reporterOptions));
+  else io.stdout(reporter(results, reporterOptions));
 
   const totals = countBySeverity(results.flatMap((r) => r.diagnostics));
   if (totals.errors > 0) return EXIT_FINDINGS;
