@@ -106,7 +106,7 @@ export async function measure({ root, runs }) {
     rows.push({
       what: `LSP didChange → diagnostics, 200-line profile, ${shellcheck ? 'with' : 'no'} ShellCheck`,
       value: `${median.toFixed(1)} ms (${sorted[0].toFixed(1)}–${sorted.at(-1).toFixed(1)} ms)`,
-      note: `${n} edits after ${warmup} warm-up edits (those: median ${[...warmupTimes].sort((a, b) => a - b)[warmup >> 1].toFixed(1)} ms), debounce 0${shellcheck ? ', until ShellCheck\'s findings are published (pause 0; the quick publish before it carries the last ones)' : ' (target ≤ 15 ms)'}`,
+      note: `${n} edits after ${warmup} warm-up edits (those: median ${[...warmupTimes].sort((a, b) => a - b)[warmup >> 1].toFixed(1)} ms), debounce 0${shellcheck ? ", until ShellCheck's findings are published (pause 0; the quick publish before it carries the last ones)" : ' (target ≤ 15 ms)'}`,
     });
   }
   return rows;

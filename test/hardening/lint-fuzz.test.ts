@@ -23,6 +23,7 @@ import { buildHostile, corpusFiles, hostileInputArb, lineLengths, lintedText, ra
 const files = corpusFiles();
 const config = defaultConfig();
 const HAS_SHELLCHECK = shellcheckVersion() !== undefined;
+if (!HAS_SHELLCHECK) console.warn('lint-fuzz.test.ts: ShellCheck is not installed: the fuzz run with it is skipped (CI installs it).');
 const stats = { cases: 0, diagnostics: 0, maxMsPerKB: 0, slowest: { ms: 0, bytes: 0 } };
 
 function checkResults(inputs: readonly LintInput[], results: Awaited<ReturnType<typeof lintInputs>>): void {
