@@ -163,6 +163,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         const analyzers = withAnalyzers ? available.map(tagged) : [];
         const [result] = await lintInputs([{ filePath, text }], { rules: await loadRules(), config, batchAnalyzers: analyzers });
         diagnostics = result?.diagnostics ?? [];
+        // Nothing to carry without analyzers: the edit log would only grow.
+        if (available.length === 0) state.edits = [];
         if (analyzers.length > 0) {
           state.carried = { version, text: body, diagnostics: diagnostics.filter(analyzerDependent) };
           state.edits = state.edits.filter((e) => e.version > version);
