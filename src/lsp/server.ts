@@ -156,6 +156,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     let deferred = false;
     if (!looksLikeProfile(filePath, text)) {
       diagnostics = [];
+      state.edits = [];
     } else {
       try {
         const config = options.configFor ? await options.configFor(filePath) : defaultConfig();
