@@ -50,9 +50,8 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox("simulate: one agent'
     expect(lines[0]).toBe(`restored=${stored.value}`);
     const waited = Number(/waited=(\d+)/.exec(lines[1]!)![1]);
     expect(lines[1]).toMatch(/^signal=\{"from":"lead"\} waited=\d+ timeout=unset$/);
-    // WAIT_DURATION is at least the scenario's 150 ms (load can only lengthen it), and far below the runtime's 300 s threshold.
+    // WAIT_DURATION is at least the scenario's 150 ms: a lower bound only, which load cannot break.
     expect(waited).toBeGreaterThanOrEqual(145);
-    expect(waited).toBeLessThan(300_000);
     expect(received!.env).toMatchObject({ SIGNAL_DATA: '{"from":"lead"}', AGENT_ID: 'saver-7', ITERATION: '4' });
     expect(trace.findings).toEqual([]);
   });
