@@ -114,10 +114,10 @@ describe('the README', () => {
         encoding: 'utf8',
         input: '',
         timeout: 120_000,
-        env: { ...process.env, ...GIT_ENV, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+        env: { ...process.env, ...GIT_ENV, PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1' },
       });
       const output = run.stdout + run.stderr;
-      expect(allowed, `exit ${run.status}: ${output.slice(0, 2000)}`).toContain(run.status);
+      expect(allowed, `exit ${String(run.status)}: ${output.slice(0, 2000)}`).toContain(run.status);
       expect(output).not.toMatch(/internal error|\n\s+at .+:\d+:\d+\)?\n/);
     });
   });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 import { main } from '../src/cli/main.js';
 import { lintText } from '../src/index.js';
 import { shortMessage, STYLISH_MESSAGE_MAX } from '../src/reporters/stylish.js';

@@ -11,7 +11,7 @@ import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
 import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 import { argsErrorMessage, colorFromEnv } from './output-flags.js';
 
 export const EXIT_OK = 0;

@@ -1,4 +1,4 @@
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 /**
  * The output flags every command takes, as the linter defines them: scripts
@@ -41,6 +41,6 @@ export function colorFromEnv(io: Pick<CliIO, 'env' | 'isTTY'>): boolean {
 export function argsErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknown = /^Unknown option '([^']*)'/.exec(message);
-  if (unknown) return `Unknown option '${unknown[1]}'`;
+  if (unknown) return `Unknown option '${unknown[1] ?? ''}'`;
   return message.split('\n')[0]!;
 }

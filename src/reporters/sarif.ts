@@ -108,7 +108,7 @@ export const sarifReporter: Reporter = (results, options) => {
           },
         },
         // What %SRCROOT% stands for, so a consumer other than GitHub can find the files (a directory URI ends with a slash).
-        originalUriBaseIds: { '%SRCROOT%': { uri: `${pathToFileURL(base).href.replace(/\/?$/, '/')}` } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(base).href.replace(/\/?$/, '/') } },
         // Our columns are JavaScript string indices, which is SARIF's default kind; said explicitly.
         columnKind: 'utf16CodeUnits',
         results: sarifResults,
@@ -137,7 +137,7 @@ function pascalCase(id: string): string {
     .join('');
 }
 
-function describeRule(rule: Rule<any>): SarifRule {
+function describeRule(rule: Rule<unknown>): SarifRule {
   const helpUri = `${DOCS_BASE}${rule.id}/README.md`;
   const { description } = rule.meta;
   const tags: string[] = [rule.meta.category];
@@ -168,7 +168,7 @@ function describeRule(rule: Rule<any>): SarifRule {
 function describeForeignRule(d: Diagnostic): SarifRule {
   const shellcheck = /^shellcheck\/SC(\d+)$/.exec(d.ruleId);
   if (shellcheck) {
-    const code = `SC${shellcheck[1]}`;
+    const code = `SC${shellcheck[1]!}`;
     const helpUri = `https://www.shellcheck.net/wiki/${code}`;
     return {
       id: d.ruleId,

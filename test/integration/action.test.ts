@@ -76,7 +76,7 @@ function runAction(actionPath: string, workspace: string, inputs: Record<string,
     writeFileSync(script, step.run!);
     const output = `${script}.out`;
     writeFileSync(output, '');
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(String(v), ctx)]));
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, ctx)]));
     const cwd = step['working-directory'] ? evaluate(step['working-directory'], ctx) : workspace;
     const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
       cwd,

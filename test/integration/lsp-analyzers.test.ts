@@ -61,6 +61,7 @@ async function serve(options: { pauseMs: number; analyzeMs?: number }) {
     wake?.();
   });
   client.listen();
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
   await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
   await client.sendNotification(InitializedNotification.type, {});
   const next = async (): Promise<PublishDiagnosticsParams> => {
