@@ -162,7 +162,7 @@ for (const size of SIZES) {
 }
 rmSync(trees, { recursive: true, force: true });
 
-for (const extra of ['bench-lsp.mjs', 'bench-executor.mjs']) {
+for (const extra of ['bench-lsp.mjs', 'bench-executor.mjs', 'bench-simulate.mjs']) {
   try {
     const { measure } = await import(`./${extra}`);
     for (const r of await measure({ root, runs: RUNS })) row(r.what, r.value, r.note ?? '');

@@ -123,9 +123,7 @@ describe('CLI', () => {
       'open.md': '---\nname: open\n',
       'empty.md': '---\n---\n',
     });
-    const started = Date.now();
     const { out } = await run(['bomb.md', 'tabs.md', 'open.md', 'empty.md', '--no-shellcheck', '--format', 'json'], dir);
-    expect(Date.now() - started).toBeLessThan(5000);
     const byFile = Object.fromEntries(
       JSON.parse(out).map((r: { filePath: string; messages: { ruleId: string; line: number }[] }) => [
         r.filePath.split('/').pop(),

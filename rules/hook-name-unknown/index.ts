@@ -17,6 +17,8 @@ export default defineRule({
   },
   messages: {
     unknownSuggest: 'Unexpected hook name `{{name}}`: the runtime never runs it. Did you mean `{{suggestion}}`?',
+    unknownSuggestTaken:
+      'Unexpected hook name `{{name}}`: the runtime never runs it. Did you mean `{{suggestion}}`? That key is already defined here: merge the two by hand.',
     unknown: 'Unexpected hook name `{{name}}`: the runtime never runs it. Known hooks: {{known}}.',
   },
   checkProfile(context) {
@@ -24,12 +26,16 @@ export default defineRule({
     const hooks = findPair(root, 'hooks')?.value;
     if (!isMap(hooks)) return;
     const check = (map: unknown, known: readonly string[]): void => {
+      const present = new Set(mapPairs(map).map(keyName));
       for (const pair of mapPairs(map)) {
         const name = keyName(pair);
         const range = nodeRange(context.profile, pair.key);
         if (name === undefined || !range || known.includes(name)) continue;
         const suggestion = closestMatch(name, known);
-        if (suggestion) {
+        if (suggestion && present.has(suggestion)) {
+          // Renaming would write a duplicate key (invalid YAML, or one hook silently lost): a suggestion only.
+          context.report({ messageId: 'unknownSuggestTaken', data: { name, suggestion }, range });
+        } else if (suggestion) {
           context.report({
             messageId: 'unknownSuggest',
             data: { name, suggestion },

@@ -12,6 +12,7 @@ import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index
 import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from '../io.js';
+import { argsErrorMessage, colorFromEnv } from './output-flags.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -141,7 +142,7 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
       },
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]!} (see --help)`);
+    throw new UsageError(`${argsErrorMessage(error)} (see --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';
@@ -290,12 +291,16 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
 
   const color = flags.color ?? (!flags.ci && colorFromEnv(io));
   const reporterOptions: ReporterOptions = { cwd: io.cwd, color, verbose: flags.verbose, rules, toolVersion: toolVersion() };
+  if (flags.format === 'sarif' || flags.format === 'github')
+    reporterOptions.root = (await import('./repo-root.js')).repositoryRoot(io.cwd, io.env);
   if (color) reporterOptions.painter = await (await import('../reporters/types.js')).chalkPainter();
   if (flags.verbose && flags.format === 'stylish') {
     for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
   }
   const reporter = await loadReporter(flags.format as Parameters<typeof loadReporter>[0]);
-  if (!flags.fixDryRun) io.stdout(reporter(results, reporterOptions));
+  // A dry run keeps stdout a patch for `git apply`; the problems the fixes leave go to stderr, in the chosen format.
+  if (flags.fixDryRun) io.stderr(reporter(results, reporterOptions));
+  else io.stdout(reporter(results, reporterOptions));
 
   const totals = countBySeverity(results.flatMap((r) => r.diagnostics));
   if (totals.errors > 0) return EXIT_FINDINGS;
@@ -352,12 +357,4 @@ async function cachedLint(
     cache.set(result.filePath, keys[i]!, result.diagnostics);
   });
   return results as LintResult[];
-}
-
-/** NO_COLOR and FORCE_COLOR as the conventions define them; otherwise colour on a terminal. */
-function colorFromEnv(io: CliIO): boolean {
-  const force = io.env.FORCE_COLOR;
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  return io.isTTY;
 }

@@ -19,6 +19,7 @@ import {
 } from '../executor/session.js';
 import { escapeControl } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
+import { argsErrorMessage, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
 
@@ -63,6 +64,7 @@ Output:
                             memory: [{level, key, owner, value}], events: [{type, priority, data}],
                             limitsHit, sandbox, ...}
   --strict                 Exit 1 when the hook fails or times out
+${OUTPUT_FLAGS_HELP}                           (accepted as by the linter; this output has no colour)
   -h, --help               Show this help
 
 /sqlite-memory, /eventbus and the other slash commands have no public
@@ -247,10 +249,11 @@ export function parseRunArgs(args: string[]): RunOptions {
         'limit-output': { type: 'string' },
         'limit-disk': { type: 'string' },
         'limit-memory': { type: 'string' },
+        ...OUTPUT_FLAG_OPTIONS,
       },
     });
   } catch (error) {
-    throw new RunUsageError((error as Error).message);
+    throw new RunUsageError(argsErrorMessage(error));
   }
   const { values, positionals } = parsed;
   if (values.help)

@@ -12,6 +12,7 @@ import { loadScenario } from '../simulate/scenario.js';
 import type { SimulationTrace } from '../simulate/trace.js';
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
+import { argsErrorMessage, colorFor, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
 
 export const SIMULATE_HELP = `Usage: validate-agent-hooks simulate PROFILE --scenario signal|timeout [options]
        validate-agent-hooks simulate --swarm SCENARIO.yaml [options]
@@ -46,7 +47,7 @@ Output:
                                  memory, events, decisions, findings)
                            mermaid: a Mermaid sequence diagram
                            stylish | sarif | github | lsp: the findings only, as the linter prints them
-  -h, --help               Show this help
+${OUTPUT_FLAGS_HELP}  -h, --help               Show this help
 
 The runtime's own bookkeeping is written to project-level memory: each hook
 run is appended to hook:{AGENT_ID}:execution and counted in
@@ -145,12 +146,12 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
     return 2;
   }
 
-  io.stdout(await render(trace, options.format, io));
+  io.stdout(await render(trace, options.format, io, colorFor(options.output, io)));
   const { errors } = countBySeverity(trace.findings.flatMap((result) => result.diagnostics));
   return errors > 0 ? 1 : 0;
 }
 
-async function render(trace: SimulationTrace, format: Format, io: CliIO): Promise<string> {
+async function render(trace: SimulationTrace, format: Format, io: CliIO, color: boolean): Promise<string> {
   switch (format) {
     case 'timeline':
       return formatTimeline(trace, io.cwd);
@@ -161,7 +162,16 @@ async function render(trace: SimulationTrace, format: Format, io: CliIO): Promis
     default: {
       const reporter = await loadReporter(format);
       const results: LintResult[] = trace.findings;
-      return reporter(results, { cwd: io.cwd, color: false, verbose: false, toolVersion: toolVersion() });
+      const root = format === 'sarif' || format === 'github' ? (await import('./repo-root.js')).repositoryRoot(io.cwd, io.env) : io.cwd;
+      const painted = color && format === 'stylish';
+      return reporter(results, {
+        cwd: io.cwd,
+        root,
+        color: painted,
+        verbose: false,
+        toolVersion: toolVersion(),
+        ...(painted ? { painter: await (await import('../reporters/types.js')).chalkPainter() } : {}),
+      });
     }
   }
 }
@@ -185,6 +195,8 @@ export function parseSimulateArgs(args: string[]): {
   workspace?: string;
   redisUrl?: string;
   noSandbox: boolean;
+  /** --color, --no-color, --ci: colour for the stylish findings (the other formats have none). */
+  output: { color?: boolean; 'no-color'?: boolean; ci?: boolean };
 } {
   let parsed;
   try {
@@ -210,14 +222,15 @@ export function parseSimulateArgs(args: string[]): {
         workspace: { type: 'string' },
         'redis-url': { type: 'string' },
         'no-sandbox': { type: 'boolean' },
+        ...OUTPUT_FLAG_OPTIONS,
       },
     });
   } catch (error) {
-    throw new SimulateUsageError((error as Error).message);
+    throw new SimulateUsageError(argsErrorMessage(error));
   }
   const { values, positionals } = parsed;
   const format = (values.format ?? 'timeline') as Format;
-  if (values.help) return { help: true, format: 'timeline', noSandbox: false };
+  if (values.help) return { help: true, format: 'timeline', noSandbox: false, output: {} };
   if (!(FORMATS as readonly string[]).includes(format) || (!['timeline', 'json', 'mermaid'].includes(format) && !isReporterName(format))) {
     throw new SimulateUsageError(`unknown --format '${format}' (expected ${FORMATS.join(', ')})`);
   }
@@ -229,6 +242,7 @@ export function parseSimulateArgs(args: string[]): {
   };
   const common = {
     help: false,
+    output: { color: values.color, 'no-color': values['no-color'], ci: values.ci },
     format,
     ...optional('hookTimeoutMs', number('--hook-timeout-ms', values['hook-timeout-ms'], 1)),
     ...optional('workspace', values.workspace),

@@ -103,7 +103,13 @@ export function readConfigFile(path: string): ConfigSource {
   if (firstError) throw new ConfigError(`${at(firstError.pos[0])}: Invalid configuration: ${firstError.message.split('\n')[0]!}`);
   const data = (doc.toJS({ maxAliasCount: 50 }) ?? {}) as unknown;
   if (!validate(data)) {
-    const error = validate.errors![0]!;
+    const first = validate.errors![0]!;
+    // A value outside a list of choices: the deepest such complaint under the first one names the choices
+    // (for `rule: [eror, {…}]` that is the array's first item, not the array).
+    const error =
+      validate
+        .errors!.filter((e) => e.keyword === 'enum' && e.instancePath.startsWith(first.instancePath))
+        .sort((a, b) => b.instancePath.length - a.instancePath.length)[0] ?? first;
     const segments = error.instancePath.split('/').slice(1);
     const { node, pair } = nodeAtPath(doc.contents, segments);
     const where =
@@ -111,11 +117,7 @@ export function readConfigFile(path: string): ConfigSource {
         ? nodeAtPath(doc.contents, [...segments, String(error.params.additionalProperty)]).pair?.key
         : (node ?? pair?.key);
     const offset = (where as { range?: [number, number] } | undefined)?.range?.[0] ?? 0;
-    const detail =
-      error.keyword === 'additionalProperties'
-        ? `unknown key \`${String(error.params.additionalProperty)}\``
-        : `\`${segments.join('.') || 'configuration'}\` ${error.message ?? 'is invalid'}`;
-    throw new ConfigError(`${at(offset)}: Invalid configuration: ${detail}`);
+    throw new ConfigError(`${at(offset)}: Invalid configuration: ${schemaErrorDetail(error, segments, data)}`);
   }
   const config = data as ConfigFile;
   for (const [index, pattern] of (config.forbiddenCommands ?? []).entries()) {
@@ -148,4 +150,26 @@ function merge(chain: ConfigSource[]): LoadedConfig {
     if (data.shellcheck?.enabled !== undefined) shellcheckEnabled = data.shellcheck.enabled;
   }
   return { config, sources: chain.map((c) => c.path), shellcheckEnabled };
+}
+
+/** What is wrong, in words: an unknown key by name, a value outside a list of choices with the choices. */
+function schemaErrorDetail(
+  error: { keyword: string; params: Record<string, unknown>; message?: string },
+  segments: readonly string[],
+  data: unknown,
+): string {
+  const path = `\`${segments.join('.') || 'configuration'}\``;
+  if (error.keyword === 'additionalProperties') return `unknown key \`${String(error.params.additionalProperty)}\``;
+  if (error.keyword === 'enum') {
+    const allowed = (error.params.allowedValues as unknown[]).map((v) => `\`${String(v)}\``).join(', ');
+    return `${path} is ${JSON.stringify(valueAt(data, segments))}; expected one of ${allowed}`;
+  }
+  return `${path} ${error.message ?? 'is invalid'}`;
+}
+
+/** The value at a JSON pointer's segments (for messages). */
+function valueAt(data: unknown, segments: readonly string[]): unknown {
+  let value = data;
+  for (const segment of segments) value = (value as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return value;
 }

@@ -240,6 +240,7 @@ function finish(state: FileState, options: EngineOptions): LintResult {
       if (severity !== undefined) kept.push({ ...unused, severity, docsUrl: `${DOCS_BASE}${unused.ruleId}/README.md` });
     }
   }
+  if (state.profile) kept = kept.map((d) => insideText(d, state.profile!.lines));
   kept.sort(compareDiagnostics);
   const result: LintResult = { filePath: state.input.filePath, diagnostics: kept };
   if (state.profile) result.source = state.profile.source.text;
@@ -317,4 +318,20 @@ function toDiagnostic(rule: Rule<unknown>, report: Report, range: Range, hook?: 
   if (report.related) diagnostic.related = report.related;
   if (report.fixes) diagnostic.fixes = report.fixes;
   return diagnostic;
+}
+
+/**
+ * The range held inside the text: an editor or SARIF consumer rejects a
+ * position past the end (an empty file has one empty line: 1:1 to 1:1).
+ */
+function insideText(d: Diagnostic, lines: Profile['lines']): Diagnostic {
+  const clamp = (line: number, column: number): [number, number] => {
+    const l = Math.min(Math.max(line, 1), lines.lineCount);
+    return [l, Math.min(Math.max(column, 1), lines.lineText(l).length + 1)];
+  };
+  const [line, column] = clamp(d.line, d.column);
+  let [endLine, endColumn] = clamp(d.endLine, d.endColumn);
+  if (endLine < line || (endLine === line && endColumn < column)) [endLine, endColumn] = [line, column];
+  if (line === d.line && column === d.column && endLine === d.endLine && endColumn === d.endColumn) return d;
+  return { ...d, line, column, endLine, endColumn };
 }

@@ -4,14 +4,15 @@ import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import { startLanguageServer, type LanguageServerOptions } from './server.js';
 
-export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck] [--debounce-ms N] [--shellcheck-budget-ms N]
+export const LSP_HELP = `Usage: validate-agent-hooks lsp [--stdio] [--no-shellcheck] [--debounce-ms N] [--shellcheck-pause-ms N]
 
 Start the language server on standard input and output (the only transport).
 Editors start it themselves; see the README for Neovim and VS Code.
 Configuration files are found next to each document, as by the CLI (read once).
-ShellCheck runs on open and save, and on change while it is fast enough.
+ShellCheck runs on open and save, and in the background once typing pauses; until it answers,
+its last findings stay, moved with the edits, and their quick fixes stay available.
 --debounce-ms N sets the quiet time after a change before linting (default 200).
---shellcheck-budget-ms N: a run with ShellCheck slower than this moves ShellCheck to open and save only (default 250).
+--shellcheck-pause-ms N: the further quiet time before ShellCheck runs again (default 400).
 `;
 
 /**
@@ -36,10 +37,10 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
   const resolver = new ConfigResolver();
   const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
   const debounceValue = millisecondsFlag(args, '--debounce-ms');
-  const budgetValue = millisecondsFlag(args, '--shellcheck-budget-ms');
+  const pauseValue = millisecondsFlag(args, '--shellcheck-pause-ms');
   for (const [flag, value] of [
     ['--debounce-ms', debounceValue],
-    ['--shellcheck-budget-ms', budgetValue],
+    ['--shellcheck-pause-ms', pauseValue],
   ] as const) {
     if (value !== undefined && !/^\d+$/.test(value)) {
       io.stderr(`validate-agent-hooks: lsp: ${flag} expects milliseconds, got "${value}"\n`);
@@ -51,7 +52,7 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
     configFor: (filePath) => resolver.forFile(filePath).config,
     ...(shellcheck ? { analyzers: (config, filePath) => (resolver.forFile(filePath).shellcheckEnabled ? [shellcheck(config)] : []) } : {}),
     ...(debounceValue !== undefined ? { debounceMs: Number(debounceValue) } : {}),
-    ...(budgetValue !== undefined ? { slowAnalyzerMs: Number(budgetValue) } : {}),
+    ...(pauseValue !== undefined ? { analyzerPauseMs: Number(pauseValue) } : {}),
     ...options,
   });
   return new Promise<number>(() => {

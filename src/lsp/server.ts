@@ -20,6 +20,7 @@ import { extractHooks } from '../hooks/extract.js';
 import { profileFromText } from '../profile/profile.js';
 import { LSP_SOURCE, toLspDiagnostic, toLspRange, type LspRange } from '../reporters/lsp.js';
 import { toolVersion } from '../version.js';
+import { carryDiagnostics, changeBetween, type Change } from './carry.js';
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.validate-agent-hooks`;
 
@@ -29,23 +30,47 @@ export interface LanguageServerOptions {
   /** The configuration for a document (e.g. from the configuration file next to it). */
   configFor?: (filePath: string) => Promise<LintConfig> | LintConfig;
   /**
-   * Creates the batch analyzers (ShellCheck) for a configuration. They run
-   * on open and save, and on change too while a run stays under `slowAnalyzerMs`.
+   * Creates the batch analyzers (ShellCheck) for a configuration. They run on
+   * open and save, and in the background once the typing pauses; meanwhile
+   * their last findings are kept, moved with the edits.
    */
   analyzers?: (config: LintConfig, filePath: string) => BatchAnalyzer[];
   /** Quiet time after a change before linting (default 200 ms). */
   debounceMs?: number;
-  /** A lint with analyzers slower than this moves them to on-save for that document (default 250 ms). */
-  slowAnalyzerMs?: number;
+  /** Further quiet time after that lint before the analyzers run again (default 400 ms). */
+  analyzerPauseMs?: number;
+}
+
+/** Marks the analyzers' findings; the engine copies diagnostics with spreads, which keep symbol keys. */
+const FROM_ANALYZER = Symbol('validate-agent-hooks.fromAnalyzer');
+
+function tagged(analyzer: BatchAnalyzer): BatchAnalyzer {
+  return {
+    ...analyzer,
+    analyze: async (hooks, options) =>
+      (await analyzer.analyze(hooks, options)).map((found) => found.map((d) => Object.assign(d, { [FROM_ANALYZER]: true }))),
+  };
+}
+
+/**
+ * What a run without the analyzers cannot know: their findings, and whether a
+ * suppression suppresses nothing (it may be waiting for a ShellCheck finding).
+ */
+function analyzerDependent(d: Diagnostic): boolean {
+  return (d as { [FROM_ANALYZER]?: boolean })[FROM_ANALYZER] === true || d.ruleId === UNUSED_SUPPRESSION_RULE;
 }
 
 interface DocumentState {
   timer?: NodeJS.Timeout;
+  analyzerTimer?: NodeJS.Timeout;
+  /** The analyzer-dependent findings of the last run with the analyzers, and the version and text (without BOM) they are about. */
+  carried?: { version: number; text: string; diagnostics: Diagnostic[] };
+  /** What the editor changed since, in offsets of the text without BOM, each with the version it made. */
+  edits: { version: number; change: Change }[];
   /** Findings of the last published run, in the engine's positions, for code actions. */
   diagnostics: Diagnostic[];
   /** Whether the text had a BOM the engine removed (columns of line 1 shift by one). */
   bom: boolean;
-  analyzersOnSaveOnly: boolean;
   openPending?: boolean;
 }
 
@@ -57,10 +82,33 @@ interface DocumentState {
  * breaks the engine gets one finding saying so; the server keeps serving.
  */
 export function startLanguageServer(connection: Connection, options: LanguageServerOptions = {}): void {
-  const documents = new TextDocuments(TextDocument);
   const states = new Map<string, DocumentState>();
+  // The edits are recorded as the editor sends them, to move carried findings exactly.
+  const documents = new TextDocuments({
+    create: TextDocument.create,
+    update: (document, changes, version) => {
+      const state = states.get(document.uri);
+      for (const change of changes) {
+        const before = document.getText();
+        const bom = before.charCodeAt(0) === 0xfeff ? 1 : 0;
+        let span: Change | undefined;
+        if ('range' in change) {
+          const start = document.offsetAt(change.range.start);
+          span = { start, oldEnd: document.offsetAt(change.range.end), newEnd: start + change.text.length };
+        } else {
+          span = changeBetween(before, change.text);
+        }
+        document = TextDocument.update(document, [change], version);
+        if (state && span) {
+          const less = (n: number): number => Math.max(0, n - bom);
+          state.edits.push({ version, change: { start: less(span.start), oldEnd: less(span.oldEnd), newEnd: less(span.newEnd) } });
+        }
+      }
+      return document;
+    },
+  });
   const debounceMs = options.debounceMs ?? 200;
-  const slowMs = options.slowAnalyzerMs ?? 250;
+  const pauseMs = options.analyzerPauseMs ?? 400;
   let rulesPromise: Promise<readonly Rule<unknown>[]> | undefined;
   const loadRules = (): Promise<readonly Rule<unknown>[]> =>
     (rulesPromise ??= options.rules ? Promise.resolve(options.rules) : import('../../rules/index.js').then((m) => m.rules));
@@ -75,19 +123,27 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   const stateOf = (uri: string): DocumentState => {
     let state = states.get(uri);
-    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, analyzersOnSaveOnly: false }));
+    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, edits: [] }));
     return state;
   };
 
   const schedule = (uri: string, delay: number, withAnalyzers: boolean): void => {
     const state = stateOf(uri);
     if (state.timer) clearTimeout(state.timer);
+    if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state.analyzerTimer = undefined;
     state.timer = setTimeout(() => {
       state.timer = undefined;
       void validate(uri, withAnalyzers);
     }, delay);
   };
 
+  /**
+   * One lint of the document. With the analyzers, their findings replace the
+   * carried ones. Without them (the quick run after a keystroke) the carried
+   * ones are moved onto the current text and published with the fresh rest,
+   * and the analyzers are scheduled for when the typing pauses.
+   */
   const validate = async (uri: string, withAnalyzers: boolean): Promise<void> => {
     const document = documents.get(uri);
     if (!document) return;
@@ -95,17 +151,40 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     const text = document.getText();
     const filePath = uriToPath(uri);
     const state = stateOf(uri);
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     let diagnostics: Diagnostic[];
+    let deferred = false;
     if (!looksLikeProfile(filePath, text)) {
       diagnostics = [];
+      state.edits = [];
     } else {
       try {
         const config = options.configFor ? await options.configFor(filePath) : defaultConfig();
-        const analyzers = withAnalyzers && options.analyzers ? options.analyzers(config, filePath) : [];
-        const started = performance.now();
+        const available = options.analyzers ? options.analyzers(config, filePath) : [];
+        const analyzers = withAnalyzers ? available.map(tagged) : [];
         const [result] = await lintInputs([{ filePath, text }], { rules: await loadRules(), config, batchAnalyzers: analyzers });
-        if (analyzers.length > 0) state.analyzersOnSaveOnly = performance.now() - started > slowMs;
         diagnostics = result?.diagnostics ?? [];
+        // Nothing to carry without analyzers: the edit log would only grow.
+        if (available.length === 0) state.edits = [];
+        if (analyzers.length > 0) {
+          state.carried = { version, text: body, diagnostics: diagnostics.filter(analyzerDependent) };
+          state.edits = state.edits.filter((e) => e.version > version);
+        } else if (available.length > 0) {
+          deferred = true;
+          const since = state.carried;
+          const edits = since ? state.edits.filter((e) => e.version > since.version && e.version <= version) : [];
+          const carried = since
+            ? carryDiagnostics(
+                since.diagnostics,
+                since.text,
+                body,
+                edits.map((e) => e.change),
+              )
+            : [];
+          diagnostics = [...diagnostics.filter((d) => !analyzerDependent(d)), ...carried].sort(
+            (a, b) => a.line - b.line || a.column - b.column,
+          );
+        }
       } catch (error) {
         connection.console.error(
           `validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -123,11 +202,18 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         ];
       }
     }
-    // A newer edit is on its way; its own run publishes.
+    // A newer edit is on its way; its own run publishes (and uses what the analyzers just found, carried).
     if (documents.get(uri)?.version !== version) return;
     state.diagnostics = diagnostics;
     state.bom = text.charCodeAt(0) === 0xfeff;
     await connection.sendDiagnostics({ uri, version, diagnostics: diagnostics.map((d) => toEditor(d, uri, state.bom)) });
+    if (deferred && documents.get(uri)?.version === version && !state.timer) {
+      if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
+      state.analyzerTimer = setTimeout(() => {
+        state.analyzerTimer = undefined;
+        void validate(uri, true);
+      }, pauseMs);
+    }
   };
 
   documents.onDidOpen((event) => {
@@ -141,12 +227,13 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       state.openPending = false;
       return;
     }
-    schedule(event.document.uri, debounceMs, !state.analyzersOnSaveOnly);
+    schedule(event.document.uri, debounceMs, false);
   });
   documents.onDidSave((event) => schedule(event.document.uri, 0, true));
   documents.onDidClose((event) => {
     const state = states.get(event.document.uri);
     if (state?.timer) clearTimeout(state.timer);
+    if (state?.analyzerTimer) clearTimeout(state.analyzerTimer);
     states.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });

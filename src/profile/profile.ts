@@ -95,7 +95,8 @@ function parseProfile(path: string, source: SourceText): Profile {
       line: 1,
       column: 1,
       endLine: 1,
-      endColumn: Math.max(1, first.length) + 1,
+      // Up to the end of the first line, which is column 1 in an empty file: a range never ends past the text.
+      endColumn: first.length + 1,
       message: 'Expected YAML frontmatter between `---` lines at the start of the profile.',
     });
     return profile;

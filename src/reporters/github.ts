@@ -16,12 +16,13 @@ export function escapeProperty(text: string): string {
 
 /**
  * GitHub Actions workflow commands, one annotation per finding. Paths are
- * relative to the working directory, which in a workflow is the checkout.
+ * relative to the repository root (`root`; the CLI finds it with git), which
+ * GitHub resolves them against, wherever in the checkout the tool ran.
  */
 export const githubReporter: Reporter = (results, options) => {
   let out = '';
   for (const result of results) {
-    const file = (relative(options.cwd, result.filePath) || result.filePath).split(sep).join('/');
+    const file = (relative(options.root ?? options.cwd, result.filePath) || result.filePath).split(sep).join('/');
     for (const d of result.diagnostics) {
       const properties: [string, string | number][] = [
         ['file', file],

@@ -48,9 +48,10 @@ export const sarifReporter: Reporter = (results, options) => {
     return i;
   };
 
+  const base = options.root ?? options.cwd;
   const sarifResults: unknown[] = [];
   for (const result of results) {
-    const location = artifactLocation(result.filePath, options.cwd);
+    const location = artifactLocation(result.filePath, base);
     const lines = result.source !== undefined ? new LineIndex(result.source) : undefined;
     const seen = new Map<string, number>();
     for (const d of result.diagnostics) {
@@ -72,7 +73,7 @@ export const sarifReporter: Reporter = (results, options) => {
         sarifResult.relatedLocations = d.related.map((r, id) => ({
           id,
           message: { text: r.message },
-          physicalLocation: { artifactLocation: r.file ? artifactLocation(r.file, options.cwd) : location, region: region(r.range) },
+          physicalLocation: { artifactLocation: r.file ? artifactLocation(r.file, base) : location, region: region(r.range) },
         }));
       }
       const fixes = (d.fixes ?? []).filter((f) => f.edits.length > 0);
@@ -106,6 +107,8 @@ export const sarifReporter: Reporter = (results, options) => {
             rules: driverRules,
           },
         },
+        // What %SRCROOT% stands for, so a consumer other than GitHub can find the files (a directory URI ends with a slash).
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(base).href.replace(/\/?$/, '/') } },
         // Our columns are JavaScript string indices, which is SARIF's default kind; said explicitly.
         columnKind: 'utf16CodeUnits',
         results: sarifResults,
@@ -119,7 +122,7 @@ function region(range: Range): { startLine: number; startColumn: number; endLine
   return { startLine: range.line, startColumn: range.column, endLine: range.endLine, endColumn: range.endColumn };
 }
 
-/** Repository-relative (to the working directory) with forward slashes; absolute file URIs outside it. */
+/** Relative to the repository root with forward slashes; absolute file URIs outside it. */
 function artifactLocation(filePath: string, cwd: string): { uri: string; uriBaseId?: string } {
   const rel = relative(cwd, filePath);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return { uri: pathToFileURL(filePath).href };

@@ -9,7 +9,8 @@ const PLAIN: Painter = { underline: same, red: same, yellow: same, blue: same, d
 
 /**
  * ESLint's stylish layout: findings grouped by file, aligned columns, a
- * summary line; with `--verbose`, a code frame under each finding.
+ * summary line; with `--verbose`, a code frame under each finding and the
+ * messages in full (otherwise long ones are shortened: see shortMessage).
  */
 export const stylishReporter: Reporter = (results, options) => {
   const chalk = options.painter ?? PLAIN;
@@ -24,7 +25,7 @@ export const stylishReporter: Reporter = (results, options) => {
     const rows = result.diagnostics.map((d) => [
       `${d.line}:${d.column}`,
       d.severity === 'error' ? chalk.red('error') : d.severity === 'warning' ? chalk.yellow('warning') : chalk.blue('info'),
-      escapeControl(d.message.replace(/\.$/, '')),
+      escapeControl((options.verbose ? d.message : shortMessage(d.message)).replace(/\.$/, '')),
       chalk.dim(escapeControl(d.ruleId)),
     ]);
     const width = (i: number): number => Math.max(...rows.map((r) => visible(r[i]!).length));
@@ -45,6 +46,30 @@ export const stylishReporter: Reporter = (results, options) => {
   }
   return out;
 };
+
+/** Longest message kept whole on a stylish line; the aligned columns make every line as wide as the widest. */
+export const STYLISH_MESSAGE_MAX = 160;
+/** A list of more than this many `names` is cut to its first LIST_KEEP plus a count. */
+const LIST_MAX = 5;
+const LIST_KEEP = 3;
+
+/**
+ * A message short enough for one terminal line: a long list of `names` (the
+ * known hooks, the variables provided) keeps its first few and says how many
+ * more; what is still too long ends at its last whole sentence or clause
+ * within the limit. JSON, SARIF and --verbose keep the full text.
+ */
+export function shortMessage(message: string): string {
+  let short = message.replace(/`[^`]+`(?:,\s*(?:or\s+|and\s+)?`[^`]+`)+/g, (list) => {
+    const items = list.match(/`[^`]+`/g)!;
+    return items.length > LIST_MAX ? `${items.slice(0, LIST_KEEP).join(', ')} and ${items.length - LIST_KEEP} more` : list;
+  });
+  if (short.length <= STYLISH_MESSAGE_MAX) return short;
+  const head = short.slice(0, STYLISH_MESSAGE_MAX - 1);
+  const cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('; '), head.lastIndexOf(': '));
+  short = cut > STYLISH_MESSAGE_MAX / 3 ? head.slice(0, cut) : head.slice(0, Math.max(head.lastIndexOf(' '), STYLISH_MESSAGE_MAX / 2));
+  return `${short.replace(/[\s,;:.]+$/, '')} …`;
+}
 
 function visible(text: string): string {
   // eslint-disable-next-line no-control-regex -- the ESC of ANSI colour codes is what is matched

@@ -4,6 +4,8 @@ import type { Rule } from '../engine/rule.js';
 export interface ReporterOptions {
   /** Directory paths are shown relative to. */
   cwd: string;
+  /** Directory SARIF and GitHub annotation paths are relative to: the repository root (default: `cwd`). */
+  root?: string;
   color: boolean;
   /** Colours for the terminal (chalk, loaded only when colour is on); plain text without it. */
   painter?: Painter;

@@ -41,7 +41,9 @@ export class LineIndex {
   /** Offset just past the line's content (before its `\r\n` or `\n`). */
   lineEnd(line: number): number {
     const next = this.lineStarts[line];
-    if (next === undefined) return this.text.length;
+    // The last line: a `\r` that ends the file is a line break's start, as it is before a `\n`.
+    if (next === undefined)
+      return this.text.length > this.lineStarts[line - 1]! && this.text.endsWith('\r') ? this.text.length - 1 : this.text.length;
     let end = next - 1;
     if (end > 0 && this.text[end - 1] === '\r') end--;
     return Math.max(end, this.lineStarts[line - 1]!);

@@ -20,6 +20,9 @@ const CORPUS_EXAMPLE = join(
   'blocking-coordinator-example.md',
 );
 
+if (!existsSync(CORPUS_EXAMPLE))
+  console.warn(`cli-run.test.ts: the corpus example test is skipped: ${CORPUS_EXAMPLE} is not there (../shared; CI has it).`);
+
 const PROFILE = `---
 name: tester
 description: A profile written for the executor's tests.

@@ -26,6 +26,16 @@ const bwrap = probeBwrap(isRoot ? { hostUid: 65534, hostGid: 65534 } : {});
 export const hasRedisCli = findExecutable('redis-cli') !== undefined;
 export const hasRedisServer = findExecutable('redis-server') !== undefined;
 export const hasSqlite3 = findExecutable('sqlite3') !== undefined;
+// Printed once per test file that loads these helpers, so a skip never goes unexplained.
+if (!hasRedisCli)
+  console.warn(
+    'executor tests: redis-cli is not installed: the tests that drive it are skipped (apt-get install redis-tools; CI installs it).',
+  );
+if (!hasRedisServer)
+  console.warn(
+    'executor tests: redis-server is not installed: the tests against a real Redis are skipped (apt-get install redis-server; CI installs it).',
+  );
+if (!hasSqlite3) console.warn('executor tests: sqlite3 is not installed: the tests that read a saved memory database with it are skipped.');
 
 /** Why sandboxed tests cannot run here, or undefined when they can. */
 export const sandboxMissing: string | undefined = !bwrap.ok

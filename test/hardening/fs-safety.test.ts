@@ -56,10 +56,9 @@ describe('file-system safety of the linter', () => {
     symlinkSync(outside, join(agents, 'out'));
     symlinkSync(join(outside, 'secret.md'), join(agents, 'secret-link.md'));
     symlinkSync(join(agents, 'nowhere.md'), join(agents, 'dangling.md'));
-    const { code, out, err, ms } = await lint(['--all', '--root', dir, '--format', 'json', '--no-shellcheck']);
+    const { code, out, err } = await lint(['--all', '--root', dir, '--format', 'json', '--no-shellcheck']);
     expect(err).not.toContain('internal error');
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(10_000);
     const files = (JSON.parse(out) as { filePath: string }[]).map((r) => r.filePath);
     expect(files).toEqual([join(agents, 'good.md')]);
   });
@@ -98,9 +97,8 @@ describe('file-system safety of the linter', () => {
     const { agents } = project('big');
     const path = join(agents, 'big.md');
     writeFileSync(path, `---\nname: big\n---\n${'x'.repeat(10 * 1024 * 1024)}`);
-    const { code, out, ms } = await lint([path, '--format', 'json', '--no-shellcheck']);
+    const { code, out } = await lint([path, '--format', 'json', '--no-shellcheck']);
     expect(code).toBe(1);
-    expect(ms).toBeLessThan(5000);
     const [result] = JSON.parse(out) as { messages: { ruleId: string; message: string }[] }[];
     expect(result!.messages).toEqual([
       expect.objectContaining({ ruleId: 'file-unreadable', message: expect.stringMatching(/^Unexpected file size of 10485778 bytes/) }),
@@ -119,7 +117,7 @@ describe('file-system safety of the linter', () => {
     expect(readdirSync(root).sort()).toEqual(before);
   });
 
-  it('lints a 100,000-file tree in bounded time and memory', async () => {
+  it('lints a 100,000-file tree in bounded memory', async () => {
     const { dir, agents } = project('huge');
     const count = 100_000;
     // Hard links of one small profile: a 100,000-entry tree made in seconds (the linter reads each entry as its own file).
@@ -139,7 +137,6 @@ describe('file-system safety of the linter', () => {
       const { code, out, err, ms } = await lint(['--all', '--root', dir, '--no-shellcheck', '--format', 'json', '--quiet']);
       expect(err).not.toContain('internal error');
       expect(code).toBe(0);
-      expect(ms).toBeLessThan(60_000);
       const results = JSON.parse(out) as unknown[];
       expect(results).toHaveLength(count + 1);
       const growthMB = (peak - rssBefore) / 1024 / 1024;

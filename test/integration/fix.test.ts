@@ -14,6 +14,8 @@ import { defineRule } from '../../src/engine/rule.js';
 import { lintFiles, outputFixes } from '../../src/index.js';
 
 const HAS_SHELLCHECK = spawnSync('shellcheck', ['--version']).status === 0;
+if (!HAS_SHELLCHECK)
+  console.warn('fix.test.ts: ShellCheck is not installed: the CLI --fix tests with its replacements are skipped (CI installs it).');
 
 /** A test rule with a certain fix: `echo  ` (two spaces) becomes `echo `; one fix per pass. */
 const doubleSpace = defineRule({

@@ -2,7 +2,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConnection } from 'vscode-languageserver/node';
 import {
+  CodeActionRequest,
   createProtocolConnection,
+  type CodeAction,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
@@ -18,22 +20,37 @@ import { startLanguageServer } from '../../src/lsp/server.js';
 
 /**
  * The server in-process over in-memory streams, with a fake batch analyzer
- * (where ShellCheck plugs in): analyzers run on open and save, and on change
- * only while they are fast.
+ * (where ShellCheck plugs in): analyzers run on open and save, and after a
+ * pause in the typing; meanwhile their last findings stay, moved with the
+ * edits, with their quick fixes.
  */
-async function serve(slowAnalyzerMs: number) {
+async function serve(options: { pauseMs: number; analyzeMs?: number }) {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const calls: string[] = [];
   const analyzer: BatchAnalyzer = {
-    analyze(hooks) {
+    async analyze(hooks) {
       calls.push(hooks.map((h) => h.hook.text.trim()).join('|'));
-      return Promise.resolve(hooks.map((h) => [{ ruleId: 'fake/analyzer', severity: 'warning', message: 'fake', ...h.hook.valueRange }]));
+      if (options.analyzeMs) await new Promise((resolve) => setTimeout(resolve, options.analyzeMs));
+      return hooks.map((h) => {
+        // A finding on the script's first word, with a fix that rewrites it.
+        const word = /^\S+/.exec(h.hook.text)![0];
+        const range = h.map.mapRange({ line: 1, column: 1, endLine: 1, endColumn: 1 + word.length }).range;
+        return [
+          {
+            ruleId: 'fake/analyzer',
+            severity: 'warning',
+            message: `fake on ${word}`,
+            ...range,
+            fixes: [{ title: 'Say print', safe: true, edits: [{ range, text: 'print' }] }],
+          },
+        ];
+      });
     },
   };
   startLanguageServer(createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient)), {
     analyzers: () => [analyzer],
-    slowAnalyzerMs,
+    analyzerPauseMs: options.pauseMs,
     debounceMs: 10,
   });
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
@@ -54,30 +71,101 @@ async function serve(slowAnalyzerMs: number) {
       });
     return queue.shift()!;
   };
-  return { calls, next, send: client.sendNotification.bind(client), client };
+  return { calls, next, queue, send: client.sendNotification.bind(client), client };
 }
 
 const URI = 'file:///w/.claude/agents/a.md';
-const text = (script: string): string => `---\nname: a\ndescription: b\nhooks:\n  pre: |\n    ${script}\n---\n`;
+const text = (script: string, extra = ''): string => `---\nname: a\ndescription: b\n${extra}hooks:\n  pre: |\n    ${script}\n---\n`;
+const codes = (p: PublishDiagnosticsParams): string[] => p.diagnostics.map((d) => String(d.code)).sort();
+const fake = (p: PublishDiagnosticsParams) => p.diagnostics.find((d) => d.code === 'fake/analyzer');
 
 describe('language server analyzers', () => {
-  it('fast analyzers run on every change', async () => {
-    const server = await serve(10_000);
+  it('keeps the analyzer findings, moved with the edits, until its next run replaces them', async () => {
+    const server = await serve({ pauseMs: 150 });
     await server.send(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
     });
-    expect((await server.next()).diagnostics.map((d) => d.code)).toContain('fake/analyzer');
+    const opened = await server.next();
+    expect(fake(opened)?.range).toEqual({ start: { line: 5, character: 4 }, end: { line: 5, character: 8 } });
+    // Two lines inserted above the hook, then the script changed (as an editor sends them: incremental edits).
     await server.send(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: URI, version: 2 },
-      contentChanges: [{ text: text('echo two') }],
+      contentChanges: [
+        { range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'model: x\ncolor: red\n' },
+        { range: { start: { line: 7, character: 4 }, end: { line: 7, character: 12 } }, text: 'sudo two' },
+      ],
     });
-    expect((await server.next()).diagnostics.map((d) => d.code)).toContain('fake/analyzer');
-    expect(server.calls).toEqual(['echo one', 'echo two']);
+    const quick = await server.next();
+    expect(quick.version).toBe(2);
+    expect(codes(quick)).toEqual(['command-sudo', 'fake/analyzer']);
+    // The old finding, two lines down; its text was retyped, so it spans the new text typed over it.
+    expect(fake(quick)).toMatchObject({
+      message: 'fake on echo',
+      range: { start: { line: 7, character: 4 }, end: { line: 7, character: 12 } },
+    });
+    expect(server.calls).toEqual(['echo one']);
+    // After the pause, the analyzer runs on the new text, in the background.
+    const fresh = await server.next();
+    expect(fresh.version).toBe(2);
+    expect(fake(fresh)).toMatchObject({
+      message: 'fake on sudo',
+      range: { start: { line: 7, character: 4 }, end: { line: 7, character: 8 } },
+    });
+    expect(server.calls).toEqual(['echo one', 'sudo two']);
     server.client.dispose();
   });
 
-  it('slow analyzers move to on-save; the other rules still run on change', async () => {
-    const server = await serve(-1); // every run counts as slow
+  it('runs the analyzer only once the typing pauses, never dropping it however long it takes', async () => {
+    const server = await serve({ pauseMs: 1000, analyzeMs: 300 });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo a') },
+    });
+    await server.next();
+    // Keystrokes closer together than the pause: the quick run publishes each time, the analyzer waits.
+    let word = 'echo a';
+    for (let version = 2; version <= 8; version++) {
+      word += 'b';
+      await server.send(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: URI, version },
+        contentChanges: [{ text: text(word) }],
+      });
+      const quick = await server.next();
+      expect(quick.version).toBe(version);
+      expect(codes(quick)).toContain('fake/analyzer');
+    }
+    expect(server.calls).toEqual(['echo a']);
+    const fresh = await server.next();
+    expect(fresh.version).toBe(8);
+    expect(fake(fresh)?.message).toBe('fake on echo');
+    expect(server.calls).toEqual(['echo a', word]);
+    server.client.dispose();
+  });
+
+  it("offers the carried findings' quick fixes at their new place meanwhile", async () => {
+    const server = await serve({ pauseMs: 60_000 });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
+    });
+    await server.next();
+    await server.send(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: URI, version: 2 },
+      contentChanges: [{ text: text('echo one', 'model: x\n') }],
+    });
+    const quick = await server.next();
+    const carried = fake(quick)!;
+    expect(carried.range.start.line).toBe(6);
+    const actions = (await server.client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: URI },
+      range: carried.range,
+      context: { diagnostics: [carried] },
+    })) as CodeAction[];
+    const fix = actions.find((a) => a.title === 'Say print');
+    expect(fix?.edit?.changes?.[URI]).toEqual([{ range: carried.range, newText: 'print' }]);
+    server.client.dispose();
+  });
+
+  it('on save the analyzer runs at once', async () => {
+    const server = await serve({ pauseMs: 60_000 });
     await server.send(DidOpenTextDocumentNotification.type, {
       textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
     });
@@ -86,11 +174,11 @@ describe('language server analyzers', () => {
       textDocument: { uri: URI, version: 2 },
       contentChanges: [{ text: text('sudo two') }],
     });
-    const changed = await server.next();
-    expect(changed.diagnostics.map((d) => d.code)).toEqual(['command-sudo']);
+    expect(fake(await server.next())?.message).toBe('fake on echo');
     await server.send(DidSaveTextDocumentNotification.type, { textDocument: { uri: URI } });
     const saved = await server.next();
-    expect(saved.diagnostics.map((d) => d.code).sort()).toEqual(['command-sudo', 'fake/analyzer']);
+    expect(codes(saved)).toEqual(['command-sudo', 'fake/analyzer']);
+    expect(fake(saved)?.message).toBe('fake on sudo');
     expect(server.calls).toEqual(['echo one', 'sudo two']);
     server.client.dispose();
   });

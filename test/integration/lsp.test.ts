@@ -28,6 +28,7 @@ import {
  */
 const BIN = fileURLToPath(new URL('../../bin/validate-agent-hooks', import.meta.url));
 const HAS_SHELLCHECK = spawnSync('shellcheck', ['--version']).status === 0;
+if (!HAS_SHELLCHECK) console.warn('lsp.test.ts: ShellCheck is not installed: its quick-fix tests are skipped (CI installs it).');
 
 const URI = 'file:///tmp/lsp-test/.claude/agents/emoji.md';
 const TEXT = [
