@@ -565,3 +565,10 @@ export const PLUGIN_SOURCES = {
 
 /** The JSON output shapes that carry a decision, for the stdout rules' messages. */
 export const DECISION_FIELDS = ['decision', 'hookSpecificOutput', 'continue', 'systemMessage'] as const;
+
+/** The events whose contract applies to a hook script: its own, or for a script file, those of the hooks that run it. */
+export function eventsOfHook(hook: { claudeCode?: { effectiveEvent: string; callerEvents?: string[] } }): string[] {
+  const meta = hook.claudeCode;
+  if (!meta) return [];
+  return meta.callerEvents ?? (meta.effectiveEvent ? [meta.effectiveEvent] : []);
+}
