@@ -46,3 +46,13 @@ describe('Claude Code contract', () => {
     expect(claudeFlow.BLOCKING_HOOKS).toContain('on_blocking_start');
   });
 });
+
+describe('the profile schema', () => {
+  it('describes every Claude Code event and handler type of the contract, for editor completion', async () => {
+    const { readFileSync } = await import('node:fs');
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/profile.schema.json', import.meta.url), 'utf8'));
+    for (const name of EVENT_NAMES) expect(schema.properties.hooks.properties[name]?.$ref).toBe('#/definitions/claudeCodeGroups');
+    const { HANDLER_TYPES } = await import('../../src/runtimes/claude-code/contract.js');
+    expect(schema.definitions.claudeCodeHandler.properties.type.enum).toEqual(HANDLER_TYPES);
+  });
+});
