@@ -38,7 +38,8 @@ describe('suppressions in Claude Code sources', () => {
   });
 
   it('a directive in a script file that hooks run works as in any script', async () => {
-    const script = '#!/bin/bash\n# validate-agent-hooks-disable-next-line cc-exit-not-blocking\nexit 1\nexit 3\n';
-    expect(await lint('/p/.claude/hooks/g.sh', script, { calledBy: ['PreToolUse'] })).toEqual(['4:1 cc-exit-not-blocking']);
+    const script =
+      '#!/bin/bash\n# validate-agent-hooks-disable-next-line cc-exit-not-blocking\n[ -n "$1" ] && exit 1\n[ -n "$2" ] && exit 3\n';
+    expect(await lint('/p/.claude/hooks/g.sh', script, { calledBy: ['PreToolUse'] })).toEqual(['4:16 cc-exit-not-blocking']);
   });
 });
