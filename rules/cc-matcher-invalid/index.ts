@@ -34,7 +34,7 @@ export default defineRule({
       try {
         new RegExp(matcher);
       } catch (error) {
-        const detail = String((error as Error).message).replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
+        const detail = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /, '');
         context.report({ messageId: 'invalid', data: { matcher, detail }, range: group.matcher!.value.range });
       }
     }

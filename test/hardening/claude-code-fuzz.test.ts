@@ -59,7 +59,7 @@ function mutate(text: string, steps: readonly Step[]): string {
     else if (step.kind === 'insert') out = out.slice(0, at) + step.text + out.slice(at);
     else if (out.length) {
       const other = step.with % out.length;
-      const chars = [...out];
+      const chars = Array.from(out);
       if (at < chars.length && other < chars.length) [chars[at], chars[other]] = [chars[other]!, chars[at]!];
       out = chars.join('');
     }

@@ -161,7 +161,7 @@ export function shellCommands(text: string): Word[][] {
         value += text.slice(i + 1, end);
         i = end + 1;
       } else if (ch === '\\' && i + 1 < text.length) {
-        value += text[i + 1];
+        value += text.charAt(i + 1);
         i += 2;
       } else if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
         // Keep `$(…)` and `${…}` whole, so `|` or `;` inside them split nothing.
