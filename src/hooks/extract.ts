@@ -1,7 +1,9 @@
-import { isMap, isScalar, Scalar, type Node as YamlNode, type Pair } from 'yaml';
+import { isMap, isScalar, isSeq, Scalar, type Node as YamlNode, type Pair } from 'yaml';
 import type { Range } from '../diagnostics.js';
 import { keyName, mapPairs, nodeRange, findPair, rootMap, type Profile } from '../profile/profile.js';
 import { HOOK_SETTING_KEYS, LIFECYCLE_HOOKS, KNOWN_HOOK_NAMES } from '../runtime/contract.js';
+import { isClaudeCodeEntry } from '../runtimes/claude-code/config.js';
+import { fromYaml } from './tree.js';
 import type { HookScript, ScalarStyle, SourceSegment } from './types.js';
 
 /** A hook entry as written, script or not; the rules judge the ones that are not scripts. */
@@ -39,6 +41,8 @@ export function hookEntries(profile: Profile): HookEntry[] {
   for (const pair of mapPairs(hooks?.value)) {
     const key = keyName(pair);
     if (key === undefined || SETTING_KEYS.has(key)) continue;
+    // Claude Code's entries in the same map are that runtime's (src/runtimes/claude-code/read.ts).
+    if (isClaudeCodeYamlEntry(profile, pair, key)) continue;
     if (key === 'lifecycle' && isMap(pair.value)) {
       for (const inner of mapPairs(pair.value)) {
         const innerKey = keyName(inner);
@@ -56,6 +60,15 @@ export function hookEntries(profile: Profile): HookEntry[] {
     }
   }
   return entries;
+}
+
+/** Whether a `hooks:` entry has Claude Code's shape (decided per entry, see isClaudeCodeEntry). */
+export function isClaudeCodeYamlEntry(profile: Profile, pair: Pair<YamlNode, YamlNode | null>, key: string): boolean {
+  if (/^[A-Z]/.test(key)) return true;
+  const value = pair.value;
+  if (!isMap(value) && !isSeq(value)) return false;
+  const fallback = profile.lines.rangeOf(0, 0);
+  return isClaudeCodeEntry(key, fromYaml(profile, value, fallback, 0));
 }
 
 export function extractHooks(profile: Profile): HookScript[] {
@@ -81,6 +94,7 @@ function scriptOf(
   const raw = profile.source.text.slice(rawStart, rawEnd);
   const valueRange = profile.lines.rangeOf(rawStart, rawEnd);
   return {
+    runtime: 'claude-flow',
     file: profile.path,
     name,
     keyPath,
@@ -92,7 +106,7 @@ function scriptOf(
   };
 }
 
-function styleOf(node: Scalar): ScalarStyle {
+export function styleOf(node: Scalar): ScalarStyle {
   switch (node.type) {
     case Scalar.BLOCK_LITERAL:
       return 'literal';
@@ -130,7 +144,9 @@ export function locateSegments(raw: string, rawStart: number, text: string, styl
     const slack = pendingBreaks + 2;
     const found = text.indexOf(fragment.text, cursor);
     if (found !== -1 && found - cursor <= slack) {
-      segments.push({ scriptOffset: found, fileOffset: rawStart + fragment.offset, length: fragment.text.length });
+      const segment: SourceSegment = { scriptOffset: found, fileOffset: rawStart + fragment.offset, length: fragment.text.length };
+      if (fragment.fileLength !== undefined) segment.fileLength = fragment.fileLength;
+      segments.push(segment);
       cursor = found + fragment.text.length;
       pendingBreaks = 0;
     } else {
@@ -140,10 +156,43 @@ export function locateSegments(raw: string, rawStart: number, text: string, styl
   return segments;
 }
 
+const YAML_ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
+
+/** What a YAML double-quoted escape decodes to, or undefined for one YAML rejects. */
+export function decodeYamlEscape(escape: string): string | undefined {
+  const c = escape[1]!;
+  if (c === 'x' || c === 'u' || c === 'U') {
+    const code = Number.parseInt(escape.slice(2), 16);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+  }
+  return YAML_ESCAPES[c];
+}
+
 interface Fragment {
   /** Offset in the raw value text. */
   offset: number;
   text: string;
+  /** An escape (`\"`, `\u00e9`, `''`): `text` is what it decodes to, this its length in the file. */
+  fileLength?: number;
 }
 
 function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number): Fragment[] {
@@ -189,6 +238,9 @@ function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number):
     let last = 0;
     for (const match of body.matchAll(escape)) {
       if (match.index > last) fragments.push({ offset: line.offset + start + last, text: body.slice(last, match.index) });
+      // Each escape maps as a whole, so positions after it (and ranges across it) stay exact.
+      const decoded = style === 'single-quoted' ? "'" : decodeYamlEscape(match[0]);
+      if (decoded !== undefined) fragments.push({ offset: line.offset + start + match.index, text: decoded, fileLength: match[0].length });
       last = match.index + match[0].length;
     }
     if (last < body.length || body.length === 0) fragments.push({ offset: line.offset + start + last, text: body.slice(last) });

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import {
+  defaultTimeoutSeconds,
+  EVENT_NAMES,
+  eventSpec,
+  exactMatcherNames,
+  handlerFields,
+  isMcpServerOnly,
+  matcherForm,
+} from '../../src/runtimes/claude-code/contract.js';
+import * as claudeFlow from '../../src/runtimes/claude-flow/contract.js';
+
+describe('Claude Code contract', () => {
+  it('lists the 31 documented events plus the two model-switch events, case-sensitive', () => {
+    expect(EVENT_NAMES).toHaveLength(33);
+    expect(eventSpec('PreToolUse')).toMatchObject({ matcherField: 'tool_name', block: 'exit2-or-json', toolEvent: true });
+    expect(eventSpec('preToolUse')).toBeUndefined();
+    expect(eventSpec('PermissionRequest')!.block).toBe('json-only');
+    expect(eventSpec('Stop')!.matcherField).toBeUndefined();
+    expect(eventSpec('SessionStart')!.types).toEqual(['command', 'mcp_tool']);
+    expect(eventSpec('Notification')!.types).not.toContain('prompt');
+  });
+
+  it('evaluates matchers as the docs say: all, exact lists, or unanchored regexes', () => {
+    expect(matcherForm(undefined, 'PreToolUse')).toBe('all');
+    expect(matcherForm('*', 'PreToolUse')).toBe('all');
+    expect(matcherForm('Edit|Write', 'PreToolUse')).toBe('exact');
+    expect(exactMatcherNames('Edit, Write', 'PreToolUse')).toEqual(['Edit', 'Write']);
+    expect(matcherForm('mcp__memory__.*', 'PreToolUse')).toBe('regex');
+    expect(matcherForm('code-reviewer', 'SubagentStart')).toBe('exact');
+    expect(matcherForm('a-b', 'FileChanged')).toBe('regex');
+    expect(isMcpServerOnly('mcp__memory')).toBe(true);
+    expect(isMcpServerOnly('mcp__memory__read')).toBe(false);
+  });
+
+  it('gives handler fields and default timeouts in seconds', () => {
+    expect(handlerFields('command').command).toEqual({ type: 'string', required: true });
+    expect(handlerFields('mcp_tool').server!.required).toBe(true);
+    expect(defaultTimeoutSeconds('command', 'PreToolUse')).toBe(600);
+    expect(defaultTimeoutSeconds('command', 'UserPromptSubmit')).toBe(30);
+    expect(defaultTimeoutSeconds('prompt', 'Stop')).toBe(30);
+  });
+
+  it('keeps claude-flow facts reachable beside it', () => {
+    expect(claudeFlow.RUNTIME_ID).toBe('claude-flow');
+    expect(claudeFlow.BLOCKING_HOOKS).toContain('on_blocking_start');
+  });
+});
+
+describe('the profile schema', () => {
+  it('describes every Claude Code event and handler type of the contract, for editor completion', async () => {
+    const { readFileSync } = await import('node:fs');
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/profile.schema.json', import.meta.url), 'utf8'));
+    for (const name of EVENT_NAMES) expect(schema.properties.hooks.properties[name]?.$ref).toBe('#/definitions/claudeCodeGroups');
+    const { HANDLER_TYPES } = await import('../../src/runtimes/claude-code/contract.js');
+    expect(schema.definitions.claudeCodeHandler.properties.type.enum).toEqual(HANDLER_TYPES);
+  });
+});
+
+describe('cc-exit-not-blocking decides what a refusal is', () => {
+  it('reports conditional exits, not a script giving up unconditionally or a background hook', async () => {
+    const { lintInputs } = await import('../../src/engine/lint.js');
+    const { rules } = await import('../../rules/index.js');
+    const { defaultConfig } = await import('../../src/engine/config.js');
+    const lint = async (text: string, calledBy: string[]) => {
+      const [r] = await lintInputs([{ filePath: '/p/.claude/hooks/x.sh', text, calledBy }], { rules, config: defaultConfig() });
+      return r!.diagnostics.filter((d) => d.ruleId === 'cc-exit-not-blocking').map((d) => d.line);
+    };
+    const script = '#!/bin/bash\nif grep -q x; then\n  exit 1\nfi\ncase "$1" in a) exit 4 ;; esac\necho "no python" >&2\nexit 1\n';
+    expect(await lint(script, ['PreToolUse'])).toEqual([3, 5]);
+    expect(await lint(script, ['PostToolUse'])).toEqual([]);
+    expect(await lint('if true; then exit 2; fi\n', ['PermissionRequest'])).toEqual([1]);
+  });
+});
