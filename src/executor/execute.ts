@@ -52,6 +52,8 @@ export interface SuperviseOptions {
    * resolves, so no child can be forked outside the group.
    */
   cgroup?: RunCgroup;
+  /** Written to the process's standard input, which is then closed (Claude Code hands each hook its event this way). */
+  stdin?: string;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -85,14 +87,15 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const { clock, limits } = options;
   const startedAt = clock.now();
   let child: SpawnedProcess;
+  const baseRequest: SpawnRequest = options.stdin !== undefined ? { ...options.request, stdinPipe: true } : options.request;
   const request: SpawnRequest = options.cgroup
     ? {
-        ...options.request,
+        ...baseRequest,
         command: '/bin/sh',
         args: ['-c', 'read -r _ || :; exec "$0" "$@"', options.request.command, ...options.request.args],
         stdinPipe: true,
       }
-    : options.request;
+    : baseRequest;
   try {
     child = options.runner.spawn(request);
   } catch (error) {
@@ -133,7 +136,10 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
       await child.exited;
       return emptyOutcome(`could not move the sandbox into its control group ${options.cgroup.path}`, clock.now() - startedAt);
     }
-    child.stdin?.end('\n');
+    // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
+    child.stdin?.end(`\n${options.stdin ?? ''}`);
+  } else if (options.stdin !== undefined) {
+    child.stdin?.end(options.stdin);
   }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);

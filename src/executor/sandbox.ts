@@ -183,6 +183,8 @@ export interface SandboxPlan {
   slashCommands: Array<{ name: string; shimPath: string }>;
   /** File descriptor bwrap writes its child's PID to. */
   infoFd: number;
+  /** A command line to exec instead of `bash -c script` (Claude Code's `sh -c` and exec forms). */
+  argv?: readonly string[];
 }
 
 /**
@@ -270,13 +272,21 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '--info-fd',
     String(plan.infoFd),
     '--',
-    '/bin/bash',
-    '-c',
-    `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`,
-    'vah-limits',
-    plan.script,
+    ...limitedCommand(plan.limits, plan.script, plan.argv),
   );
   return args;
+}
+
+/** The limits, then the hook: `bash -c SCRIPT`, or `argv` as given. */
+export function limitedCommand(
+  limits: SandboxLimits,
+  script: string,
+  argv?: readonly string[],
+  options: { processLimit?: boolean } = {},
+): string[] {
+  const prelude = `${limitsPrelude(limits, options)} || exit 125`;
+  if (argv) return ['/bin/bash', '-c', `${prelude}; exec "$@"`, 'vah-limits', ...argv];
+  return ['/bin/bash', '-c', `${prelude}; exec -a bash /bin/bash -c "$1"`, 'vah-limits', script];
 }
 
 /** /etc/passwd, /etc/group, /etc/hosts and /etc/hostname of the sandbox. */

@@ -13,7 +13,7 @@ import { MemoryStore, type MemoryEntry } from './memory-store.js';
 import { nodeProcessRunner, systemClock, type Clock, type ProcessRunner } from './process-runner.js';
 import { startTracingProxy } from './redis-proxy.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
-import { bwrapArguments, DEFAULT_LIMITS, limitsPrelude, probeBwrap, sandboxEtcFiles, type SandboxLimits } from './sandbox.js';
+import { bwrapArguments, DEFAULT_LIMITS, limitedCommand, probeBwrap, sandboxEtcFiles, type SandboxLimits } from './sandbox.js';
 import {
   controlShim,
   EVENTBUS_COMMAND_NAME,
@@ -73,6 +73,12 @@ export interface RunHookOptions {
   /** Environment overrides, applied last (they change what the hook sees, never who it is). */
   env?: Readonly<Record<string, string>>;
   timeoutMs?: number;
+  /** A command line to run instead of `bash -c hook.text` (Claude Code handlers: `sh -c`, or exec form). */
+  command?: readonly string[];
+  /** Written to the hook's standard input (Claude Code's event JSON); without it stdin is /dev/null. */
+  stdin?: string;
+  /** The runtime's variables, replacing claude-flow's AGENT_ID, TASK, ... (for Claude Code handlers). */
+  runtimeEnv?: Readonly<Record<string, string>>;
 }
 
 export interface SandboxReport {
@@ -344,7 +350,12 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let cgroup: RunCgroup | undefined;
     try {
       if (mode === 'bwrap') {
-        env = buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
+        env = buildHookEnvironment({
+          hookName: hook.name,
+          context,
+          ...(runOptions.env ? { overrides: runOptions.env } : {}),
+          ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
+        });
         const slashCommands = await Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) })));
         const args = bwrapArguments({
           script: hook.text,
@@ -360,6 +371,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           redisCliLocations: redisCliLocations(realRedisCli),
           slashCommands,
           infoFd: 3,
+          ...(runOptions.command ? { argv: runOptions.command } : {}),
         });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
         startedAt = trace.now();
@@ -372,6 +384,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           request: { command: bwrapPath, args, env, cwd: agent.workspace, extraPipes: 1, ...(sandboxOwner ?? {}) },
           containment: { kind: 'pid-namespace', infoPipe: 3 },
           ...(cgroup ? { cgroup } : {}),
+          ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
         });
       } else {
         warnings.push(NO_SANDBOX_WARNING);
@@ -390,6 +403,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           context,
           layout: layout.shell,
           ...(runOptions.env ? { overrides: runOptions.env } : {}),
+          ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
         });
         startedAt = trace.now();
         outcome = await superviseProcess({
@@ -400,17 +414,13 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           diskWatchPath: dir,
           request: {
             command: '/bin/bash',
-            args: [
-              '-c',
-              `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; exec -a bash /bin/bash -c "$1"`,
-              'vah-limits',
-              hook.text,
-            ],
+            args: limitedCommand(runLimits, hook.text, runOptions.command, { processLimit: false }).slice(1),
             env: { BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
           },
           containment: { kind: 'environment-marker', marker: `VAH_RUN_MARKER=${markerValue}` },
+          ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
         });
       }
     } finally {
