@@ -1,0 +1,567 @@
+/**
+ * What Claude Code promises a hook, and what it asks of one: its events
+ * (which take a matcher, on which field; which handler types each allows;
+ * whether and how each can block), its handler types and their fields, the
+ * default timeouts, the environment it sets, the stdin JSON per event and the
+ * matcher forms. Facts from ../shared/runtimes/claude-code-hooks.md (the
+ * official docs as of v2.1.240, 2026-08-22, plus the changelog to v2.1.269);
+ * where that sheet flags a fact as version-dependent, the documented current
+ * behaviour is the one written here. Rules and the executor read it from here.
+ */
+
+export const RUNTIME_ID = 'claude-code' as const;
+
+export type HandlerType = 'command' | 'http' | 'mcp_tool' | 'prompt' | 'agent';
+export const HANDLER_TYPES: readonly HandlerType[] = ['command', 'http', 'mcp_tool', 'prompt', 'agent'];
+
+/** How an event's hook can stop what is happening. */
+export type BlockMode =
+  /** Cannot block: exit codes and decisions are ignored. */
+  | 'none'
+  /** Exit 2 blocks, and so does a JSON decision. */
+  | 'exit2-or-json'
+  /** Only a JSON decision blocks (exit 2 is not honoured: PermissionRequest in the current docs). */
+  | 'json-only'
+  /** Any non-zero exit fails the operation (WorktreeCreate). */
+  | 'any-nonzero';
+
+export interface EventSpec {
+  name: string;
+  /** The input field a matcher is compared with; undefined: the event takes no matcher (one set is silently ignored). */
+  matcherField?: string;
+  /** Documented matcher values, for advice; tool events accept any tool name. */
+  matcherValues?: readonly string[];
+  types: readonly HandlerType[];
+  block: BlockMode;
+  /** The JSON output that refuses, in words, for messages. */
+  jsonDecision?: string;
+  /** `if` is evaluated only on these events; elsewhere a handler with `if` never runs. */
+  toolEvent: boolean;
+  /** Fields of the stdin JSON beyond the common ones. */
+  input: readonly string[];
+  /** Plain stdout on exit 0 reaches Claude's context (otherwise it goes to the debug log). */
+  stdoutToContext?: boolean;
+  /** Added after the docs snapshot (v2.1.251), known from the changelog and third parties only. */
+  unverified?: boolean;
+}
+
+const ALL: readonly HandlerType[] = HANDLER_TYPES;
+const CHM: readonly HandlerType[] = ['command', 'http', 'mcp_tool'];
+const CM: readonly HandlerType[] = ['command', 'mcp_tool'];
+const TOOL_NAMES = [
+  'Bash',
+  'PowerShell',
+  'Edit',
+  'Write',
+  'Read',
+  'Glob',
+  'Grep',
+  'Agent',
+  'Task',
+  'WebFetch',
+  'WebSearch',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  'NotebookEdit',
+  'MultiEdit',
+  'TodoWrite',
+] as const;
+const TOOL_INPUT = ['tool_name', 'tool_input', 'tool_use_id'] as const;
+const PRE_TOOL_DECISION = 'hookSpecificOutput.permissionDecision: "deny"';
+const BLOCK_DECISION = 'decision: "block"';
+
+export const EVENTS: readonly EventSpec[] = [
+  {
+    name: 'SessionStart',
+    matcherField: 'source',
+    matcherValues: ['startup', 'resume', 'clear', 'compact', 'fork'],
+    types: CM,
+    block: 'none',
+    toolEvent: false,
+    input: ['source', 'model', 'session_title', 'agent_type'],
+    stdoutToContext: true,
+  },
+  {
+    name: 'Setup',
+    matcherField: 'trigger',
+    matcherValues: ['init', 'maintenance'],
+    types: CM,
+    block: 'none',
+    toolEvent: false,
+    input: ['trigger'],
+  },
+  {
+    name: 'InstructionsLoaded',
+    matcherField: 'load_reason',
+    matcherValues: ['session_start', 'nested_traversal', 'path_glob_match', 'include', 'compact'],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['file_path', 'memory_type', 'load_reason', 'globs', 'trigger_file_path', 'parent_file_path'],
+  },
+  {
+    name: 'UserPromptSubmit',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['prompt'],
+    stdoutToContext: true,
+  },
+  {
+    name: 'UserPromptExpansion',
+    matcherField: 'command_name',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['expansion_type', 'command_name', 'command_args', 'command_source', 'prompt'],
+    stdoutToContext: true,
+  },
+  { name: 'MessageDisplay', types: CHM, block: 'none', toolEvent: false, input: ['turn_id', 'message_id', 'index', 'final', 'delta'] },
+  {
+    name: 'PreToolUse',
+    matcherField: 'tool_name',
+    matcherValues: TOOL_NAMES,
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: PRE_TOOL_DECISION,
+    toolEvent: true,
+    input: TOOL_INPUT,
+  },
+  {
+    name: 'PermissionRequest',
+    matcherField: 'tool_name',
+    matcherValues: TOOL_NAMES,
+    types: ALL,
+    block: 'json-only',
+    jsonDecision: 'hookSpecificOutput.decision.behavior: "deny"',
+    toolEvent: true,
+    input: ['tool_name', 'tool_input', 'permission_suggestions'],
+  },
+  {
+    name: 'PermissionDenied',
+    matcherField: 'tool_name',
+    matcherValues: TOOL_NAMES,
+    types: ALL,
+    block: 'none',
+    toolEvent: true,
+    input: [...TOOL_INPUT, 'reason'],
+  },
+  {
+    name: 'PostToolUse',
+    matcherField: 'tool_name',
+    matcherValues: TOOL_NAMES,
+    types: ALL,
+    block: 'none',
+    toolEvent: true,
+    input: [...TOOL_INPUT, 'tool_response', 'duration_ms'],
+  },
+  {
+    name: 'PostToolUseFailure',
+    matcherField: 'tool_name',
+    matcherValues: TOOL_NAMES,
+    types: ALL,
+    block: 'none',
+    toolEvent: true,
+    input: [...TOOL_INPUT, 'error', 'is_interrupt', 'duration_ms'],
+  },
+  { name: 'PostToolBatch', types: ALL, block: 'exit2-or-json', jsonDecision: BLOCK_DECISION, toolEvent: false, input: ['tool_calls'] },
+  {
+    name: 'Notification',
+    matcherField: 'notification_type',
+    matcherValues: [
+      'permission_prompt',
+      'idle_prompt',
+      'auth_success',
+      'elicitation_dialog',
+      'elicitation_url_dialog',
+      'elicitation_complete',
+      'elicitation_response',
+      'agent_needs_input',
+      'agent_completed',
+    ],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['message', 'title', 'notification_type'],
+  },
+  { name: 'SubagentStart', matcherField: 'agent_type', types: CHM, block: 'none', toolEvent: false, input: ['agent_id', 'agent_type'] },
+  {
+    name: 'SubagentStop',
+    matcherField: 'agent_type',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: [
+      'stop_hook_active',
+      'agent_id',
+      'agent_type',
+      'agent_transcript_path',
+      'last_assistant_message',
+      'background_tasks',
+      'session_crons',
+    ],
+  },
+  {
+    name: 'TaskCreated',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['task_id', 'task_subject', 'task_description', 'teammate_name', 'team_name'],
+  },
+  {
+    name: 'TaskCompleted',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: 'continue: false',
+    toolEvent: false,
+    input: ['task_id', 'task_subject', 'task_description', 'teammate_name', 'team_name'],
+  },
+  {
+    name: 'Stop',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['stop_hook_active', 'last_assistant_message', 'background_tasks', 'session_crons'],
+  },
+  {
+    name: 'StopFailure',
+    matcherField: 'error',
+    matcherValues: [
+      'rate_limit',
+      'overloaded',
+      'authentication_failed',
+      'oauth_org_not_allowed',
+      'billing_error',
+      'invalid_request',
+      'model_not_found',
+      'server_error',
+      'max_output_tokens',
+      'unknown',
+    ],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['error', 'error_details', 'last_assistant_message'],
+  },
+  {
+    name: 'TeammateIdle',
+    types: ALL,
+    block: 'exit2-or-json',
+    jsonDecision: 'continue: false',
+    toolEvent: false,
+    input: ['teammate_name', 'team_name'],
+  },
+  {
+    name: 'ConfigChange',
+    matcherField: 'source',
+    matcherValues: ['user_settings', 'project_settings', 'local_settings', 'policy_settings', 'skills'],
+    types: CHM,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['source', 'file_path'],
+  },
+  { name: 'CwdChanged', types: CHM, block: 'none', toolEvent: false, input: ['old_cwd', 'new_cwd'] },
+  {
+    name: 'DirectoryAdded',
+    matcherField: 'source',
+    matcherValues: ['slash_command', 'register_repo_root'],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['directory', 'source'],
+  },
+  { name: 'FileChanged', matcherField: 'file_path', types: CHM, block: 'none', toolEvent: false, input: ['file_path', 'event'] },
+  { name: 'WorktreeCreate', types: CHM, block: 'any-nonzero', toolEvent: false, input: ['name'] },
+  { name: 'WorktreeRemove', types: CHM, block: 'none', toolEvent: false, input: ['worktree_path'] },
+  {
+    name: 'PreCompact',
+    matcherField: 'trigger',
+    matcherValues: ['manual', 'auto'],
+    types: CHM,
+    block: 'exit2-or-json',
+    jsonDecision: BLOCK_DECISION,
+    toolEvent: false,
+    input: ['trigger', 'custom_instructions'],
+  },
+  {
+    name: 'PostCompact',
+    matcherField: 'trigger',
+    matcherValues: ['manual', 'auto'],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['trigger', 'compact_summary'],
+  },
+  {
+    name: 'Elicitation',
+    matcherField: 'mcp_server_name',
+    types: CHM,
+    block: 'exit2-or-json',
+    jsonDecision: 'hookSpecificOutput.action: "decline"',
+    toolEvent: false,
+    input: ['mcp_server_name', 'message', 'mode', 'url', 'elicitation_id', 'requested_schema'],
+  },
+  {
+    name: 'ElicitationResult',
+    matcherField: 'mcp_server_name',
+    types: CHM,
+    block: 'exit2-or-json',
+    jsonDecision: 'hookSpecificOutput.action: "decline"',
+    toolEvent: false,
+    input: ['mcp_server_name', 'action', 'content', 'mode', 'elicitation_id'],
+  },
+  {
+    name: 'SessionEnd',
+    matcherField: 'reason',
+    matcherValues: ['clear', 'resume', 'logout', 'prompt_input_exit', 'other'],
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['reason'],
+  },
+  {
+    name: 'PreModelSwitch',
+    matcherField: 'to_model',
+    types: CHM,
+    block: 'exit2-or-json',
+    jsonDecision: PRE_TOOL_DECISION,
+    toolEvent: false,
+    input: ['from_model', 'to_model', 'requested_model', 'source'],
+    unverified: true,
+  },
+  {
+    name: 'PostModelSwitch',
+    matcherField: 'to_model',
+    types: CHM,
+    block: 'none',
+    toolEvent: false,
+    input: ['from_model', 'to_model', 'source'],
+    stdoutToContext: true,
+    unverified: true,
+  },
+];
+
+const EVENTS_BY_NAME = new Map(EVENTS.map((event) => [event.name, event]));
+export const EVENT_NAMES: readonly string[] = EVENTS.map((event) => event.name);
+
+export function eventSpec(name: string): EventSpec | undefined {
+  return EVENTS_BY_NAME.get(name);
+}
+
+/**
+ * The event a frontmatter hook actually receives: `Stop` in a subagent's
+ * frontmatter fires as `SubagentStop` (documented; GH#19220).
+ */
+export function effectiveEvent(event: string, source: HookSourceKind): string {
+  return event === 'Stop' && source === 'agent' ? 'SubagentStop' : event;
+}
+
+/** Input fields every event's stdin JSON carries (some only in some cases). */
+export const COMMON_INPUT = [
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'hook_event_name',
+  'permission_mode',
+  'prompt_id',
+  'effort',
+  'agent_id',
+  'agent_type',
+] as const;
+
+export type FieldType = 'string' | 'number' | 'boolean' | 'string[]' | 'string-map' | 'object';
+
+export interface FieldSpec {
+  type: FieldType;
+  required?: boolean;
+  /** A positive number (timeouts). */
+  positive?: boolean;
+}
+
+/** Fields every handler type accepts. */
+export const COMMON_FIELDS: Readonly<Record<string, FieldSpec>> = {
+  type: { type: 'string', required: true },
+  if: { type: 'string' },
+  timeout: { type: 'number', positive: true },
+  statusMessage: { type: 'string' },
+  once: { type: 'boolean' },
+};
+
+/** Fields per handler type, beyond the common ones. */
+export const HANDLER_FIELDS: Readonly<Record<HandlerType, Readonly<Record<string, FieldSpec>>>> = {
+  command: {
+    command: { type: 'string', required: true },
+    args: { type: 'string[]' },
+    async: { type: 'boolean' },
+    asyncRewake: { type: 'boolean' },
+    shell: { type: 'string' },
+  },
+  http: { url: { type: 'string', required: true }, headers: { type: 'string-map' }, allowedEnvVars: { type: 'string[]' } },
+  mcp_tool: { server: { type: 'string', required: true }, tool: { type: 'string', required: true }, input: { type: 'object' } },
+  prompt: { prompt: { type: 'string', required: true }, model: { type: 'string' }, continueOnBlock: { type: 'boolean' } },
+  agent: { prompt: { type: 'string', required: true }, model: { type: 'string' } },
+};
+
+export const SHELLS = ['bash', 'powershell'] as const;
+
+export function isHandlerType(type: string): type is HandlerType {
+  return (HANDLER_TYPES as readonly string[]).includes(type);
+}
+
+/** Every field a handler of this type may carry, common fields included. */
+export function handlerFields(type: HandlerType): Readonly<Record<string, FieldSpec>> {
+  return { ...COMMON_FIELDS, ...HANDLER_FIELDS[type] };
+}
+
+/** Default timeouts in seconds (command, http and mcp_tool 600 since v2.1.3; before that 60). */
+export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<HandlerType, number>> = {
+  command: 600,
+  http: 600,
+  mcp_tool: 600,
+  prompt: 30,
+  agent: 60,
+};
+
+/** Events that lower the default of command, http and mcp_tool handlers. */
+const EVENT_DEFAULT_TIMEOUT: Readonly<Record<string, number>> = { UserPromptSubmit: 30, MessageDisplay: 10 };
+
+export function defaultTimeoutSeconds(type: HandlerType, event: string): number {
+  const lowered = EVENT_DEFAULT_TIMEOUT[event];
+  return lowered !== undefined && (type === 'command' || type === 'http' || type === 'mcp_tool') ? lowered : DEFAULT_TIMEOUT_SECONDS[type];
+}
+
+/** Above this a `timeout` was most likely written in milliseconds (600 s is the default and the usual ceiling). */
+export const TIMEOUT_PROBABLY_MS = 600;
+
+/** Exit status that blocks on events that can block. */
+export const BLOCKING_EXIT_CODE = 2;
+
+/** Environment variables Claude Code sets for hook processes; `plugin` ones only for plugin hooks, `events` ones only there. */
+export const ENV_VARS: readonly { name: string; plugin?: boolean; events?: readonly string[] }[] = [
+  { name: 'CLAUDE_PROJECT_DIR' },
+  { name: 'CLAUDE_PLUGIN_ROOT', plugin: true },
+  { name: 'CLAUDE_PLUGIN_DATA', plugin: true },
+  { name: 'CLAUDE_ENV_FILE', events: ['SessionStart', 'Setup', 'CwdChanged', 'FileChanged'] },
+  { name: 'CLAUDE_CODE_REMOTE' },
+  { name: 'CLAUDE_CODE_BRIDGE_SESSION_ID' },
+  { name: 'CLAUDE_CODE_SESSION_ID' },
+  { name: 'CLAUDE_EFFORT' },
+  { name: 'CLAUDECODE' },
+  { name: 'CLAUDE_CODE_CHILD_SESSION' },
+  { name: 'CLAUDE_PID' },
+  { name: 'CLAUDE_CODE_MESSAGING_SOCKET' },
+  { name: 'CLAUDE_CODE_MESSAGING_TOKEN' },
+  { name: 'TRACEPARENT' },
+];
+/** `CLAUDE_PLUGIN_OPTION_<KEY>`: a plugin's user-config values. */
+export const PLUGIN_OPTION_ENV_PREFIX = 'CLAUDE_PLUGIN_OPTION_';
+
+/** Variables third-party guides use that Claude Code never sets: the input is on stdin. */
+export const NEVER_SET_ENV = [
+  'CLAUDE_TOOL_INPUT',
+  'CLAUDE_TOOL_NAME',
+  'CLAUDE_TOOL_OUTPUT',
+  'CLAUDE_FILE_PATHS',
+  'CLAUDE_FILE_PATH',
+  'CLAUDE_HOOK_INPUT',
+  'CLAUDE_MODEL',
+  'TOOL_INPUT',
+  'TOOL_NAME',
+  'TOOL_OUTPUT',
+  'HOOK_INPUT',
+  'HOOK_EVENT',
+] as const;
+
+/** Variables that hold paths and so must be quoted in shell form (paths with spaces). */
+export const PATH_ENV = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA', 'CLAUDE_ENV_FILE'] as const;
+
+/** The variables a hook from this source gets (for the executor and the env rules). */
+export function envFor(event: string, source: HookSourceKind): string[] {
+  const plugin = source === 'plugin-hooks' || source === 'plugin-manifest' || source === 'plugin-agent' || source === 'plugin-skill';
+  return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event))).map((v) => v.name);
+}
+
+/** Where a hook configuration was found; decides which facts apply (`once`, plugin variables, `Stop` → `SubagentStop`). */
+export type HookSourceKind =
+  | 'agent'
+  | 'plugin-agent'
+  | 'skill'
+  | 'plugin-skill'
+  | 'command'
+  | 'settings'
+  | 'settings-local'
+  | 'plugin-hooks'
+  | 'plugin-manifest';
+
+/** `once: true` is honoured only in skill (and slash-command) frontmatter. */
+export function honoursOnce(source: HookSourceKind): boolean {
+  return source === 'skill' || source === 'plugin-skill' || source === 'command';
+}
+
+/** Plugin-shipped agents ignore `hooks`, `mcpServers` and `permissionMode` (documented since 2026-03-22). */
+export function ignoresHooks(source: HookSourceKind): boolean {
+  return source === 'plugin-agent';
+}
+
+export type MatcherForm = 'all' | 'exact' | 'regex';
+
+/**
+ * How Claude Code evaluates a matcher (§2.3): `*`, empty or absent matches
+ * everything; only letters, digits, `_`, `-`, space, `,` and `|` is an exact
+ * name or a list split on `|` or `,`; anything else is an unanchored
+ * JavaScript regular expression. FileChanged and StopFailure take a narrower
+ * exact set (letters, digits, `_`, `|`).
+ */
+export function matcherForm(matcher: string | undefined, event: string): MatcherForm {
+  if (matcher === undefined || matcher === '' || matcher === '*') return 'all';
+  const narrow = event === 'FileChanged' || event === 'StopFailure';
+  return (narrow ? /^[A-Za-z0-9_|]+$/ : /^[A-Za-z0-9_\- ,|]+$/).test(matcher) ? 'exact' : 'regex';
+}
+
+/** The names an exact matcher lists. */
+export function exactMatcherNames(matcher: string, event: string): string[] {
+  const narrow = event === 'FileChanged' || event === 'StopFailure';
+  return matcher
+    .split(narrow ? /\|/ : /[|,]/)
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** An MCP tool name is `mcp__<server>__<tool>`; `mcp__server` alone names no tool, so as an exact matcher it matches nothing. */
+export function isMcpServerOnly(name: string): boolean {
+  const rest = name.startsWith('mcp__') ? name.slice(5) : undefined;
+  return rest !== undefined && /^[A-Za-z0-9_-]+$/.test(rest) && !rest.includes('__');
+}
+
+/** Whether a tool name (from `tool_name`) is one of Claude Code's, an MCP tool's, or unknown. */
+export const KNOWN_TOOL_NAMES: readonly string[] = TOOL_NAMES;
+
+/**
+ * Where Claude Code looks for hook configurations under a project root
+ * (§1.1): the project's settings, agents and skills, and, for a plugin (a
+ * `.claude-plugin/plugin.json` at the root), its agents, skills, hooks file
+ * and manifest.
+ */
+export const PROJECT_SOURCES = {
+  agents: '.claude/agents/**/*.md',
+  skills: '.claude/skills/**/SKILL.md',
+  commands: '.claude/commands/**/*.md',
+  settings: '.claude/settings.json',
+  settingsLocal: '.claude/settings.local.json',
+} as const;
+export const PLUGIN_MANIFEST = '.claude-plugin/plugin.json';
+export const PLUGIN_SOURCES = {
+  agents: 'agents/**/*.md',
+  skills: 'skills/**/SKILL.md',
+  commands: 'commands/**/*.md',
+  hooks: 'hooks/hooks.json',
+} as const;
+
+/** The JSON output shapes that carry a decision, for the stdout rules' messages. */
+export const DECISION_FIELDS = ['decision', 'hookSpecificOutput', 'continue', 'systemMessage'] as const;
