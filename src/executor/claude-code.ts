@@ -1,6 +1,6 @@
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
-import { DEFAULT_COMMAND_TIMEOUT_SECONDS, EVENT_COMMAND_TIMEOUT_SECONDS } from '../runtimes/claude-code/contract-pending.js';
+import { defaultTimeoutSeconds as contractTimeout, effectiveEvent, envFor } from '../runtimes/claude-code/contract.js';
 import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
 import { evaluateIf } from '../runtimes/claude-code/if-rule.js';
 import { matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
@@ -61,7 +61,7 @@ const NOT_RUN: Readonly<Record<string, string>> = {
 };
 
 export function defaultTimeoutSeconds(handler: ClaudeCodeHandler, event: string): number {
-  return handler.timeout ?? EVENT_COMMAND_TIMEOUT_SECONDS[event] ?? DEFAULT_COMMAND_TIMEOUT_SECONDS;
+  return handler.timeout ?? contractTimeout('command', event);
 }
 
 /** Which handlers of the event run for this input, and why each other one does not. */
@@ -109,7 +109,7 @@ export function selectHandlers(
 
 /** `Stop` in agent frontmatter fires as SubagentStop (§1.2). */
 export function handlerEvent(handler: ClaudeCodeHandler): string {
-  return handler.source === 'agent' && handler.event === 'Stop' ? 'SubagentStop' : handler.event;
+  return effectiveEvent(handler.event, handler.source);
 }
 
 export async function runClaudeCodeEvent(
@@ -173,7 +173,7 @@ function handlerEnvironment(
     CLAUDECODE: '1',
     CLAUDE_CODE_ENTRYPOINT: 'cli',
   };
-  if (handler.source === 'plugin' && handler.pluginRoot !== undefined) {
+  if (handler.pluginRoot !== undefined && envFor(event, handler.source).includes('CLAUDE_PLUGIN_ROOT')) {
     const inside = relative(projectRoot, handler.pluginRoot);
     env.CLAUDE_PLUGIN_ROOT = inside === '' ? workspace : `${workspace}/${inside.split('\\').join('/')}`;
     env.CLAUDE_PLUGIN_DATA = `${home}/.claude/plugins/data/${pluginId(handler.pluginRoot)}`;

@@ -1,4 +1,4 @@
-import { MATCHER_FIELD, NO_PERMISSION_MODE_EVENTS, TOOL_EVENTS } from './contract-pending.js';
+import { eventSpec, NO_PERMISSION_MODE_EVENTS } from './contract.js';
 
 /**
  * The JSON Claude Code writes to a command hook's stdin (../shared/runtimes/
@@ -153,7 +153,7 @@ function toolEventFields(event: string, tool: string, toolInput: Record<string, 
 
 export function buildEventInput(options: EventInputOptions): EventInput {
   const { event, projectDir } = options;
-  const matcherField = MATCHER_FIELD[event];
+  const matcherField = eventSpec(event)?.matcherField;
   const input: Record<string, unknown> = {
     session_id: SAMPLE_SESSION_ID,
     transcript_path: `${options.homeDir}/.claude/projects/${projectDir.replace(/[^A-Za-z0-9]/g, '-')}/${SAMPLE_SESSION_ID}.jsonl`,
@@ -161,7 +161,7 @@ export function buildEventInput(options: EventInputOptions): EventInput {
     hook_event_name: event,
     ...(NO_PERMISSION_MODE_EVENTS.has(event) ? {} : { permission_mode: 'default' }),
   };
-  if (TOOL_EVENTS.has(event)) {
+  if (eventSpec(event)?.toolEvent) {
     const tool = options.tool ?? options.matcherValue ?? DEFAULT_TOOL;
     Object.assign(input, toolEventFields(event, tool, options.toolInput ?? defaultToolInput(tool, projectDir)));
   } else {
@@ -176,7 +176,7 @@ export function buildEventInput(options: EventInputOptions): EventInput {
 }
 
 function matcherValueOf(event: string, input: Record<string, unknown>, explicit: string | undefined): string | undefined {
-  const field = MATCHER_FIELD[event];
+  const field = eventSpec(event)?.matcherField;
   if (field === undefined) return undefined;
   if (explicit !== undefined) return explicit;
   const value = input[field];

@@ -1,4 +1,5 @@
 import type { Range } from '../../diagnostics.js';
+import type { HookSourceKind } from './contract.js';
 
 /**
  * One Claude Code hook handler as the runner needs it: where it is written,
@@ -6,14 +7,13 @@ import type { Range } from '../../diagnostics.js';
  * The extraction turns agent frontmatter, settings files, SKILL.md and plugin
  * hooks.json into these.
  */
-export type HandlerSource = 'settings' | 'agent' | 'skill' | 'plugin';
 
 export interface ClaudeCodeHandler {
   /** Host path of the file the handler is written in. */
   file: string;
   /** Where the handler is written (its object, or its `command`), 1-based, end exclusive. */
   range: Range;
-  source: HandlerSource;
+  source: HookSourceKind;
   /** The event key it is configured under (`Stop` in agent frontmatter runs as SubagentStop). */
   event: string;
   /** The matcher group's `matcher`, when it has one. */

@@ -1,4 +1,4 @@
-import { TOOL_EVENTS } from './contract-pending.js';
+import { eventSpec } from './contract.js';
 
 /**
  * A handler's `if` field: exactly one permission rule such as `Bash(git *)`
@@ -13,7 +13,7 @@ export type IfResult = { runs: true; note?: string } | { runs: false; why: strin
 
 export function evaluateIf(rule: string | undefined, event: string, input: Record<string, unknown>): IfResult {
   if (rule === undefined) return { runs: true };
-  if (!TOOL_EVENTS.has(event))
+  if (!eventSpec(event)?.toolEvent)
     return { runs: false, why: `\`if\` is evaluated only on tool events; on ${event} a handler with \`if\` never runs` };
   const match = /^\s*([A-Za-z0-9_]+)\s*(?:\(([\s\S]*)\))?\s*$/.exec(rule);
   if (!match) return { runs: true, note: `\`if: ${rule}\` could not be read; Claude Code fails open and runs the handler` };

@@ -1,13 +1,11 @@
-import { MATCHER_FIELD, NARROW_EXACT_MATCHER_EVENTS } from './contract-pending.js';
+import { eventSpec, exactMatcherNames, matcherForm as contractMatcherForm } from './contract.js';
 
 /**
- * How Claude Code reads a matcher group's `matcher` (../shared/runtimes/
- * claude-code-hooks.md §2.3, current behaviour): the characters decide.
- * `*`, empty or absent match everything; only letters, digits, `_`, `-`,
- * space, `,` and `|` make a list of exact names split on `|` or `,`
- * (surrounding whitespace tolerated); anything else is an unanchored
- * JavaScript regular expression tested against the value. FileChanged and
- * StopFailure have a narrower exact set (letters, digits, `_`, `|`).
+ * How Claude Code reads a matcher group's `matcher` against the event's
+ * value (../shared/runtimes/claude-code-hooks.md §2.3, current behaviour;
+ * the forms themselves are the contract's): everything, a list of exact
+ * names, or an unanchored JavaScript regular expression. On an event that
+ * takes no matcher, a matcher is ignored.
  */
 
 export type MatcherForm =
@@ -15,22 +13,12 @@ export type MatcherForm =
   | { kind: 'exact'; names: string[] }
   | { kind: 'regex'; source: string; regex?: RegExp; error?: string };
 
-const EXACT = /^[A-Za-z0-9_\- ,|]*$/;
-const NARROW_EXACT = /^[A-Za-z0-9_|]*$/;
-
 export function matcherForm(matcher: string | undefined, event: string): MatcherForm {
-  if (MATCHER_FIELD[event] === undefined) return { kind: 'all', why: 'event-takes-no-matcher' };
+  if (eventSpec(event)?.matcherField === undefined) return { kind: 'all', why: 'event-takes-no-matcher' };
   if (matcher === undefined) return { kind: 'all', why: 'absent' };
-  if (matcher === '') return { kind: 'all', why: 'empty' };
-  if (matcher === '*') return { kind: 'all', why: 'star' };
-  const narrow = NARROW_EXACT_MATCHER_EVENTS.has(event);
-  if ((narrow ? NARROW_EXACT : EXACT).test(matcher)) {
-    const names = matcher
-      .split(narrow ? /\|/ : /[|,]/)
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    return { kind: 'exact', names };
-  }
+  const form = contractMatcherForm(matcher, event);
+  if (form === 'all') return { kind: 'all', why: matcher === '' ? 'empty' : 'star' };
+  if (form === 'exact') return { kind: 'exact', names: exactMatcherNames(matcher, event) };
   try {
     return { kind: 'regex', source: matcher, regex: new RegExp(matcher) };
   } catch (error) {
@@ -44,7 +32,7 @@ export function matcherMatches(matcher: string | undefined, event: string, value
   if (form.kind === 'all') return true;
   if (value === undefined) return false;
   if (form.kind === 'exact') return form.names.includes(value);
-  // An invalid pattern matches nothing: it cannot be tested.
+  // An invalid pattern cannot be tested: it matches nothing.
   return form.regex?.test(value) ?? false;
 }
 

@@ -4,7 +4,7 @@ import {
   TOP_LEVEL_BLOCK_EVENTS,
   TOP_LEVEL_EXTRA_FIELDS,
   UNIVERSAL_OUTPUT_FIELDS,
-} from './contract-pending.js';
+} from './contract.js';
 import type { Decision } from './verdict.js';
 
 /**

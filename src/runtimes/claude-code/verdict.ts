@@ -1,4 +1,4 @@
-import { EXIT_2_BLOCKS, PERMISSION_DECISIONS, TOP_LEVEL_BLOCK_EVENTS } from './contract-pending.js';
+import { eventSpec, exit2Blocks, PERMISSION_DECISIONS, TOP_LEVEL_BLOCK_EVENTS } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
@@ -94,7 +94,7 @@ export function interpretHandler(event: string, outcome: HandlerOutcome): Handle
     };
   }
 
-  if (exit === 2 && EXIT_2_BLOCKS.has(event)) {
+  if (exit === 2 && exit2Blocks(event)) {
     const decision: Decision = event === 'PreToolUse' ? 'deny' : 'block';
     const jsonReason = checked?.valid ? checked.blockingReason : undefined;
     const reason = jsonReason ?? (outcome.stderr.trim() || undefined);
@@ -120,7 +120,7 @@ export function interpretHandler(event: string, outcome: HandlerOutcome): Handle
     };
   }
 
-  if (exit !== 0 && event === 'WorktreeCreate') {
+  if (exit !== 0 && eventSpec(event)?.block === 'any-nonzero') {
     return {
       status: 'blocking-error',
       decision: 'block',
@@ -159,15 +159,15 @@ export function interpretHandler(event: string, outcome: HandlerOutcome): Handle
       id: 'exit-2-ignored',
       severity: 'warning',
       message:
-        event === 'PermissionRequest'
-          ? 'Unexpected exit 2 on PermissionRequest: it is not honoured; answer `hookSpecificOutput.decision.behavior: "deny"` to deny.'
+        eventSpec(event)?.block === 'json-only'
+          ? `Unexpected exit 2 on ${event}: it is not honoured; answer \`${eventSpec(event)?.jsonDecision ?? 'a JSON decision'}\` to refuse.`
           : `Unexpected exit 2 on ${event}: this event cannot be blocked, so it is only shown as an error.`,
     });
     return { status: 'non-blocking-error', decision: 'none', jsonApplied: false, why: `exit 2 cannot block ${event}`, ...base };
   }
 
   const code = exit === null ? 'was killed' : `exited ${exit}`;
-  const canBlock = EXIT_2_BLOCKS.has(event) || TOP_LEVEL_BLOCK_EVENTS.has(event) || event === 'PermissionRequest';
+  const canBlock = exit2Blocks(event) || eventSpec(event)?.block === 'json-only';
   if (exit === 127)
     problems.push({
       id: 'command-not-found',
