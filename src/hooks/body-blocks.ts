@@ -64,6 +64,7 @@ function toScript(profile: Profile, text: string, fenceLine: number, indent: num
   const keyRange = lines.rangeOf(fenceStart, lines.lineEnd(fenceLine));
   const lastLine = contentLines[contentLines.length - 1] ?? fenceLine;
   return {
+    runtime: 'claude-flow',
     file: profile.path,
     name: `body:${fenceLine}`,
     keyPath: ['body'],

@@ -1,7 +1,9 @@
-import { isMap, isScalar, Scalar, type Node as YamlNode, type Pair } from 'yaml';
+import { isMap, isScalar, isSeq, Scalar, type Node as YamlNode, type Pair } from 'yaml';
 import type { Range } from '../diagnostics.js';
 import { keyName, mapPairs, nodeRange, findPair, rootMap, type Profile } from '../profile/profile.js';
 import { HOOK_SETTING_KEYS, LIFECYCLE_HOOKS, KNOWN_HOOK_NAMES } from '../runtime/contract.js';
+import { isClaudeCodeEntry } from '../runtimes/claude-code/config.js';
+import { fromYaml } from './tree.js';
 import type { HookScript, ScalarStyle, SourceSegment } from './types.js';
 
 /** A hook entry as written, script or not; the rules judge the ones that are not scripts. */
@@ -39,6 +41,8 @@ export function hookEntries(profile: Profile): HookEntry[] {
   for (const pair of mapPairs(hooks?.value)) {
     const key = keyName(pair);
     if (key === undefined || SETTING_KEYS.has(key)) continue;
+    // Claude Code's entries in the same map are that runtime's (src/runtimes/claude-code/read.ts).
+    if (isClaudeCodeYamlEntry(profile, pair, key)) continue;
     if (key === 'lifecycle' && isMap(pair.value)) {
       for (const inner of mapPairs(pair.value)) {
         const innerKey = keyName(inner);
@@ -56,6 +60,15 @@ export function hookEntries(profile: Profile): HookEntry[] {
     }
   }
   return entries;
+}
+
+/** Whether a `hooks:` entry has Claude Code's shape (decided per entry, see isClaudeCodeEntry). */
+export function isClaudeCodeYamlEntry(profile: Profile, pair: Pair<YamlNode, YamlNode | null>, key: string): boolean {
+  if (/^[A-Z]/.test(key)) return true;
+  const value = pair.value;
+  if (!isMap(value) && !isSeq(value)) return false;
+  const fallback = profile.lines.rangeOf(0, 0);
+  return isClaudeCodeEntry(key, fromYaml(profile, value, fallback, 0));
 }
 
 export function extractHooks(profile: Profile): HookScript[] {
@@ -81,6 +94,7 @@ function scriptOf(
   const raw = profile.source.text.slice(rawStart, rawEnd);
   const valueRange = profile.lines.rangeOf(rawStart, rawEnd);
   return {
+    runtime: 'claude-flow',
     file: profile.path,
     name,
     keyPath,
@@ -92,7 +106,7 @@ function scriptOf(
   };
 }
 
-function styleOf(node: Scalar): ScalarStyle {
+export function styleOf(node: Scalar): ScalarStyle {
   switch (node.type) {
     case Scalar.BLOCK_LITERAL:
       return 'literal';

@@ -1,6 +1,6 @@
 import type { Range } from '../diagnostics.js';
 import { LineIndex } from '../text/line-index.js';
-import type { HookScript } from './types.js';
+import type { HookScript, SourceSegment } from './types.js';
 
 /**
  * Puts positions inside a hook script back into its file. A position in a
@@ -23,7 +23,9 @@ export class ScriptSourceMap {
     const index = this.segmentIndex(scriptOffset);
     if (index === undefined) return undefined;
     const segment = this.hook.segments[index]!;
-    return segment.fileOffset + (scriptOffset - segment.scriptOffset);
+    if (segment.fileLength === undefined) return segment.fileOffset + (scriptOffset - segment.scriptOffset);
+    // An escape maps as a whole: its start to the backslash, its end past the escape.
+    return scriptOffset >= segment.scriptOffset + segment.length ? segment.fileOffset + segment.fileLength : segment.fileOffset;
   }
 
   /** Index of the segment holding a script offset (its end included), by binary search. */
@@ -69,6 +71,8 @@ export class ScriptSourceMap {
     for (let segment = segments[index]!; end > segment.scriptOffset + segment.length; segment = segments[index]!) {
       const next = segments[++index];
       if (!next) return false;
+      // Escapes and the runs around them follow each other without a gap in both texts.
+      if (next.scriptOffset === segment.scriptOffset + segment.length && next.fileOffset === fileEnd(segment)) continue;
       const scriptGap = this.hook.text.slice(segment.scriptOffset + segment.length, next.scriptOffset);
       const fileGap = this.fileLines.text.slice(segment.fileOffset + segment.length, next.fileOffset);
       if (!/^\n+$/.test(scriptGap) || !/^\s*$/.test(fileGap) || fileGap.split('\n').length !== scriptGap.length + 1) return false;
@@ -79,6 +83,10 @@ export class ScriptSourceMap {
   private endOfSegment(scriptOffset: number): number | undefined {
     const index = this.segmentIndex(scriptOffset);
     const segment = index === undefined ? undefined : this.hook.segments[index];
-    return segment ? segment.fileOffset + segment.length : undefined;
+    return segment ? fileEnd(segment) : undefined;
   }
+}
+
+function fileEnd(segment: SourceSegment): number {
+  return segment.fileOffset + (segment.fileLength ?? segment.length);
 }

@@ -1,4 +1,6 @@
 import type { Range } from '../diagnostics.js';
+import type { ClaudeCodeHookMeta } from '../runtimes/claude-code/hook-meta.js';
+import type { RuntimeId } from '../runtimes/index.js';
 
 /**
  * One stretch of the script that appears verbatim in the file: script offsets
@@ -8,9 +10,15 @@ export interface SourceSegment {
   scriptOffset: number;
   fileOffset: number;
   length: number;
+  /**
+   * Set on an atomic segment (a JSON or YAML escape such as `\"` or `\u00e9`):
+   * the decoded units [scriptOffset, scriptOffset + length) stand for file
+   * text of this length, and no position inside maps except its start and end.
+   */
+  fileLength?: number;
 }
 
-export type ScalarStyle = 'literal' | 'folded' | 'plain' | 'single-quoted' | 'double-quoted';
+export type ScalarStyle = 'literal' | 'folded' | 'plain' | 'single-quoted' | 'double-quoted' | 'json-string' | 'file';
 
 /**
  * A hook script taken out of a profile, with what is needed to put any
@@ -18,6 +26,8 @@ export type ScalarStyle = 'literal' | 'folded' | 'plain' | 'single-quoted' | 'do
  * these values; they never see the engine.
  */
 export interface HookScript {
+  /** Which agent runtime runs this hook; rules ask its contract (src/runtimes/) for facts. */
+  runtime: RuntimeId;
   /** Path of the profile file the hook comes from. */
   file: string;
   /** `on_blocking_start`, `pre`, or `lifecycle.init` for nested lifecycle hooks. */
@@ -33,4 +43,6 @@ export interface HookScript {
   valueRange: Range;
   /** Verbatim stretches; positions outside them fall back to `valueRange`. */
   segments: SourceSegment[];
+  /** Claude Code hooks: event, matcher, handler and where each of its fields stands. */
+  claudeCode?: ClaudeCodeHookMeta;
 }

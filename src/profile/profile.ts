@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { LineIndex } from '../text/line-index.js';
 import { bytePosition, decodeSource, fromText, MAX_FILE_BYTES, type SourceProblem, type SourceText } from './source.js';
@@ -24,8 +25,15 @@ export interface Frontmatter {
   data: unknown;
 }
 
+/** What a linted file is: a Markdown profile (agent, skill, command), a JSON hook configuration, or a script run by hooks. */
+export type DocumentKind = 'markdown' | 'json' | 'script';
+
 export interface Profile {
   path: string;
+  /** Undefined means Markdown. */
+  kind?: DocumentKind;
+  /** JSON files: the parse tree with offsets (jsonc-parser), when the text has a value at all. */
+  json?: JsonNode;
   source: SourceText;
   lines: LineIndex;
   frontmatter?: Frontmatter;
@@ -40,14 +48,52 @@ export type LoadedProfile = { ok: true; profile: Profile } | { ok: false; diagno
 const FENCE = /^---[ \t]*\r?$/;
 const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
-export function profileFromBytes(path: string, bytes: Uint8Array): LoadedProfile {
+export function profileFromBytes(path: string, bytes: Uint8Array, kind: DocumentKind = documentKind(path)): LoadedProfile {
   const decoded = decodeSource(bytes);
   if ('kind' in decoded) return { ok: false, diagnostic: sourceProblemDiagnostic(decoded, bytes) };
-  return { ok: true, profile: parseProfile(path, decoded) };
+  return { ok: true, profile: parseDocument_(path, decoded, kind) };
 }
 
-export function profileFromText(path: string, text: string): Profile {
-  return parseProfile(path, fromText(text));
+export function profileFromText(path: string, text: string, kind: DocumentKind = documentKind(path)): Profile {
+  return parseDocument_(path, fromText(text), kind);
+}
+
+/** The kind of document a path names, from its extension: `.json` settings and hook files, `.sh`/`.bash` scripts, else Markdown. */
+export function documentKind(path: string): DocumentKind {
+  if (/\.json$/i.test(path)) return 'json';
+  if (/\.(?:sh|bash)$/i.test(path)) return 'script';
+  return 'markdown';
+}
+
+function parseDocument_(path: string, source: SourceText, kind: DocumentKind): Profile {
+  if (kind === 'json') return parseJsonDocument(path, source);
+  if (kind === 'script') return { path, kind, source, lines: new LineIndex(source.text), bodyStart: source.text.length, problems: [] };
+  return parseProfile(path, source);
+}
+
+/**
+ * A JSON hook configuration (settings, plugin hooks file, plugin manifest),
+ * parsed with offsets; a syntax error is a positioned finding, and the tree
+ * jsonc-parser recovers is still read.
+ */
+function parseJsonDocument(path: string, source: SourceText): Profile {
+  const lines = new LineIndex(source.text);
+  const problems: Diagnostic[] = [];
+  const errors: ParseError[] = [];
+  const json = parseTree(source.text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+  for (const error of errors.slice(0, 5)) {
+    problems.push({
+      ruleId: 'json-syntax',
+      severity: 'error',
+      ...lines.rangeOf(error.offset, error.offset + Math.max(1, error.length)),
+      message: `Invalid JSON: ${printParseErrorCode(error.error)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()}.`,
+    });
+  }
+  const profile: Profile = { path, kind: 'json', source, lines, bodyStart: source.text.length, problems };
+  if (json) profile.json = json;
+  return profile;
 }
 
 function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Diagnostic {

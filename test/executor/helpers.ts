@@ -10,6 +10,7 @@ import { probeBwrap } from '../../src/executor/sandbox.js';
 export function hookScript(name: string, text: string, file = '/profiles/coder.md'): HookScript {
   const range = { line: 1, column: 1, endLine: 1, endColumn: 2 };
   return {
+    runtime: 'claude-flow',
     file,
     name,
     keyPath: name.includes('.') ? ['hooks', ...name.split('.')] : ['hooks', name],

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { hookEntries } from '../../src/hooks/extract.js';
+import { ScriptSourceMap } from '../../src/hooks/source-map.js';
+import { profileFromText } from '../../src/profile/profile.js';
+import { configScripts } from '../../src/runtimes/claude-code/config.js';
+import { claudeCodeConfig } from '../../src/runtimes/claude-code/read.js';
+
+/** File line and column of a script offset, through the hook's source map. */
+function filePositionOf(text: string, path: string, needle: string, which = 0) {
+  const profile = profileFromText(path, text);
+  const scripts = configScripts(claudeCodeConfig(profile, { exists: () => false }));
+  const script = scripts[which]!;
+  const map = new ScriptSourceMap(script, profile.lines);
+  const start = script.text.indexOf(needle);
+  expect(start, `${needle} in ${JSON.stringify(script.text)}`).toBeGreaterThanOrEqual(0);
+  const range = map.mapRange(map.scriptLines.rangeOf(start, start + needle.length));
+  return { ...range, script };
+}
+
+/** Line and column of the n-th occurrence of a needle in the raw file text. */
+function rawPosition(text: string, needle: string): { line: number; column: number } {
+  const offset = text.indexOf(needle);
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
+describe('Claude Code extraction', () => {
+  it('maps JSON strings through \\", \\n, \\u00e9 and surrogate pairs to exact file columns', () => {
+    const text = [
+      '{',
+      '  "hooks": {',
+      '    "PreToolUse": [',
+      '      {',
+      '        "matcher": "Bash",',
+      '        "hooks": [',
+      '          { "type": "command", "command": "echo \\"caf\\u00e9 \\uD83D\\uDE00\\"\\nsudo rm -rf \\"$X\\"", "timeout": 5 }',
+      '        ]',
+      '      }',
+      '    ]',
+      '  }',
+      '}',
+    ].join('\n');
+    const sudo = filePositionOf(text, '/p/.claude/settings.json', 'sudo rm -rf');
+    expect(sudo.exact).toBe(true);
+    expect(sudo.range).toMatchObject({ ...rawPosition(text, 'sudo rm'), endLine: 7 });
+    expect(sudo.range.endColumn - sudo.range.column).toBe('sudo rm -rf'.length);
+    expect(sudo.script.text).toBe('echo "café 😀"\nsudo rm -rf "$X"');
+    expect(sudo.script.claudeCode).toMatchObject({
+      event: 'PreToolUse',
+      matcher: 'Bash',
+      timeout: 5,
+      form: 'shell',
+      groupIndex: 0,
+      handlerIndex: 0,
+    });
+    expect(sudo.script.runtime).toBe('claude-code');
+    // A range across escapes is exact too: `"$X"` is `\"$X\"` in the file.
+    const quoted = filePositionOf(text, '/p/.claude/settings.json', '"$X"');
+    expect(quoted.exact).toBe(true);
+    expect(quoted.range.column).toBe(rawPosition(text, '\\"$X').column);
+    expect(quoted.range.endColumn).toBe(rawPosition(text, '$X\\"').column + 4);
+    // After the surrogate pair (2 units, 12 file characters) columns still line up.
+    const after = filePositionOf(text, '/p/.claude/settings.json', 'sudo');
+    expect(after.range.column).toBe(rawPosition(text, 'sudo').column);
+  });
+
+  it('maps YAML plain, quoted and block scalars in agent frontmatter', () => {
+    const text = [
+      '---',
+      'name: reviewer',
+      'description: Reviews',
+      'hooks:',
+      '  PreToolUse:',
+      '    - matcher: Bash',
+      '      hooks:',
+      '        - type: command',
+      '          command: eval "$(jq -r .tool_input.command)"',
+      '        - type: command',
+      "          command: 'sudo ls'",
+      '        - type: command',
+      '          command: |',
+      '            set -e',
+      '            rm -rf $TMPDIR/x',
+      '  on_blocking_start: |',
+      '    echo hi',
+      '---',
+      '',
+    ].join('\n');
+    const path = '/p/.claude/agents/r.md';
+    expect(filePositionOf(text, path, 'eval', 0).range).toMatchObject({ line: 9, column: 20 });
+    expect(filePositionOf(text, path, 'sudo', 1).range).toMatchObject({ line: 11, column: 21 });
+    expect(filePositionOf(text, path, 'rm -rf', 2).range).toMatchObject({ line: 15, column: 13 });
+    // The same map holds a claude-flow hook: each runtime takes its own entries.
+    const profile = profileFromText(path, text);
+    expect(hookEntries(profile).map((e) => e.name)).toEqual(['on_blocking_start']);
+    expect(claudeCodeConfig(profile)!.events.map((e) => e.name)).toEqual(['PreToolUse']);
+  });
+
+  it('decides the dialect per entry from its shape', () => {
+    const text = '---\nname: a\nhooks:\n  pre_tool_use:\n    - hooks: []\n  pre: |\n    echo\n  PreToolUsage: []\n---\n';
+    const profile = profileFromText('/p/a.md', text);
+    expect(hookEntries(profile).map((e) => e.name)).toEqual(['pre']);
+    expect(claudeCodeConfig(profile)!.events.map((e) => e.name)).toEqual(['pre_tool_use', 'PreToolUsage']);
+  });
+
+  it('knows exec form, the source kind and Stop in agent frontmatter', () => {
+    const json = '{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"node","args":["x.js"]}]}]}}';
+    const [script] = configScripts(claudeCodeConfig(profileFromText('/p/.claude/settings.local.json', json)));
+    expect(script!.claudeCode).toMatchObject({
+      form: 'exec',
+      args: ['x.js'],
+      source: 'settings-local',
+      effectiveEvent: 'Stop',
+      projectDir: '/p',
+    });
+    const md = '---\nname: a\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ./check.sh\n---\n';
+    const [agent] = configScripts(claudeCodeConfig(profileFromText('/p/.claude/agents/a.md', md)));
+    expect(agent!.claudeCode).toMatchObject({ source: 'agent', effectiveEvent: 'SubagentStop' });
+  });
+
+  it('reports bad JSON as a positioned finding, never a crash', () => {
+    const profile = profileFromText('/p/.claude/settings.json', '{\n  "hooks": {,\n}');
+    expect(profile.problems[0]).toMatchObject({ ruleId: 'json-syntax', line: 2, severity: 'error' });
+  });
+});
