@@ -20,6 +20,7 @@ import {
 import type { CliIO } from './io.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
+       validate-agent-hooks run TARGET --event EVENT [options]   Claude Code hooks (see: run --event X --help)
 
 Run one hook of an agent profile the way the agent runtime runs it (bash, the
 runtime's environment variables, the agent's workspace as working directory,
@@ -86,6 +87,9 @@ const EXIT_USAGE = 2;
 const defaultLoader: ProfileHookLoader = loadProfileHooks;
 
 export async function runCommand(args: string[], io: CliIO, dependencies: RunCommandDependencies = {}): Promise<number> {
+  // `--event` names a Claude Code event: that runtime's hooks, with its own options.
+  if (args.some((arg) => arg === '--event' || arg.startsWith('--event=')))
+    return (await import('./run-claude-code.js')).runClaudeCodeCommand(args, io, dependencies);
   let options: RunOptions;
   try {
     options = parseRunArgs(args);

@@ -29,6 +29,8 @@ export interface ClaudeCodeEventOptions {
   projectRoot: string;
   /** Applied to every handler instead of its own timeout (seconds), e.g. to cap a 600 s default. */
   timeoutCapSeconds?: number;
+  /** Whose workspace (copy of the project) the handlers share; runs under another id get a fresh copy. */
+  agentId?: string;
 }
 
 export type HandlerReport =
@@ -119,7 +121,8 @@ export async function runClaudeCodeEvent(
 ): Promise<ClaudeCodeEventReport> {
   const { event, input } = options;
   const { selected, notRun, unmatched } = selectHandlers(handlers, event, input, options.matcherValue);
-  const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(CLAUDE_CODE_AGENT_ID);
+  const agentId = options.agentId ?? CLAUDE_CODE_AGENT_ID;
+  const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(agentId);
   const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
   const stdin = `${JSON.stringify(input)}\n`;
 
@@ -131,7 +134,7 @@ export async function runClaudeCodeEvent(
       const configured = defaultTimeoutSeconds(handler, event);
       const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
       const result = await session.runHook(asHookScript(handler), {
-        agentId: CLAUDE_CODE_AGENT_ID,
+        agentId,
         command: argv,
         stdin,
         runtimeEnv: env,
@@ -212,6 +215,7 @@ function handlerArgv(handler: ClaudeCodeHandler, env: Record<string, string>): s
 /** The executor session takes hook scripts; a handler's command is its text (it scans it for slash commands). */
 function asHookScript(handler: ClaudeCodeHandler): HookScript {
   return {
+    runtime: 'claude-code',
     file: handler.file,
     name: handlerLabel(handler),
     keyPath: ['hooks', handler.event, String(handler.groupIndex), 'hooks', String(handler.handlerIndex)],
