@@ -139,7 +139,7 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
       diagnostics.push(
         problem(
           at([...path, 'event']),
-          `Unknown event \`${item.event}\`${near ? `: did you mean \`${near}\`?` : ' (events are case-sensitive)'}.`,
+          `Unknown event \`${item.event}\`${near ? `: did you mean \`${near}\`?` : ' (events are case-sensitive).'}`,
         ),
       );
     } else if (!spec.toolEvent)
