@@ -11,7 +11,7 @@ import {
   type ExecutorSessionOptions,
 } from '../executor/session.js';
 import { SANDBOX_PATHS } from '../executor/shims.js';
-import { EVENT_NAMES, eventSpec } from '../runtimes/claude-code/contract.js';
+import { EVENT_NAMES, effectiveEvent, eventSpec } from '../runtimes/claude-code/contract.js';
 import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
@@ -85,19 +85,22 @@ export function checkEventRequest(request: EventRequest): void {
 export async function runEventRequest(
   session: ExecutorSession,
   target: ClaudeCodeTarget,
-  request: EventRequest,
+  asked: EventRequest,
   options: { timeoutCapSeconds?: number; agentId?: string } = {},
 ): Promise<ClaudeCodeEventReport> {
+  const request = { ...asked, event: eventFor(target, asked.event) };
   const inSandbox = session.mode === 'bwrap';
   const projectDir = inSandbox ? SANDBOX_PATHS.workspace : await session.workspaceOf(options.agentId ?? 'claude-code');
   const homeDir = inSandbox ? SANDBOX_PATHS.home : resolve(projectDir, '..', 'home');
+  // Hooks in an agent's frontmatter fire inside that subagent: its id and type are in every event.
+  const agentFields = target.agentName !== undefined ? { agent_id: 'agent-a1b2c3', agent_type: target.agentName } : {};
   const { input, matcherValue } = buildEventInput({
     event: request.event,
     projectDir,
     homeDir,
     ...(request.tool !== undefined ? { tool: request.tool } : {}),
     ...(request.toolInput !== undefined ? { toolInput: request.toolInput } : {}),
-    ...(request.input !== undefined ? { input: request.input } : {}),
+    input: { ...agentFields, ...request.input },
     ...(request.matcherValue !== undefined ? { matcherValue: request.matcherValue } : {}),
   });
   return runClaudeCodeEvent(session, target.handlers, {
@@ -108,6 +111,11 @@ export async function runEventRequest(
     ...(options.timeoutCapSeconds !== undefined ? { timeoutCapSeconds: options.timeoutCapSeconds } : {}),
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
   });
+}
+
+/** The event a target's hooks receive: `Stop` in agent frontmatter arrives as SubagentStop. */
+export function eventFor(target: ClaudeCodeTarget, event: string): string {
+  return target.source !== undefined ? effectiveEvent(event, target.source) : event;
 }
 
 /** A JSON object given inline or as @FILE (relative to `cwd`), with the parser's message on failure. */
@@ -206,6 +214,8 @@ export async function runClaudeCodeCommand(
   } finally {
     await session.close();
   }
+  if (report.event !== request.event)
+    io.stderr(`note: ${request.event} hooks in agent frontmatter run as ${report.event}; ran ${report.event}.\n`);
   const json = claudeCodeRunToJson(report, displayPath(file, io.cwd), io.cwd);
   io.stdout(format === 'json' ? `${JSON.stringify(json, null, 2)}\n` : formatClaudeCodeRunHuman(json));
   if (noSandbox) io.stderr(`${NO_SANDBOX_WARNING}\n`);

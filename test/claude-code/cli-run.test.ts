@@ -199,7 +199,10 @@ Skill.
     const stop = await runJson(['run', '.claude/agents/reviewer.md', '--event', 'SubagentStop'], dir);
     expect(stop.handlers).toHaveLength(1);
     const handler = stop.handlers[0]!;
-    expect(handler.ran && JSON.parse(handler.stdout).hook_event_name).toBe('SubagentStop');
+    expect(handler.ran && JSON.parse(handler.stdout)).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'reviewer' });
+    const asStop = await cli(['run', '.claude/agents/reviewer.md', '--event', 'Stop', '--format', 'json'], dir);
+    expect(asStop.err).toContain('Stop hooks in agent frontmatter run as SubagentStop');
+    expect((JSON.parse(asStop.out) as ClaudeCodeRunJson).handlers).toHaveLength(1);
     const skill = await runJson(['run', '.claude/skills/deploy/SKILL.md', '--event', 'UserPromptSubmit'], dir);
     expect(skill).toMatchObject({ blocked: true, decision: 'block', reason: 'not now' });
   });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, isAbsolute } from 'node:path';
 import type { Diagnostic } from '../../diagnostics.js';
 import { entry, type PNode } from '../../hooks/tree.js';
-import { profileFromBytes } from '../../profile/profile.js';
+import { findPair, profileFromBytes, rootMap } from '../../profile/profile.js';
 import type { CcConfig } from './config.js';
 import type { HookSourceKind } from './contract.js';
 import type { ClaudeCodeHandler } from './handler.js';
@@ -23,6 +23,8 @@ export interface ClaudeCodeTarget {
   /** Host directory that is the project (copied into the sandbox; CLAUDE_PROJECT_DIR). */
   projectRoot: string;
   pluginRoot?: string;
+  /** An agent profile's `name`: the `agent_type` its hooks see (they fire inside that subagent). */
+  agentName?: string;
 }
 
 export async function loadClaudeCodeTarget(file: string, projectOverride?: string): Promise<ClaudeCodeTarget> {
@@ -34,7 +36,13 @@ export async function loadClaudeCodeTarget(file: string, projectOverride?: strin
   let projectRoot = projectOverride ?? config?.projectDir ?? pluginRoot ?? dirname(file);
   // The plugin is copied with the project; a plugin outside it is its own project.
   if (pluginRoot !== undefined && !isInside(pluginRoot, projectRoot)) projectRoot = pluginRoot;
+  const name = loaded.profile.kind === 'json' ? undefined : findPair(rootMap(loaded.profile), 'name')?.value;
+  const agentName =
+    config?.source === 'agent' && name && typeof (name as { value?: unknown }).value === 'string'
+      ? ((name as { value: string }).value as string)
+      : undefined;
   return {
+    ...(agentName !== undefined ? { agentName } : {}),
     file,
     ...(config ? { source: config.source } : {}),
     handlers,
