@@ -1,6 +1,11 @@
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
-import { defaultTimeoutSeconds as contractTimeout, effectiveEvent, envFor } from '../runtimes/claude-code/contract.js';
+import {
+  defaultTimeoutSeconds as contractTimeout,
+  effectiveEvent,
+  envFor,
+  SESSION_END_BUDGET_SECONDS,
+} from '../runtimes/claude-code/contract.js';
 import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
 import { evaluateIf } from '../runtimes/claude-code/if-rule.js';
 import { matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
@@ -104,7 +109,14 @@ export function selectHandlers(
       notRun.push({ handler, why: 'command handler without a `command`' });
     else if (handler.shell === 'powershell' && !handler.args)
       notRun.push({ handler, why: 'shell: powershell, which the sandbox does not have' });
-    else selected.push({ handler, ...(condition.note ? { note: condition.note } : {}) });
+    else {
+      // Identical command handlers run once (command string plus args, §3.3).
+      const twin = selected.find(
+        (s) => s.handler.command === handler.command && JSON.stringify(s.handler.args) === JSON.stringify(handler.args),
+      );
+      if (twin) notRun.push({ handler, why: `identical to ${handlerLabel(twin.handler)}, which Claude Code runs once` });
+      else selected.push({ handler, ...(condition.note ? { note: condition.note } : {}) });
+    }
   }
   return { selected, notRun, unmatched };
 }
@@ -125,13 +137,14 @@ export async function runClaudeCodeEvent(
   const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(agentId);
   const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
   const stdin = `${JSON.stringify(input)}\n`;
+  const budget = event === 'SessionEnd' ? sessionEndBudget(selected.map((s) => s.handler)) : undefined;
 
   // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
   const ran = await Promise.all(
     selected.map(async ({ handler, note }): Promise<HandlerReport> => {
       const env = handlerEnvironment(handler, event, options.projectRoot, workspace, home);
       const argv = handlerArgv(handler, env);
-      const configured = defaultTimeoutSeconds(handler, event);
+      const configured = budget ?? defaultTimeoutSeconds(handler, event);
       const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
       const result = await session.runHook(asHookScript(handler), {
         agentId,
@@ -161,6 +174,12 @@ export async function runClaudeCodeEvent(
     handlers: [...ran, ...notRun.map(({ handler, why }): HandlerReport => ({ handler, ran: false, why }))],
     unmatched,
   };
+}
+
+/** The one budget SessionEnd handlers share. */
+function sessionEndBudget(handlers: readonly ClaudeCodeHandler[]): number {
+  const raised = handlers.filter((h) => h.source === 'settings' || h.source === 'settings-local').map((h) => h.timeout ?? 0);
+  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
 }
 
 /** Claude Code's variables for a handler (§3.2), with paths inside the sandbox. */

@@ -232,6 +232,36 @@ Skill.
     expect(resume.handlers).toEqual([]);
   });
 
+  it(needsSandbox('stops a handler at its own timeout in seconds: it renders no decision, and the guard fails open'), async () => {
+    const dir = project('slow', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 20; echo late >&2; exit 2', timeout: 1 }] }] },
+      }),
+    });
+    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreToolUse', '--tool-input', '{"command":"rm -rf /"}'], dir);
+    expect(report).toMatchObject({ blocked: false, decision: 'none' });
+    expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1, exitCode: null });
+    expect(report.problems.map((p) => p.ruleId)).toEqual(['claude-code-output/timed-out']);
+  });
+
+  it(needsSandbox('gives SessionEnd handlers the shared budget, and runs identical handlers once'), async () => {
+    const dir = project('end', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: {
+          SessionEnd: [
+            { hooks: [{ type: 'command', command: 'echo bye' }] },
+            { matcher: 'other', hooks: [{ type: 'command', command: 'echo bye' }] },
+          ],
+          SessionStart: [{ hooks: [{ type: 'command', command: 'true', timeout: 5 }] }],
+        },
+      }),
+    });
+    const report = await runJson(['run', '.claude/settings.json', '--event', 'SessionEnd'], dir);
+    expect(report.handlers.map((h) => h.ran)).toEqual([true, false]);
+    expect(report.handlers[0]).toMatchObject({ ran: true, timeoutSeconds: 1.5, stdout: 'bye\n' });
+    expect(report.handlers[1]).toMatchObject({ ran: false, why: expect.stringContaining('identical to SessionEnd[0].hooks[0]') });
+  });
+
   it(needsSandbox('lists http, prompt, agent and mcp_tool handlers as not run, with why'), async () => {
     const dir = project('kinds', {
       '.claude/settings.json': JSON.stringify({

@@ -644,3 +644,10 @@ export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
   'PostCompact',
   'SessionEnd',
 ]);
+
+/**
+ * SessionEnd handlers share one budget (§2.4): 1.5 s, raised to the largest
+ * `timeout` of a settings-file handler, at most 60 s (plugin hooks' timeouts
+ * do not raise it).
+ */
+export const SESSION_END_BUDGET_SECONDS = { base: 1.5, max: 60 } as const;
