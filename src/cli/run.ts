@@ -182,7 +182,10 @@ async function findHook(
   }
   const { hooks, diagnostics } = await load(profilePath);
   const names = hooks.map((hook) => hook.name);
-  const available = names.length > 0 ? `hooks in ${shownPath}: ${names.join(', ')}` : `${shownPath} has no runnable hooks`;
+  const available =
+    names.length > 0
+      ? `hooks in ${shownPath}: ${names.join(', ')}`
+      : `${shownPath} has no runnable claude-flow hooks (Claude Code hooks run with --event EVENT)`;
   if (hookName === undefined) {
     io.stderr(`validate-agent-hooks run: missing --hook NAME; ${available}\n`);
     return EXIT_USAGE;

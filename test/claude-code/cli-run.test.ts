@@ -325,6 +325,12 @@ describe('run --event: usage errors', () => {
     expect(err).toContain('empty.json has no Claude Code hooks');
   });
 
+  it('points run without --event at it when the target has only Claude Code hooks', async () => {
+    const { code, err } = await cli(['run', '.claude/settings.json'], dir);
+    expect(code).toBe(2);
+    expect(err).toContain('Claude Code hooks run with --event EVENT');
+  });
+
   it('documents its options', async () => {
     const { code, out } = await cli(['run', '--event', 'PreToolUse', '--help'], dir);
     expect(code).toBe(0);
