@@ -33,6 +33,8 @@ Options:
   --format NAME            human (default), json, github or sarif
   --target FILE            Run the cases against FILE instead of the table's target (relative to the
                            current directory): one attack table for several guards
+  --project DIR            The project copied into the sandbox (overrides the table's project; default:
+                           the directory holding .claude/, or the plugin's root)
   --timeout-cap SECONDS    Stop any handler after this many seconds (overrides the table's timeoutCap)
   --no-sandbox             Run the handlers unconfined on this machine (prints a warning; not recommended)
   -h, --help               Show this help
@@ -82,6 +84,7 @@ export async function testCommand(
         format: { type: 'string', short: 'f' },
         'timeout-cap': { type: 'string' },
         target: { type: 'string' },
+        project: { type: 'string' },
         'no-sandbox': { type: 'boolean' },
       },
     });
@@ -139,7 +142,8 @@ export async function testCommand(
     await report(io, format, [{ filePath: file, diagnostics: [diagnostic] }], undefined);
     return 2;
   }
-  const target = await openTarget(table.target, targetShown, table.project, io, 'test');
+  const project = values.project !== undefined ? resolve(io.cwd, values.project) : table.project;
+  const target = await openTarget(table.target, targetShown, project, io, 'test');
   if (typeof target === 'number') return target;
   const session = await openSession(io, target, values['no-sandbox'] ?? false, dependencies.createSession, 'test');
   if (typeof session === 'number') return session;
@@ -147,7 +151,7 @@ export async function testCommand(
   const timeoutCapSeconds = cap ?? table.timeoutCap;
   const results: CaseResult[] = [];
   try {
-    for (const [index, testCase] of table.cases.entries()) {
+    for (const testCase of table.cases) {
       const eventReport = await runEventRequest(
         session,
         target,
@@ -158,8 +162,9 @@ export async function testCommand(
           ...(testCase.input !== undefined ? { input: testCase.input } : {}),
           ...(testCase.matcherValue !== undefined ? { matcherValue: testCase.matcherValue } : {}),
         },
-        // Each case gets its own fresh copy of the project: one case's side effects never decide another's.
-        { agentId: `case-${index + 1}`, ...(timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {}) },
+        // One copy of the project for the whole table, as one session has one project: copying a
+        // real repository (node_modules and all) per case would cost more than the cases.
+        timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {},
       );
       results.push(judgeCase(testCase, eventReport, claudeCodeRunToJson(eventReport, targetShown, io.cwd)));
     }
