@@ -20,6 +20,8 @@ await build({
   minifySyntax: true,
   // web-tree-sitter finds its .wasm next to its own module; chalk is loaded only for colour.
   external: ['web-tree-sitter', 'chalk'],
+  // jsonc-parser's UMD build requires its parts by computed paths esbuild cannot follow; its ESM build bundles.
+  alias: { 'jsonc-parser': resolve(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
   // Some dependencies ship CommonJS that requires Node built-ins.
   banner: { js: "import { createRequire as __vahCreateRequire } from 'node:module'; const require = __vahCreateRequire(import.meta.url);" },
   logLevel: 'warning',

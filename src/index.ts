@@ -26,6 +26,7 @@ import { stylishReporter } from './reporters/stylish.js';
 import type { Reporter } from './reporters/types.js';
 import type { ShellCheckTool } from './shellcheck/index.js';
 import { toolVersion } from './version.js';
+import { withReferencedScripts } from './runtimes/claude-code/expand.js';
 
 export type { Diagnostic, Fix, LintResult, Position, Range, RelatedInformation, Severity, TextEdit } from './diagnostics.js';
 export type { LintConfig, RuleSetting, SeveritySetting } from './engine/config.js';
@@ -77,7 +78,7 @@ export async function lintFiles(paths: readonly string[], options: LintOptions =
     const patterns = resolver(file).config.ignorePatterns;
     return patterns.length === 0 || !ignored(file, patterns, '/');
   });
-  const inputs = await readAll(files);
+  const inputs = await withReferencedScripts(await readAll(files));
   return lintWith(inputs, options, resolver);
 }
 

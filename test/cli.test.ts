@@ -68,7 +68,7 @@ describe('CLI', () => {
     expect(missing.err).toContain('No such file or directory: nope.md');
     const none = await run(['--all', '--no-shellcheck'], dir);
     expect(none.code).toBe(2);
-    expect(none.err).toMatch(/No \.claude\/agents\/ directory/);
+    expect(none.err).toMatch(/No agent profiles or hook configurations under .*\.claude\/agents\/\*\*\/\*\.md/);
     expect((await run(['--bogus'], dir)).code).toBe(2);
     expect((await run(['--format', 'xml', 'x.txt'], dir)).code).toBe(2);
     expect((await run([], dir)).err).toContain('No files to lint');

@@ -23,9 +23,13 @@ describe('rules', () => {
     const readme = readFileSync(join(ROOT, 'rules', id, 'README.md'), 'utf8');
     expect(readme).toMatch(new RegExp(`^# ${id}\\n`));
     expect(readme).toMatch(/## Incorrect|## Examples/i);
-    expect(existsSync(join(ROOT, 'fixtures', 'rules', id, 'invalid.md'))).toBe(true);
-    expect(existsSync(join(ROOT, 'fixtures', 'rules', id, 'valid.md'))).toBe(true);
-    expect(readFileSync(join(ROOT, 'fixtures', 'rules', id, 'invalid.md'), 'latin1')).toContain(`expect`);
+    // One fixture that triggers the rule and one that does not, anywhere below the rule's fixture directory
+    // (a Claude Code rule's fixtures may sit in a project layout such as `.claude/agents/`).
+    const fixtures = readdirSync(join(ROOT, 'fixtures', 'rules', id), { recursive: true }).map(String);
+    const invalid = fixtures.find((f) => /(?:^|\/)invalid\.(?:md|json|sh)$/.test(f));
+    expect(invalid, `an invalid.* fixture for ${id}`).toBeDefined();
+    expect(fixtures.some((f) => /(?:^|\/)valid\.(?:md|json|sh)$/.test(f))).toBe(true);
+    expect(readFileSync(join(ROOT, 'fixtures', 'rules', id, invalid!), 'latin1')).toContain(`expect`);
   });
 
   it('the README rule table is generated from the rules and up to date', () => {

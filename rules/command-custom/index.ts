@@ -6,7 +6,12 @@ import { basename } from '../../src/shell/commands.js';
 /** The commands a project forbids on top of the built-in ones (`forbiddenCommands` in the configuration). */
 export default defineRule<{ config?: LintConfig }>({
   id: 'command-custom',
-  meta: { description: "A command the project's configuration forbids (`forbiddenCommands`).", severity: 'error', category: 'shell' },
+  meta: {
+    description: "A command the project's configuration forbids (`forbiddenCommands`).",
+    severity: 'error',
+    category: 'shell',
+    runtimes: ['claude-flow', 'claude-code'],
+  },
   messages: { forbidden: 'Disallowed `{{command}}`: {{message}}' },
   checkScript(context) {
     const config = context.options.config;

@@ -3,6 +3,7 @@ import { defineRule } from '../../src/engine/rule.js';
 import { findPair, keyName, mapPairs, nodeRange, rootMap } from '../../src/profile/profile.js';
 import { HOOK_SETTING_KEYS, KNOWN_HOOK_NAMES, LIFECYCLE_HOOKS } from '../../src/runtime/contract.js';
 import { closestMatch } from '../../src/text/suggest.js';
+import { isClaudeCodeYamlEntry } from '../../src/hooks/extract.js';
 
 const TOP_LEVEL = [...KNOWN_HOOK_NAMES, ...HOOK_SETTING_KEYS, 'lifecycle'];
 
@@ -28,6 +29,8 @@ export default defineRule({
         const name = keyName(pair);
         const range = nodeRange(context.profile, pair.key);
         if (name === undefined || !range || known.includes(name)) continue;
+        // Claude Code's events in the same map are judged by that runtime's rules (cc-event-unknown).
+        if (map === hooks && isClaudeCodeYamlEntry(context.profile, pair, name)) continue;
         const suggestion = closestMatch(name, known);
         if (suggestion) {
           context.report({

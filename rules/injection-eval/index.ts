@@ -19,6 +19,7 @@ export default defineRule({
     description: '`eval`, `bash -c`, `source <(...)` or a pipe into a shell re-parses a string built from an expansion.',
     severity: 'error',
     category: 'injection',
+    runtimes: ['claude-flow', 'claude-code'],
     securitySeverity: 8.8,
   },
   messages: {

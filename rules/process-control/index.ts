@@ -18,6 +18,7 @@ export default defineRule({
     description: 'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`).',
     severity: 'warning',
     category: 'runtime',
+    runtimes: ['claude-flow', 'claude-code'],
     securitySeverity: 6.0,
   },
   messages: {

@@ -10,7 +10,7 @@ import { firstSyntaxError, type SyntaxNode } from '../../src/shell/parser.js';
  */
 export default defineRule({
   id: 'shell-syntax',
-  meta: { description: 'A hook script is not valid bash.', severity: 'error', category: 'shell' },
+  meta: { description: 'A hook script is not valid bash.', severity: 'error', category: 'shell', runtimes: ['claude-flow', 'claude-code'] },
   messages: {
     syntax: 'Invalid bash syntax in hook `{{hook}}`: {{detail}}.',
   },

@@ -1,6 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import type { LintInput } from '../engine/lint.js';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
  * A mistake of the caller (exit 2, no stack trace). Recognised by name, not
@@ -27,12 +27,11 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
   const found = new Set<string>();
   if (options.all) {
     const root = resolve(options.cwd, options.root ?? '.');
-    const agents = join(root, AGENTS_DIR);
-    const info = await stat(agents).catch(() => undefined);
-    if (!info?.isDirectory())
-      throw new UsageError(`No ${AGENTS_DIR}/ directory under ${root}: nothing to lint with --all (use --root DIR, or name files).`);
-    const files = await markdownUnder(agents);
-    if (files.length === 0) throw new UsageError(`No *.md profiles under ${agents}.`);
+    const files = await projectHookFiles(root);
+    if (files.length === 0)
+      throw new UsageError(
+        `No agent profiles or hook configurations under ${root} (${AGENTS_DIR}/**/*.md, .claude/settings.json, .claude/skills/**/SKILL.md, or a plugin's files): nothing to lint with --all (use --root DIR, or name files).`,
+      );
     files.forEach((f) => found.add(f));
   }
   for (const pattern of patterns) {
@@ -47,7 +46,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
     if (info.isDirectory()) {
-      const files = await markdownUnder(path);
+      const files = [...(await markdownUnder(path)), ...(await hookJsonUnder(path))];
       if (files.length === 0) throw new UsageError(`No *.md files under the directory ${pattern}.`);
       files.forEach((f) => found.add(f));
     } else {
@@ -61,11 +60,71 @@ async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;
 }
 
+/**
+ * Every file under a project root that carries hooks: the project's agents,
+ * settings and skills, and, when the root is a plugin (it has
+ * `.claude-plugin/plugin.json`), the plugin's agents, skills, hooks file,
+ * manifest and any hook files the manifest names.
+ */
+export async function projectHookFiles(root: string): Promise<string[]> {
+  const files: string[] = [];
+  const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() ?? false;
+  const isDir = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+  if (await isDir(join(root, AGENTS_DIR))) files.push(...(await markdownUnder(join(root, AGENTS_DIR))));
+  for (const name of ['settings.json', 'settings.local.json'])
+    if (await isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
+  if (await isDir(join(root, '.claude', 'skills'))) files.push(...(await namedUnder(join(root, '.claude', 'skills'), 'SKILL.md')));
+  const manifest = join(root, '.claude-plugin', 'plugin.json');
+  if (await isFile(manifest)) {
+    if (await isDir(join(root, 'agents'))) files.push(...(await markdownUnder(join(root, 'agents'))));
+    if (await isDir(join(root, 'skills'))) files.push(...(await namedUnder(join(root, 'skills'), 'SKILL.md')));
+    if (await isFile(join(root, 'hooks', 'hooks.json'))) files.push(join(root, 'hooks', 'hooks.json'));
+    files.push(manifest);
+    for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && (await isFile(path))) files.push(path);
+  }
+  return files;
+}
+
+/** The hook files a plugin manifest names (`"hooks": "./more-hooks.json"` or a list of them), inside the plugin. */
+async function manifestHookPaths(manifest: string, root: string): Promise<string[]> {
+  try {
+    const { parse } = await import('jsonc-parser');
+    const data = parse(await readFile(manifest, 'utf8')) as { hooks?: unknown } | undefined;
+    const hooks = data?.hooks;
+    const paths = typeof hooks === 'string' ? [hooks] : Array.isArray(hooks) ? hooks.filter((h): h is string => typeof h === 'string') : [];
+    return paths
+      .map((p) => resolve(root, p.replace(/^\$\{CLAUDE_PLUGIN_ROOT\}\/?/, '')))
+      .filter((p) => !relative(root, p).startsWith('..'));
+  } catch {
+    return [];
+  }
+}
+
+/** The JSON hook configurations below a directory: `.claude/settings*.json`, plugins' `hooks/hooks.json` and manifests. */
+async function hookJsonUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+    .filter((path) =>
+      /(?:^|[\\/])(?:\.claude[\\/]settings(?:\.local)?\.json|hooks[\\/]hooks\.json|\.claude-plugin[\\/]plugin\.json)$/.test(path),
+    )
+    .sort();
+}
+
 /** Every `*.md` below a directory, in a stable order; symbolic links are not followed (no loops, nothing outside). */
 async function markdownUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+    .sort();
+}
+
+async function namedUnder(dir: string, name: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name === name)
     .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
     .sort();
 }

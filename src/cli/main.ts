@@ -215,6 +215,8 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       const kept = files.filter((file) => !isIgnored(file, resolver.forFile(file).config.ignorePatterns));
       if (flags.verbose) for (const file of files) if (!kept.includes(file)) io.stderr(`skip ${file} (ignorePatterns)\n`);
       inputs = await readAll(kept);
+      // The shell scripts Claude Code hooks run are linted too, once each, with their hooks' contract.
+      inputs = await (await import('../runtimes/claude-code/expand.js')).withReferencedScripts(inputs);
     }
     configs = groupByConfig(inputs, (file) => resolver.forFile(file));
     if (inputs.length <= FAST_START_MAX_FILES) (await import('../shell/parser.js')).preferFastWasmStart();

@@ -1,5 +1,6 @@
 import type { Severity } from '../diagnostics.js';
 import { basename, type ShellCommand } from '../shell/commands.js';
+import type { RuntimeId } from '../runtimes/index.js';
 import { defineRule, type Rule, type RuleMeta } from './rule.js';
 
 /**
@@ -24,24 +25,35 @@ export interface CommandRuleData {
   severity: Severity | 'off';
   securitySeverity?: number;
   messages: Record<string, string>;
+  /** Messages for Claude Code hooks where the default one speaks of claude-flow (its swarm, its 5 s timeout). */
+  claudeCodeMessages?: Record<string, string>;
+  /** Runtimes whose hooks the rule reads (default: both; a command can be as dangerous in either). */
+  runtimes?: RuntimeId[];
   patterns: CommandPattern[];
 }
 
 export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCommands: string[] } }> {
-  const meta: RuleMeta = { description: data.description, severity: data.severity, category: 'shell' };
+  const meta: RuleMeta = {
+    description: data.description,
+    severity: data.severity,
+    category: 'shell',
+    runtimes: data.runtimes ?? ['claude-flow', 'claude-code'],
+  };
+  const claudeCodeIds = Object.keys(data.claudeCodeMessages ?? {});
   if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
   return defineRule({
     id: data.id,
     meta,
-    messages: data.messages,
+    messages: { ...data.messages, ...Object.fromEntries(claudeCodeIds.map((id) => [`${id}ClaudeCode`, data.claudeCodeMessages![id]!])) },
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
         if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
+        const forClaudeCode = context.hook.runtime === 'claude-code' && claudeCodeIds.includes(pattern.messageId);
         const report = {
-          messageId: pattern.messageId,
+          messageId: forClaudeCode ? `${pattern.messageId}ClaudeCode` : pattern.messageId,
           data: { command: command.name.value ?? command.name.text },
           range: context.range(command.start, command.end),
         };

@@ -109,7 +109,7 @@ export async function fixInputs(
   });
   let pending = states;
   for (let pass = 0; pending.length > 0; pass++) {
-    const results = await lint(pending.map((s) => (s.text !== undefined ? { filePath: s.input.filePath, text: s.text } : s.input)));
+    const results = await lint(pending.map((s) => (s.text !== undefined ? { ...s.input, bytes: undefined, text: s.text } : s.input)));
     const next: State[] = [];
     pending.forEach((state, i) => {
       state.result = results[i]!;

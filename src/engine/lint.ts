@@ -4,12 +4,15 @@ import { bodyCodeBlocks } from '../hooks/body-blocks.js';
 import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
-import { profileFromBytes, profileFromText, type Profile } from '../profile/profile.js';
+import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
 import { collectCommands } from '../shell/commands.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import { settingOptions, settingSeverity, toSeverity, type LintConfig } from './config.js';
 import { applySuppressions } from './suppressions.js';
-import { DOCS_BASE, formatMessage, type AnalysedHook, type Report, type Rule } from './rule.js';
+import { DOCS_BASE, formatMessage, readsRuntime, type AnalysedHook, type Report, type Rule } from './rule.js';
+import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
+import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
+import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
 
 /** Below this many files a run is not split into slices for the batch analyzers. */
 const MIN_FILES_PER_SLICE = 4;
@@ -19,6 +22,10 @@ export interface LintInput {
   /** Raw bytes from disk; or `text` for editor buffers and stdin. */
   bytes?: Uint8Array;
   text?: string;
+  /** What the file is, when its name does not say (a script without `.sh` that hooks run). */
+  kind?: DocumentKind;
+  /** For a script file that Claude Code hooks run: the events of those hooks (their contract applies to it). */
+  calledBy?: string[];
 }
 
 /**
@@ -46,6 +53,7 @@ interface FileState {
   /** Shell code blocks of the Markdown body that rules read (suppression comments count in them too). */
   bodyBlocks: HookScript[];
   entries: HookEntry[];
+  claudeCode?: CcConfig;
 }
 
 /**
@@ -111,10 +119,11 @@ function slicesBySize(inputs: readonly LintInput[], count: number): (readonly Li
 function readProfile(input: LintInput): FileState {
   const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [] };
   let profile: Profile;
+  const kind = input.kind ?? (input.calledBy ? 'script' : documentKind(input.filePath));
   if (input.text !== undefined) {
-    profile = profileFromText(input.filePath, input.text);
+    profile = profileFromText(input.filePath, input.text, kind);
   } else {
-    const loaded = profileFromBytes(input.filePath, input.bytes ?? new Uint8Array());
+    const loaded = profileFromBytes(input.filePath, input.bytes ?? new Uint8Array(), kind);
     if (!loaded.ok) {
       state.diagnostics.push(loaded.diagnostic);
       return state;
@@ -126,6 +135,16 @@ function readProfile(input: LintInput): FileState {
   state.entries = hookEntries(profile);
   for (const entry of state.entries) {
     if (entry.script) state.hooks.push({ hook: entry.script, map: new ScriptSourceMap(entry.script, profile.lines) });
+  }
+  const claudeCode = claudeCodeConfig(profile);
+  if (claudeCode) state.claudeCode = claudeCode;
+  // Shell-form commands are scripts; exec form (`args`) runs no shell, so its words are not shell code.
+  for (const hook of configScripts(claudeCode)) {
+    if (hook.claudeCode?.form === 'shell') state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
+  }
+  if (profile.kind === 'script') {
+    const hook = scriptFileHook(profile, input.calledBy ?? []);
+    state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
   }
   return state;
 }
@@ -148,22 +167,29 @@ function checkProfile(
   };
   for (const rule of rules) {
     if (!rule.checkProfile) continue;
-    rule.checkProfile({ profile, hooks: entries, options: optionsOf.get(rule.id), report: (r) => push(rule, r, r.range) });
+    rule.checkProfile({
+      profile,
+      hooks: entries,
+      ...(state.claudeCode ? { claudeCode: state.claudeCode } : {}),
+      options: optionsOf.get(rule.id),
+      report: (r) => push(rule, r, r.range),
+    });
   }
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
     for (const { hook, map } of state.hooks) analysed.push(analyse(hook, map, parseShell(parser, hook.text)));
     for (const item of analysed) {
       for (const rule of rules) {
-        if (!rule.checkScript || !inScope(rule, 'hooks')) continue;
+        if (!rule.checkScript || !inScope(rule, 'hooks') || !readsRuntime(rule, item.hook.runtime)) continue;
         rule.checkScript({ ...item, options: optionsOf.get(rule.id), report: (r) => pushScript(rule, r, item) });
       }
     }
     for (const rule of rules) {
-      if (!rule.checkHooks || analysed.length === 0) continue;
+      const own = analysed.filter((item) => readsRuntime(rule, item.hook.runtime));
+      if (!rule.checkHooks || own.length === 0) continue;
       rule.checkHooks({
         profile,
-        hooks: analysed,
+        hooks: own,
         options: optionsOf.get(rule.id),
         report: (r) => {
           const item = analysed.find((a) => a.hook === r.hook);
@@ -176,7 +202,7 @@ function checkProfile(
     const bodyRules = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
     const triggers = bodyRules.map((rule) => rule.meta.bodyTrigger);
     const worthParsing = (block: HookScript): boolean => triggers.some((trigger) => trigger === undefined || trigger.test(block.text));
-    for (const block of bodyRules.length ? bodyCodeBlocks(profile).filter(worthParsing) : []) {
+    for (const block of bodyRules.length && !profile.kind ? bodyCodeBlocks(profile).filter(worthParsing) : []) {
       const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
       analysed.push(item);
       state.bodyBlocks.push(block);

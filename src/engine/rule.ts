@@ -1,6 +1,8 @@
 import type { Fix, Range, RelatedInformation, Severity } from '../diagnostics.js';
 import type { HookEntry } from '../hooks/extract.js';
 import type { HookScript } from '../hooks/types.js';
+import type { CcConfig } from '../runtimes/claude-code/config.js';
+import type { RuntimeId } from '../runtimes/index.js';
 import type { Profile } from '../profile/profile.js';
 import type { ShellCommand } from '../shell/commands.js';
 import type { SyntaxTree } from '../shell/parser.js';
@@ -35,6 +37,12 @@ export interface RuleMeta {
    * those that contain some rule's trigger are parsed.
    */
   bodyTrigger?: RegExp;
+  /**
+   * The runtimes whose hooks `checkScript` and `checkHooks` read. Defaults to
+   * claude-flow only: a rule that knows one runtime's contract must not give
+   * its advice about another's hooks; rules about shell itself list both.
+   */
+  runtimes?: RuntimeId[];
 }
 
 export interface Report {
@@ -50,7 +58,10 @@ export interface Report {
 /** Context of rules that look at the profile as a whole; ranges are file ranges. */
 export interface ProfileContext<Options> {
   profile: Profile;
+  /** claude-flow's hook entries. */
   hooks: HookEntry[];
+  /** Claude Code's hooks of the file (frontmatter, settings, plugin files), when it has any. */
+  claudeCode?: CcConfig;
   options: Options;
   report(report: Report): void;
 }
@@ -90,6 +101,11 @@ export interface Rule<Options = Record<string, unknown>> {
   checkProfile?(context: ProfileContext<Options>): void;
   checkScript?(context: ScriptContext<Options>): void;
   checkHooks?(context: HooksContext<Options>): void;
+}
+
+/** Whether a rule's script checks apply to hooks of this runtime. */
+export function readsRuntime(rule: Rule<any>, runtime: RuntimeId): boolean {
+  return (rule.meta.runtimes ?? ['claude-flow']).includes(runtime);
 }
 
 export function defineRule<Options = Record<string, unknown>>(rule: Rule<Options>): Rule<Options> {

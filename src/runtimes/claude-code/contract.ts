@@ -566,6 +566,13 @@ export const PLUGIN_SOURCES = {
 /** The JSON output shapes that carry a decision, for the stdout rules' messages. */
 export const DECISION_FIELDS = ['decision', 'hookSpecificOutput', 'continue', 'systemMessage'] as const;
 
+/** The events whose contract applies to a hook script: its own, or for a script file, those of the hooks that run it. */
+export function eventsOfHook(hook: { claudeCode?: { effectiveEvent: string; callerEvents?: string[] } }): string[] {
+  const meta = hook.claudeCode;
+  if (!meta) return [];
+  return meta.callerEvents ?? (meta.effectiveEvent ? [meta.effectiveEvent] : []);
+}
+
 // Output (§5): what a handler's stdout JSON may say, per event, and how exit codes and decisions combine.
 
 /** Events that read a top-level `decision: "block"` with `reason` (§5.4). */

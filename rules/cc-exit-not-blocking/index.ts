@@ -1,0 +1,47 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import { commandBase } from '../../src/shell/analysis.js';
+
+/**
+ * Claude Code blocks on exit 2 (or a JSON decision) only: any other
+ * non-zero exit is a non-blocking error, so a guard that refuses with
+ * `exit 1` lets the tool call, prompt or stop go ahead (the docs' first
+ * warning; GH#44707). PermissionRequest honours only its JSON decision.
+ */
+export default defineRule({
+  id: 'cc-exit-not-blocking',
+  meta: {
+    description: 'A Claude Code hook of an event that can block exits with a status that does not block (`exit 1`).',
+    severity: 'warning',
+    category: 'runtime',
+    fixable: true,
+    runtimes: ['claude-code'],
+  },
+  messages: {
+    notBlocking:
+      'Unexpected `exit {{code}}` in a `{{event}}` hook: Claude Code blocks only on exit 2 or a JSON decision (`{{decision}}`); exit {{code}} is a non-blocking error, so the action goes ahead.',
+    jsonOnly:
+      'Unexpected `exit {{code}}` in a `{{event}}` hook: this event ignores exit codes (the docs say exit 2 is not honoured since 2026-08-18); only the JSON decision `{{decision}}` refuses.',
+  },
+  checkScript(context) {
+    const spec = eventsOfHook(context.hook)
+      .map((name) => eventSpec(name))
+      .find((s) => s && (s.block === 'exit2-or-json' || s.block === 'json-only'));
+    if (!spec) return;
+    for (const command of context.commands) {
+      if (commandBase(command) !== 'exit') continue;
+      const arg = command.args[0];
+      const code = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
+      if (code === undefined || code === 0) continue;
+      const jsonOnly = spec.block === 'json-only';
+      if (!jsonOnly && code === BLOCKING_EXIT_CODE) continue;
+      const range = context.range(arg!.start, arg!.end);
+      context.report({
+        messageId: jsonOnly ? 'jsonOnly' : 'notBlocking',
+        data: { code, event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' },
+        range: context.range(command.start, command.end),
+        ...(jsonOnly ? {} : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range, text: '2' }] }] }),
+      });
+    }
+  },
+});

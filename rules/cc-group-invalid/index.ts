@@ -1,0 +1,60 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { kindOf } from '../../src/hooks/tree.js';
+
+/**
+ * Claude Code's hooks are three levels deep: event → list of matcher groups
+ * → each group's `hooks` list of handlers. A level written as something
+ * else (a group straight under the event, a group without `hooks`, a
+ * handler that is a string) is skipped by Claude Code, and the hook never runs.
+ */
+export default defineRule({
+  id: 'cc-group-invalid',
+  meta: {
+    description: 'A Claude Code event is not a list of matcher groups, or a group has no `hooks` list of handler objects.',
+    severity: 'error',
+    category: 'hooks',
+  },
+  messages: {
+    hooksNotObject: 'Invalid `hooks`: expected a mapping of event names to lists of matcher groups, found {{kind}}.',
+    eventNotList: 'Invalid `{{event}}`: expected a list of matcher groups (`- matcher: …` / `hooks: […]`), found {{kind}}.',
+    groupNotObject:
+      'Invalid matcher group {{index}} of `{{event}}`: expected a mapping with `hooks` (and an optional `matcher`), found {{kind}}.',
+    hooksMissing: 'Expected a `hooks` list in matcher group {{index}} of `{{event}}`: without it the group runs nothing.',
+    hooksNotList: 'Invalid `hooks` of matcher group {{index}} of `{{event}}`: expected a list of handlers, found {{kind}}.',
+    handlerNotObject: 'Invalid handler {{index}} of `{{event}}`: expected a mapping such as `{type: command, command: …}`, found {{kind}}.',
+  },
+  checkProfile(context) {
+    const config = context.claudeCode;
+    if (!config) return;
+    const hooks = config.hooksEntry;
+    if (hooks && hooks.value.kind !== 'object' && config.source !== 'plugin-manifest') {
+      context.report({ messageId: 'hooksNotObject', data: { kind: kindOf(hooks.value) }, range: hooks.value.range });
+    }
+    for (const event of config.events) {
+      const value = event.entry.value;
+      if (value.kind !== 'array') {
+        context.report({ messageId: 'eventNotList', data: { event: event.name, kind: kindOf(value) }, range: value.range });
+        continue;
+      }
+      for (const group of event.groups) {
+        const data = { event: event.name, index: group.index };
+        if (group.node.kind !== 'object') {
+          context.report({ messageId: 'groupNotObject', data: { ...data, kind: kindOf(group.node) }, range: group.node.range });
+        } else if (!group.hooks) {
+          context.report({ messageId: 'hooksMissing', data, range: group.node.range });
+        } else if (group.hooks.value.kind !== 'array') {
+          context.report({ messageId: 'hooksNotList', data: { ...data, kind: kindOf(group.hooks.value) }, range: group.hooks.value.range });
+        } else {
+          for (const handler of group.handlers) {
+            if (handler.node.kind !== 'object')
+              context.report({
+                messageId: 'handlerNotObject',
+                data: { event: event.name, index: handler.index, kind: kindOf(handler.node) },
+                range: handler.node.range,
+              });
+          }
+        }
+      }
+    }
+  },
+});

@@ -1,0 +1,81 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { StdinTaint, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+import { commandBase, isSplitInCommand, nodesOfType, SHELLS, shellScriptArgument, variableUse } from '../../src/shell/analysis.js';
+
+/**
+ * A Claude Code hook's stdin is JSON written from what the model chose: the
+ * tool's command, a file path, the prompt. A value read from it is as
+ * untrusted as any input: run as code (`eval`, `bash -c`, `| sh`,
+ * `source`) it lets the model run anything past the very guard meant to
+ * stop it; expanded unquoted it is split and globbed (`* -rf`).
+ */
+export default defineRule({
+  id: 'cc-stdin-untrusted',
+  meta: {
+    description: 'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`) or expands it unquoted.',
+    severity: 'error',
+    category: 'injection',
+    securitySeverity: 9.0,
+    runtimes: ['claude-code'],
+    supersedes: ['injection-eval', 'shellcheck/SC2086', 'shellcheck/SC2046'],
+  },
+  messages: {
+    eval: "Disallowed `eval` of text from the hook's stdin JSON: the model chose it, and `eval` runs it as shell code. Compare or pass it as data instead.",
+    shellC:
+      'Disallowed `{{shell}} -c` with text from the hook\'s stdin JSON: the model chose it, and it is parsed as shell code. Pass it as a positional parameter: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
+    pipeShell: "Disallowed pipe of the hook's stdin JSON into `{{shell}}`: the text the model chose runs as shell code.",
+    source: "Disallowed `{{command}}` of a path or text from the hook's stdin JSON: it runs what the model chose as shell code.",
+    unquoted:
+      'Unexpected unquoted `{{text}}`: it holds text from the hook\'s stdin JSON (chosen by the model), and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
+  },
+  checkScript(context) {
+    const taint = new StdinTaint(context.tree.rootNode, context.commands);
+    const reportedAt = new Set<number>();
+    const report = (messageId: string, start: number, end: number, data: Record<string, string> = {}, severity?: 'warning'): void => {
+      if (reportedAt.has(start)) return;
+      reportedAt.add(start);
+      context.report({ messageId, data, range: context.range(start, end), ...(severity ? { severity } : {}) });
+    };
+    for (const command of context.commands) {
+      const base = commandBase(command);
+      if (base === 'eval') {
+        const tainted = command.args.find((arg) => taint.isTainted(arg.node));
+        if (tainted) report('eval', tainted.start, tainted.end);
+        continue;
+      }
+      if (base === 'source' || base === '.') {
+        const tainted = command.args[0] && taint.isTainted(command.args[0].node) ? command.args[0] : undefined;
+        if (tainted) report('source', tainted.start, tainted.end, { command: base });
+        continue;
+      }
+      const script = shellScriptArgument(command);
+      if (script) {
+        if (taint.isTainted(script.node)) report('shellC', script.start, script.end, { shell: base! });
+        continue;
+      }
+      if (base && SHELLS.has(base) && command.args.every((a) => a.value?.startsWith('-'))) {
+        const upstream = pipedFrom(command);
+        if (upstream && (taint.isTainted(upstream) || readsHookStdin(upstream)))
+          report('pipeShell', upstream.startIndex, upstream.endIndex, { shell: base });
+      }
+    }
+    // Unquoted: tainted variables, and substitutions that read stdin, as words of a command.
+    for (const node of nodesOfType(context.tree.rootNode, ['simple_expansion', 'expansion', 'command_substitution'])) {
+      if (!isSplitInCommand(node)) continue;
+      if (node.type === 'command_substitution' ? !taint.isTainted(node) : !isTaintedUse(node, taint)) continue;
+      report('unquoted', node.startIndex, node.endIndex, { text: node.text }, 'warning');
+    }
+  },
+});
+
+function isTaintedUse(node: Parameters<typeof variableUse>[0], taint: StdinTaint): boolean {
+  const use = variableUse(node);
+  return use !== undefined && !use.length && taint.variables.has(use.name);
+}
+
+/** `jq -r .tool_input.command | bash`: the stage before the shell is the pipeline's first and reads the hook's stdin. */
+function readsHookStdin(stage: SyntaxNode): boolean {
+  const first = stage.parent?.type === 'pipeline' && stage.parent.namedChildren[0]?.id === stage.id;
+  return first && stage.type === 'command' && readsStdin(stage);
+}

@@ -1,0 +1,89 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+
+/** Nodes a print may sit in and still run unconditionally, writing to the hook's stdout. */
+const UNCONDITIONAL = new Set(['program', 'redirected_statement', 'command']);
+
+/**
+ * Claude Code parses a hook's stdout as JSON only when it starts with `{`:
+ * a line of text printed before the JSON object turns the whole output into
+ * plain text, and the decision in it is silently ignored (since v2.1.248
+ * output starting with `{` that is not valid JSON is an error instead).
+ * Progress messages belong on stderr (`>&2`).
+ */
+export default defineRule({
+  id: 'cc-stdout-before-json',
+  meta: {
+    description: 'A Claude Code hook prints text to stdout before its JSON output, so the JSON is not read.',
+    severity: 'warning',
+    category: 'runtime',
+    fixable: true,
+    runtimes: ['claude-code'],
+  },
+  messages: {
+    before:
+      "Unexpected text on stdout before the hook's JSON (line {{jsonLine}}): Claude Code reads stdout as JSON only when it starts with `{`, so the decision is ignored. Print messages to stderr: `{{text}} >&2`.",
+  },
+  checkScript(context) {
+    const prints = context.commands.map((command) => ({ command, kind: printKind(command) })).filter((p) => p.kind !== undefined);
+    const firstJson = prints.find((p) => p.kind === 'json');
+    if (!firstJson) return;
+    for (const print of prints) {
+      if (print.command.start >= firstJson.command.start) break;
+      if (print.kind !== 'text' || !unconditional(print.command)) continue;
+      const range = context.range(print.command.start, print.command.end);
+      const end = context.range(print.command.end, print.command.end);
+      context.report({
+        messageId: 'before',
+        data: {
+          jsonLine: context.range(firstJson.command.start, firstJson.command.start).line,
+          text: context.hook.text.slice(print.command.start, print.command.end),
+        },
+        range,
+        fixes: [{ title: 'Print it to stderr', safe: true, edits: [{ range: end, text: ' >&2' }] }],
+      });
+    }
+  },
+});
+
+/** 'json' for a print of a JSON object to stdout, 'text' for other text to stdout, undefined when it does not write stdout. */
+function printKind(command: ShellCommand): 'json' | 'text' | undefined {
+  const node = commandNode(command);
+  if (!node || !writesStdout(node)) return undefined;
+  const base = commandBase(command);
+  if (base === 'jq' || base === 'gojq') return 'json';
+  if (base === 'cat' && command.heredocs.length) return command.heredocs[0]!.trimStart().startsWith('{') ? 'json' : 'text';
+  if (base !== 'echo' && base !== 'printf') return undefined;
+  const first = command.args.find((a) => !(base === 'echo' && /^-[neE]+$/.test(a.value ?? '')));
+  if (!first) return undefined;
+  const text = first.value ?? first.text.replace(/^["']/, '');
+  if (first.value === undefined && /^["']?\$/.test(first.text)) return undefined;
+  return /^\s*[{[]/.test(text) ? 'json' : 'text';
+}
+
+function commandNode(command: ShellCommand): SyntaxNode | undefined {
+  const name = command.name.node;
+  return name.parent?.type === 'command' ? name.parent : name.parent?.parent?.type === 'command' ? name.parent.parent : undefined;
+}
+
+/** Not captured (`$(…)`), not piped on, not redirected away from stdout. */
+function writesStdout(node: SyntaxNode): boolean {
+  for (let parent = node.parent, child = node; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'command_substitution' || parent.type === 'process_substitution') return false;
+    if (parent.type === 'pipeline' && parent.namedChildren[parent.namedChildren.length - 1]?.id !== child.id) return false;
+    if (
+      parent.type === 'redirected_statement' &&
+      nodesOfType(parent, ['file_redirect']).some((r) => /^(?:1?>|&>|>>)/.test(r.text) && r.parent?.id === parent.id)
+    )
+      return false;
+  }
+  return true;
+}
+
+/** A print that runs whatever happens before it: not inside a branch, loop, function or `&&`/`||` list. */
+function unconditional(command: ShellCommand): boolean {
+  for (let node = commandNode(command)?.parent; node; node = node.parent) if (!UNCONDITIONAL.has(node.type)) return false;
+  return true;
+}

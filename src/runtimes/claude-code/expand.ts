@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import type { LintInput } from '../../engine/lint.js';
+import { profileFromBytes, profileFromText } from '../../profile/profile.js';
+import { configScripts } from './config.js';
+import { effectiveEvent } from './contract.js';
+import { claudeCodeConfig } from './read.js';
+import { diskFacts, isShellScript, type ScriptFacts, scriptReferences } from './scripts.js';
+
+/** Text that a file with a Claude Code `command` handler must contain; others are not parsed twice. */
+const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
+
+/**
+ * Adds to the files to lint the shell scripts their Claude Code hooks run
+ * (resolved under the project or plugin root), each once however many hooks
+ * run it, marked with the events of those hooks so their contract applies.
+ * A script named on the command line too gets the marks rather than a second
+ * entry. Missing scripts are not added: the hook's command gets the error.
+ */
+export async function withReferencedScripts(inputs: readonly LintInput[], facts: ScriptFacts = diskFacts): Promise<LintInput[]> {
+  const events = new Map<string, Set<string>>();
+  for (const input of inputs) {
+    const text =
+      input.text ?? (input.bytes ? Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength).toString('utf8') : '');
+    if (input.calledBy || !COMMAND_HANDLER.test(text)) continue;
+    const profile = input.text !== undefined ? profileFromText(input.filePath, input.text) : profileFromBytes(input.filePath, input.bytes!);
+    if ('ok' in profile && !profile.ok) continue;
+    const config = claudeCodeConfig('ok' in profile ? profile.profile : profile);
+    for (const hook of configScripts(config)) {
+      for (const reference of scriptReferences(hook)) {
+        if (!facts.isFile(reference.path) || !isShellScript(reference, facts.head(reference.path))) continue;
+        const event = effectiveEvent(hook.claudeCode!.event, hook.claudeCode!.source);
+        events.set(reference.path, (events.get(reference.path) ?? new Set()).add(event));
+      }
+    }
+  }
+  if (events.size === 0) return [...inputs];
+  const out = inputs.map((input) => {
+    const callers = events.get(input.filePath);
+    if (!callers) return input;
+    events.delete(input.filePath);
+    return { ...input, kind: 'script' as const, calledBy: [...callers].sort() };
+  });
+  for (const [path, callers] of events) {
+    try {
+      out.push({ filePath: path, bytes: await readFile(path), kind: 'script', calledBy: [...callers].sort() });
+    } catch {
+      // Unreadable now though it was a file a moment ago: the hook's command is still linted.
+    }
+  }
+  return out;
+}

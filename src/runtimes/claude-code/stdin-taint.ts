@@ -1,0 +1,121 @@
+import { nodesOfType, variableUse } from '../../shell/analysis.js';
+import type { ShellCommand } from '../../shell/commands.js';
+import type { SyntaxNode } from '../../shell/parser.js';
+
+/** Commands that, as the first stage of a pipeline and without file arguments, read the hook's stdin JSON. */
+const STDIN_READERS = new Set(['cat', 'jq', 'head', 'tail', 'tee', 'python', 'python3', 'node', 'ruby', 'perl', 'gojq', 'jaq', 'yq']);
+/** jq options that take one or two values (so they are not files). */
+const JQ_TWO_VALUES = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
+const JQ_ONE_VALUE = new Set(['--indent', '-f', '--from-file', '-L']);
+
+/**
+ * What in a Claude Code hook comes from its stdin: the JSON Claude Code
+ * writes, whose `tool_input`, `prompt` and the rest the model chose. A
+ * variable is tainted when its value is read from stdin (`$(cat)`,
+ * `$(jq -r .tool_input.command)`, `read`) or built from a tainted one
+ * (`$(echo "$INPUT" | jq -r …)`), in script order.
+ */
+export class StdinTaint {
+  readonly variables = new Set<string>();
+
+  constructor(
+    private readonly root: SyntaxNode,
+    private readonly commands: readonly ShellCommand[],
+  ) {
+    // Twice, so a variable tainted late (in a loop or function defined first) taints what reads it earlier.
+    for (let pass = 0; pass < 2; pass++) this.collect();
+  }
+
+  private collect(): void {
+    for (const assignment of nodesOfType(this.root, ['variable_assignment'])) {
+      const name = assignment.childForFieldName('name')?.text;
+      const value = assignment.childForFieldName('value');
+      if (name && value && this.isTainted(value)) this.variables.add(name);
+    }
+    for (const command of this.commands) {
+      const base = command.name.value;
+      if (base === 'read' && !this.hasOwnInput(command) && !pipedFrom(command)) {
+        for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
+      }
+      if ((base === 'read' || base === 'mapfile' || base === 'readarray') && pipedFrom(command) && this.isTainted(pipedFrom(command)!)) {
+        for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
+      }
+    }
+  }
+
+  /** Whether the text a node stands for comes from stdin. */
+  isTainted(node: SyntaxNode): boolean {
+    for (const expansion of nodesOfType(node, ['simple_expansion', 'expansion'])) {
+      const use = variableUse(expansion);
+      if (use && !use.length && this.variables.has(use.name)) return true;
+    }
+    if (node.type === 'simple_expansion' || node.type === 'expansion') return false;
+    for (const substitution of [...(node.type === 'command_substitution' ? [node] : []), ...nodesOfType(node, ['command_substitution'])]) {
+      if (this.substitutionReadsStdin(substitution)) return true;
+    }
+    return false;
+  }
+
+  /** `$(cat)`, `$(jq -r .x)`, `$(cat | jq …)`: the first stage of a pipeline inside reads stdin. */
+  private substitutionReadsStdin(substitution: SyntaxNode): boolean {
+    for (const command of nodesOfType(substitution, ['command'])) {
+      const parent = command.parent;
+      const firstStage = parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === command.id;
+      if (!firstStage) continue;
+      if (readsStdin(command)) return true;
+    }
+    return false;
+  }
+
+  private hasOwnInput(command: ShellCommand): boolean {
+    const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+    return (
+      node?.parent?.type === 'redirected_statement' &&
+      nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).length > 0
+    );
+  }
+}
+
+/** A command node that reads its standard input: a reader with no file argument and no input redirection. */
+function readsStdin(command: SyntaxNode): boolean {
+  const name = command.childForFieldName('name')?.text.replace(/^.*\//, '');
+  if (!name || !STDIN_READERS.has(name)) return false;
+  const redirected = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
+  if (redirected && nodesOfType(redirected, ['herestring_redirect', 'heredoc_redirect']).length) return false;
+  if (redirected?.namedChildren.some((c) => c?.type === 'file_redirect' && /^<|^\d*</.test(c.text))) return false;
+  const args = command.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'command_name' && c.type !== 'file_redirect');
+  const words = args.map((a) => a.text.replace(/^['"]|['"]$/g, ''));
+  if (name === 'python' || name === 'python3' || name === 'node' || name === 'ruby' || name === 'perl') {
+    // `python3 -c '…json.load(sys.stdin)…'` reads stdin; a script file is its own program.
+    return words[0] === '-c' || words[0] === '-e' ? /stdin|STDIN|readFileSync\(0|\/dev\/stdin/.test(args[1]?.text ?? '') : false;
+  }
+  if (name === 'cat' || name === 'head' || name === 'tail' || name === 'tee') {
+    return words.filter((w) => !w.startsWith('-') || w === '-').every((w) => w === '-' || w === '/dev/stdin') || name === 'tee';
+  }
+  // jq-like: options, a filter, then files.
+  let positional = 0;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (JQ_TWO_VALUES.has(word)) i += 2;
+    else if (JQ_ONE_VALUE.has(word)) i += 1;
+    else if (word === '-n' || word === '--null-input') return false;
+    else if (!word.startsWith('-') || word === '-') positional++;
+  }
+  return positional <= 1;
+}
+
+/** The expression piped into a command (`echo "$X" | read v`): the previous stage's node. */
+function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
+  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+  const pipeline = node?.parent;
+  if (!node || pipeline?.type !== 'pipeline') return undefined;
+  let previous: SyntaxNode | undefined;
+  for (const stage of pipeline.namedChildren) {
+    if (!stage) continue;
+    if (stage.id === node.id) return previous;
+    previous = stage;
+  }
+  return undefined;
+}
+
+export { pipedFrom, readsStdin };
