@@ -4,6 +4,7 @@ import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/ha
 import type { Decision, HandlerStatus } from '../runtimes/claude-code/verdict.js';
 import type { ClaudeCodeEventReport, HandlerReport } from './claude-code.js';
 import type { SandboxReport } from './session.js';
+import type { TraceOperation } from './trace.js';
 
 /**
  * A Claude Code event run as programs read it (`run --event … --format
@@ -46,6 +47,8 @@ export type HandlerJson =
       why: string;
       problems: Diagnostic[];
       limitsHit: string[];
+      /** What the handler did through the sandbox's services (redis-cli, slash commands), as the trace recorded it. */
+      operations: TraceOperation[];
       note?: string;
     }
   | { ran: false; label: string; position: HandlerPosition; source: string; matcher?: string; type: string; why: string };
@@ -120,6 +123,7 @@ export function claudeCodeRunToJson(report: ClaudeCodeEventReport, target: strin
       why: verdict.why,
       problems: problemsOf(entry),
       limitsHit: result.limitsHit,
+      operations: result.operations,
       ...(entry.note ? { note: entry.note } : {}),
     };
   });
@@ -213,6 +217,8 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
     out.push(`        → ${handler.why}`);
     if (handler.note) out.push(`        note: ${handler.note}`);
     if (handler.limitsHit.length) out.push(`        limits hit: ${handler.limitsHit.join(', ')}`);
+    if (handler.operations.length)
+      out.push(`        ${handler.operations.length} operation(s) traced (redis-cli, slash commands): --format json lists them`);
   }
   for (const entry of json.unmatched)
     out.push(`  ·     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  skipped: ${entry.why}`);
