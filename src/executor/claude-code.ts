@@ -8,7 +8,7 @@ import {
 } from '../runtimes/claude-code/contract.js';
 import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
 import { evaluateIf } from '../runtimes/claude-code/if-rule.js';
-import { matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
+import { describeMatcher, matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
 import { interpretHandler, mergeVerdicts, type EventVerdict, type HandlerVerdict } from '../runtimes/claude-code/verdict.js';
 import type { ExecutorSession, HookRunResult } from './session.js';
 import { SANDBOX_PATHS } from './shims.js';
@@ -92,7 +92,7 @@ export function selectHandlers(
       const how =
         form.kind === 'regex' && form.error
           ? `is not a valid regular expression (${form.error})`
-          : `does not match ${JSON.stringify(matcherValue ?? '')}`;
+          : `does not match ${JSON.stringify(matcherValue ?? '')} (${describeMatcher(form)})`;
       unmatched.push({ handler, why: `matcher ${JSON.stringify(handler.matcher)} ${how}` });
       continue;
     }

@@ -1,4 +1,4 @@
-import { eventSpec, exit2Blocks, PERMISSION_DECISIONS, TOP_LEVEL_BLOCK_EVENTS } from './contract.js';
+import { eventSpec, exit2Blocks, PERMISSION_DECISIONS } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
