@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runClaudeCodeEvent, type ClaudeCodeEventReport } from '../executor/claude-code.js';
@@ -243,6 +244,8 @@ export async function openTarget(
     if (!isDir) return usage(io, `--project ${project} is not a directory`, prefix);
   }
   const target = await loadClaudeCodeTarget(file, project);
+  // User settings (~/.claude/settings.json) belong to no project: Claude Code runs them in the one at hand.
+  if (project === undefined && target.projectRoot === homedir() && target.pluginRoot === undefined) target.projectRoot = io.cwd;
   const errors = target.diagnostics.filter((d) => d.severity === 'error');
   if (target.handlers.length === 0) {
     const why = errors.map((d) => `\n  ${shown}:${d.line}:${d.column} ${d.message}`).join('');

@@ -316,6 +316,24 @@ Skill.
     expect(existsSync(join(dir, 'marker'))).toBe(false);
   });
 
+  it(needsSandbox('runs user settings (~/.claude/settings.json) in the current project, not a copy of the home directory'), async () => {
+    const home = project('home', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'ls "$CLAUDE_PROJECT_DIR"' }] }] },
+      }),
+      'private.txt': 'not for the sandbox\n',
+    });
+    const work = project('work', { 'app.js': '' });
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const report = await runJson(['run', join(home, '.claude', 'settings.json'), '--event', 'PreToolUse'], work);
+      expect(report.handlers[0]).toMatchObject({ ran: true, stdout: 'app.js\n' });
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+
   it(needsSandbox('escapes control characters of hook output in the human format'), async () => {
     const dir = project('ansi', {
       '.claude/settings.json': JSON.stringify({
