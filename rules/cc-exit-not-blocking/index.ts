@@ -1,6 +1,32 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+
+/**
+ * An exit that answers a condition (in an `if`, `case`, `&&`/`||` list or
+ * loop): a guard refusing. A script's unconditional last `exit 1` is how it
+ * reports that it could not run at all (no interpreter, say), not a refusal.
+ */
+function refuses(command: ShellCommand): boolean {
+  const name = command.name.node;
+  for (let node = name.parent; node; node = node.parent) {
+    if (CONDITIONAL.has(node.type)) return true;
+    if (node.type === 'function_definition') return true;
+  }
+  return false;
+}
+
+const CONDITIONAL = new Set([
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'case_item',
+  'list',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+]);
 
 /**
  * Claude Code blocks on exit 2 (or a JSON decision) only: any other
@@ -27,9 +53,10 @@ export default defineRule({
     const spec = eventsOfHook(context.hook)
       .map((name) => eventSpec(name))
       .find((s) => s && (s.block === 'exit2-or-json' || s.block === 'json-only'));
-    if (!spec) return;
+    // A background hook's exit code decides nothing either way (cc-async-invalid speaks of that).
+    if (!spec || context.hook.claudeCode?.async || context.hook.claudeCode?.fields.asyncRewake) return;
     for (const command of context.commands) {
-      if (commandBase(command) !== 'exit') continue;
+      if (commandBase(command) !== 'exit' || !refuses(command)) continue;
       const arg = command.args[0];
       const code = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
       if (code === undefined || code === 0) continue;

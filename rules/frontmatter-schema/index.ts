@@ -76,6 +76,8 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
   return errors.filter((error) => {
     if (error.keyword === 'additionalProperties' && /^\/hooks(\/lifecycle)?$/.test(error.instancePath)) return false;
+    // Claude Code's events (PascalCase keys) have rules of their own that place each finding on its key or value.
+    if (/^\/hooks\/[A-Z]/.test(error.instancePath)) return false;
     if (error.keyword === 'type' && HOOK_VALUE.test(error.instancePath) && error.params.type === 'string') return false;
     // A oneOf explains itself; its branches' errors would only repeat it.
     if (error.keyword !== 'oneOf' && oneOfPaths.has(error.instancePath) && error.schemaPath.includes('/oneOf/')) return false;

@@ -40,11 +40,14 @@ export const HELP = `Usage: validate-agent-hooks [options] [file|dir|glob ...]
        validate-agent-hooks lsp [--stdio]                        Language server for editors
        validate-agent-hooks init-pre-commit [--force]            Install a git pre-commit hook
 
-Lint agent profiles (Markdown with YAML frontmatter) and the bash hook scripts in them.
+Lint agent profiles (Markdown with YAML frontmatter) and the bash hook scripts in them, and Claude Code's
+hooks (agent and skill frontmatter, .claude/settings*.json, plugin hooks) with the scripts they run.
 
 Files:
-  --all                    Lint every *.md under .claude/agents/ of the current directory (or --root)
-  --root DIR               Directory whose .claude/agents/ --all searches (default: .)
+  --all                    Lint every hook source under the current directory (or --root): .claude/agents/**/*.md,
+                           .claude/settings.json, .claude/settings.local.json, .claude/skills/**/SKILL.md, and a
+                           plugin's agents, skills, hooks/hooks.json and .claude-plugin/plugin.json
+  --root DIR               Directory --all searches (default: .)
   --stdin                  Lint the profile text on standard input
   --stdin-filename PATH    Path to report (and find configuration from) for --stdin
 

@@ -1,4 +1,5 @@
 import type { Diagnostic, Range } from '../diagnostics.js';
+import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
 import { mapPairs, nodeRange, rootMap, type Profile } from '../profile/profile.js';
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
@@ -16,6 +17,8 @@ interface Directive {
   fromLine: number;
   toLine: number;
   hook?: string;
+  /** For a directive inside a JSON string: the file range of the script line it covers (with `hook`). */
+  coverRange?: Range;
   used: Set<string>;
 }
 
@@ -69,6 +72,7 @@ function covers(directive: Directive, diagnostic: Diagnostic): boolean {
   if (diagnostic.ruleId === UNUSED_SUPPRESSION_RULE) return false;
   if (directive.ruleIds.length > 0 && !directive.ruleIds.some((id) => matchesRule(id, diagnostic.ruleId))) return false;
   if (directive.kind === 'disable' && directive.hook !== undefined && diagnostic.hook === directive.hook) return true;
+  if (directive.coverRange) return diagnostic.hook === directive.hook && startsWithin(diagnostic, directive.coverRange);
   return diagnostic.line >= directive.fromLine && diagnostic.line <= directive.toLine;
 }
 
@@ -82,9 +86,12 @@ export function matchesRule(written: string, ruleId: string): boolean {
  * covers that block.
  */
 function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBlocks: readonly HookScript[]): Directive[] {
+  if (profile.kind === 'json') return jsonStringDirectives(profile, hooks);
   const fm = profile.frontmatter;
   const regions: { from: number; to: number }[] = bodyBlocks.map((b) => ({ from: b.valueRange.line, to: b.valueRange.endLine }));
   if (fm) regions.unshift({ from: profile.lines.positionAt(fm.start).line, to: profile.lines.positionAt(fm.end).line });
+  // A script file that hooks run: its comments are shell comments, anywhere in it.
+  if (profile.kind === 'script') regions.push({ from: 1, to: profile.lines.lineCount });
   const scripts = [...hooks, ...bodyBlocks];
   const directives: Directive[] = [];
   for (const region of regions) {
@@ -121,6 +128,60 @@ function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBloc
     }
   }
   return directives;
+}
+
+/**
+ * JSON has no comments: a directive in a JSON file is a shell comment inside
+ * a hook's command (`"# validate-agent-hooks-disable-next-line rule\nrm …"`).
+ * `disable` covers that hook; `disable-next-line` the next line of its script.
+ */
+function jsonStringDirectives(profile: Profile, hooks: readonly HookScript[]): Directive[] {
+  const directives: Directive[] = [];
+  for (const hook of hooks) {
+    if (!hook.text.includes('validate-agent-hooks-')) continue;
+    const map = new ScriptSourceMap(hook, profile.lines);
+    const lines = map.scriptLines;
+    for (let line = 1; line <= lines.lineCount; line++) {
+      const match = DIRECTIVE.exec(lines.lineText(line));
+      if (!match) continue;
+      const kind = match[1] as Directive['kind'];
+      const text = lines.lineText(line);
+      const range = map.mapRange({ line, column: text.indexOf('#') + 1, endLine: line, endColumn: text.length + 1 }).range;
+      const directive: Directive = {
+        kind,
+        ruleIds: ruleIdsOf(match[2]!),
+        range,
+        fromLine: range.line,
+        toLine: range.endLine,
+        hook: hook.name,
+        used: new Set(),
+      };
+      if (kind === 'disable-next-line') {
+        if (line === lines.lineCount) continue;
+        directive.coverRange = map.mapRange({
+          line: line + 1,
+          column: 1,
+          endLine: line + 1,
+          endColumn: lines.lineText(line + 1).length + 1,
+        }).range;
+      }
+      directives.push(directive);
+    }
+  }
+  return directives;
+}
+
+function ruleIdsOf(written: string): string[] {
+  return written
+    .split(/\s--\s|\s--$/)[0]!
+    .split(/[\s,]+/)
+    .filter(Boolean);
+}
+
+function startsWithin(range: Range, outer: Range): boolean {
+  const after = range.line > outer.line || (range.line === outer.line && range.column >= outer.column);
+  const before = range.line < outer.endLine || (range.line === outer.endLine && range.column < outer.endColumn);
+  return after && before;
 }
 
 /** The last line of the YAML entry whose key starts first after `line`. */

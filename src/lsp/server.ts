@@ -17,6 +17,8 @@ import { lintInputs, type BatchAnalyzer } from '../engine/lint.js';
 import type { Rule } from '../engine/rule.js';
 import { UNUSED_SUPPRESSION_RULE } from '../engine/suppressions.js';
 import { extractHooks } from '../hooks/extract.js';
+import { configScripts } from '../runtimes/claude-code/config.js';
+import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { profileFromText } from '../profile/profile.js';
 import { LSP_SOURCE, toLspDiagnostic, toLspRange, type LspRange } from '../reporters/lsp.js';
 import { toolVersion } from '../version.js';
@@ -255,7 +257,7 @@ function suppressibleLines(document: TextDocument, text: string): (line: number)
   const last = profile.lines.positionAt(fm.end).line;
   let hooks: ReturnType<typeof extractHooks> = [];
   try {
-    hooks = extractHooks(profile);
+    hooks = [...extractHooks(profile), ...configScripts(claudeCodeConfig(profile))];
   } catch {
     // Without hooks, only the frontmatter bounds decide.
   }
@@ -305,7 +307,15 @@ export function uriToPath(uri: string): string {
   return decodeURIComponent(uri.replace(/^[a-z][a-z0-9+.-]*:/i, '')) || 'untitled.md';
 }
 
-/** Agent profiles live under `.claude/agents/`; elsewhere only Markdown with frontmatter is linted. */
+/**
+ * Agent profiles live under `.claude/agents/`; elsewhere Markdown with
+ * frontmatter (skills' SKILL.md, commands) is linted, and the JSON files
+ * Claude Code reads hooks from: settings, plugin hook files and manifests.
+ */
 function looksLikeProfile(filePath: string, text: string): boolean {
+  if (HOOK_JSON.test(filePath)) return true;
+  if (/\.json$/i.test(filePath)) return false;
   return /[\\/]\.claude[\\/]agents[\\/]/.test(filePath) || /^\uFEFF?---[ \t]*\r?\n/.test(text);
 }
+
+const HOOK_JSON = /(?:^|[\\/])(?:\.claude[\\/]settings(?:\.local)?\.json|hooks[\\/]hooks\.json|\.claude-plugin[\\/]plugin\.json)$/;

@@ -46,3 +46,29 @@ describe('Claude Code contract', () => {
     expect(claudeFlow.BLOCKING_HOOKS).toContain('on_blocking_start');
   });
 });
+
+describe('the profile schema', () => {
+  it('describes every Claude Code event and handler type of the contract, for editor completion', async () => {
+    const { readFileSync } = await import('node:fs');
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/profile.schema.json', import.meta.url), 'utf8'));
+    for (const name of EVENT_NAMES) expect(schema.properties.hooks.properties[name]?.$ref).toBe('#/definitions/claudeCodeGroups');
+    const { HANDLER_TYPES } = await import('../../src/runtimes/claude-code/contract.js');
+    expect(schema.definitions.claudeCodeHandler.properties.type.enum).toEqual(HANDLER_TYPES);
+  });
+});
+
+describe('cc-exit-not-blocking decides what a refusal is', () => {
+  it('reports conditional exits, not a script giving up unconditionally or a background hook', async () => {
+    const { lintInputs } = await import('../../src/engine/lint.js');
+    const { rules } = await import('../../rules/index.js');
+    const { defaultConfig } = await import('../../src/engine/config.js');
+    const lint = async (text: string, calledBy: string[]) => {
+      const [r] = await lintInputs([{ filePath: '/p/.claude/hooks/x.sh', text, calledBy }], { rules, config: defaultConfig() });
+      return r!.diagnostics.filter((d) => d.ruleId === 'cc-exit-not-blocking').map((d) => d.line);
+    };
+    const script = '#!/bin/bash\nif grep -q x; then\n  exit 1\nfi\ncase "$1" in a) exit 4 ;; esac\necho "no python" >&2\nexit 1\n';
+    expect(await lint(script, ['PreToolUse'])).toEqual([3, 5]);
+    expect(await lint(script, ['PostToolUse'])).toEqual([]);
+    expect(await lint('if true; then exit 2; fi\n', ['PermissionRequest'])).toEqual([1]);
+  });
+});

@@ -132,6 +132,34 @@ describe('language server over stdio', () => {
     expect(byCode(params, 'shellcheck/SC2086')).toEqual([]);
   });
 
+  it('lints Claude Code settings files and skills, with ranges inside JSON strings', async () => {
+    const settingsUri = 'file:///tmp/lsp-test/.claude/settings.json';
+    const settings =
+      '{\n  "hooks": {\n    "PreToolUse": [{ "hooks": [{ "type": "command", "command": "echo \\"x\\"; sudo ls" }] }]\n  }\n}\n';
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: settingsUri, languageId: 'json', version: 1, text: settings },
+    });
+    const json = await nextDiagnostics(settingsUri);
+    const line = settings.split('\n')[2]!;
+    expect(byCode(json, 'command-sudo').map((d) => d.range.start)).toEqual([{ line: 2, character: line.indexOf('sudo') }]);
+    const skillUri = 'file:///tmp/lsp-test/.claude/skills/fmt/SKILL.md';
+    const skill =
+      '---\nname: fmt\ndescription: Formats.\nhooks:\n  PostToolUsage:\n    - hooks:\n        - type: command\n          command: echo ok\n---\n';
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: skillUri, languageId: 'markdown', version: 1, text: skill },
+    });
+    const md = await nextDiagnostics(skillUri);
+    expect(byCode(md, 'cc-event-unknown').map((d) => [d.range.start, d.message.includes('`PostToolUse`')])).toEqual([
+      [{ line: 4, character: 2 }, true],
+    ]);
+    // Other JSON files are not hook configurations.
+    const otherUri = 'file:///tmp/lsp-test/package.json';
+    await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: otherUri, languageId: 'json', version: 1, text: '{"hooks": {"PreToolUse": 1}}' },
+    });
+    expect((await nextDiagnostics(otherUri)).diagnostics).toEqual([]);
+  });
+
   it('offers the did-you-mean rename and a suppression comment as quick fixes', async () => {
     const range = { start: { line: 7, character: 2 }, end: { line: 7, character: 20 } };
     const diagnostic = { range, code: 'hook-name-unknown', source: 'validate-agent-hooks', message: 'x', severity: 2 as const };

@@ -400,6 +400,9 @@ export const HANDLER_FIELDS: Readonly<Record<HandlerType, Readonly<Record<string
     args: { type: 'string[]' },
     async: { type: 'boolean' },
     asyncRewake: { type: 'boolean' },
+    // Used with asyncRewake by Anthropic's own security-guidance plugin; not in the docs of v2.1.240.
+    rewakeMessage: { type: 'string' },
+    rewakeSummary: { type: 'string' },
     shell: { type: 'string' },
   },
   http: { url: { type: 'string', required: true }, headers: { type: 'string-map' }, allowedEnvVars: { type: 'string[]' } },

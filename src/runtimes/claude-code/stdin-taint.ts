@@ -4,6 +4,31 @@ import type { SyntaxNode } from '../../shell/parser.js';
 
 /** Commands that, as the first stage of a pipeline and without file arguments, read the hook's stdin JSON. */
 const STDIN_READERS = new Set(['cat', 'jq', 'head', 'tail', 'tee', 'python', 'python3', 'node', 'ruby', 'perl', 'gojq', 'jaq', 'yq']);
+/** Commands that print (a part of) the text they are given: tainted text through them stays tainted. */
+const PASS_THROUGH = new Set([
+  'echo',
+  'printf',
+  'cat',
+  'jq',
+  'gojq',
+  'jaq',
+  'yq',
+  'sed',
+  'awk',
+  'cut',
+  'tr',
+  'head',
+  'tail',
+  'grep',
+  'xargs',
+  'base64',
+  'sort',
+  'uniq',
+  'tee',
+  'basename',
+  'dirname',
+  'realpath',
+]);
 /** jq options that take one or two values (so they are not files). */
 const JQ_TWO_VALUES = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
 const JQ_ONE_VALUE = new Set(['--indent', '-f', '--from-file', '-L']);
@@ -43,17 +68,27 @@ export class StdinTaint {
     }
   }
 
-  /** Whether the text a node stands for comes from stdin. */
+  /**
+   * Whether the text a node stands for comes from stdin: a tainted variable,
+   * a substitution that reads stdin, or one that only reshapes tainted text
+   * (`$(echo "$INPUT" | jq -r .x)`). A substitution that hands tainted text
+   * to anything else (a function, a lookup) is not followed: what it prints
+   * need not be the input.
+   */
   isTainted(node: SyntaxNode): boolean {
-    for (const expansion of nodesOfType(node, ['simple_expansion', 'expansion'])) {
-      const use = variableUse(expansion);
+    if (node.type === 'simple_expansion' || node.type === 'expansion') {
+      const use = variableUse(node);
       if (use && !use.length && this.variables.has(use.name)) return true;
     }
-    if (node.type === 'simple_expansion' || node.type === 'expansion') return false;
-    for (const substitution of [...(node.type === 'command_substitution' ? [node] : []), ...nodesOfType(node, ['command_substitution'])]) {
-      if (this.substitutionReadsStdin(substitution)) return true;
-    }
-    return false;
+    if (node.type === 'command_substitution') return this.substitutionTainted(node);
+    return node.namedChildren.some((child) => child !== null && this.isTainted(child));
+  }
+
+  private substitutionTainted(substitution: SyntaxNode): boolean {
+    if (this.substitutionReadsStdin(substitution)) return true;
+    const commands = nodesOfType(substitution, ['command']);
+    const reshapesOnly = commands.every((c) => PASS_THROUGH.has(c.childForFieldName('name')?.text.replace(/^.*\//, '') ?? ''));
+    return reshapesOnly && substitution.namedChildren.some((child) => child !== null && this.isTainted(child));
   }
 
   /** `$(cat)`, `$(jq -r .x)`, `$(cat | jq …)`: the first stage of a pipeline inside reads stdin. */
