@@ -3,7 +3,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic, LintResult } from '../diagnostics.js';
 import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
-import { claudeCodeRunToJson, displayPath, escapeControl, type ClaudeCodeRunJson } from '../executor/claude-code-report.js';
+import {
+  CLAUDE_CODE_RUN_DOCS,
+  claudeCodeRunToJson,
+  displayPath,
+  escapeControl,
+  type ClaudeCodeRunJson,
+} from '../executor/claude-code-report.js';
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
 import { toolVersion } from '../version.js';
@@ -239,6 +245,7 @@ function toLintResults(tableFile: string, targetFile: string, results: readonly 
       endLine: r.line,
       endColumn: r.column + r.name.length,
       message: `${r.name}: ${r.message}`,
+      docsUrl: CLAUDE_CODE_RUN_DOCS,
     }));
   const seen = new Set<string>();
   const problems: Diagnostic[] = [];

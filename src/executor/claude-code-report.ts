@@ -15,6 +15,10 @@ import type { TraceOperation } from './trace.js';
 
 export const OUTPUT_RULE_PREFIX = 'claude-code-output/';
 
+/** Where these findings are explained (they are not lint rules, so they have no rules/<id>/README.md). */
+export const CLAUDE_CODE_RUN_DOCS =
+  'https://github.com/validate-agent-hooks/validate-agent-hooks/blob/main/README.md#running-and-testing-claude-code-hooks';
+
 export interface HandlerPosition extends Range {
   file: string;
 }
@@ -85,6 +89,7 @@ function problemsOf(report: HandlerReport): Diagnostic[] {
     severity: problem.severity,
     message: problem.message,
     hook: handlerLabel(report.handler),
+    docsUrl: CLAUDE_CODE_RUN_DOCS,
     ...report.handler.range,
   }));
 }

@@ -121,6 +121,9 @@ cases:
     expect(github.out).toMatch(/^::error file=project\/\.claude\/settings\.json,line=9,.*title=claude-code-output\/exit-1-refusal::/m);
     const sarif = await cli(['test', 'cases.yaml', '--format', 'sarif'], bad);
     const log = JSON.parse(sarif.out);
+    expect(log.runs[0].tool.driver.rules).toHaveLength(2);
+    for (const rule of log.runs[0].tool.driver.rules as Array<{ helpUri: string }>)
+      expect(rule.helpUri).toMatch(/README\.md#running-and-testing-claude-code-hooks$/);
     const results = log.runs[0].results as Array<{
       ruleId: string;
       locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }>;
