@@ -69,7 +69,14 @@ describe.skipIf(sandboxMissing)('run --event through the CLI', () => {
     );
     expect(report).toMatchObject({ blocked: true, decision: 'deny', reason: 'no recursive deletion' });
     expect(report.handlers).toHaveLength(1);
-    expect(report.handlers[0]).toMatchObject({ ran: true, exitCode: 2, timedOut: false, position: { line: 9, column: 24 } });
+    // No `timeout` in the handler: Claude Code's default for a command handler, 600 s.
+    expect(report.handlers[0]).toMatchObject({
+      ran: true,
+      exitCode: 2,
+      timedOut: false,
+      timeoutSeconds: 600,
+      position: { line: 9, column: 24 },
+    });
   });
 
   it(needsSandbox('lets ls through: not blocked, no decision'), async () => {
@@ -205,6 +212,8 @@ Skill.
     expect((JSON.parse(asStop.out) as ClaudeCodeRunJson).handlers).toHaveLength(1);
     const skill = await runJson(['run', '.claude/skills/deploy/SKILL.md', '--event', 'UserPromptSubmit'], dir);
     expect(skill).toMatchObject({ blocked: true, decision: 'block', reason: 'not now' });
+    // UserPromptSubmit lowers the default to 30 s.
+    expect(skill.handlers[0]).toMatchObject({ timeoutSeconds: 30 });
   });
 
   it(needsSandbox('gives plugin hooks CLAUDE_PLUGIN_ROOT and a writable CLAUDE_PLUGIN_DATA inside the sandbox'), async () => {
