@@ -75,6 +75,22 @@ describe('one handler (§5.1)', () => {
     expect(ids(v)).toEqual(['deprecated-decision']);
   });
 
+  it('the legacy PreToolUse decision: "block" still denies; a top-level "ask" is rejected', () => {
+    const block = interpretHandler('PreToolUse', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'Blocked by policy' }) }));
+    expect(block).toMatchObject({ decision: 'deny', reason: 'Blocked by policy' });
+    expect(ids(block)).toEqual(['deprecated-decision']);
+    const ask = interpretHandler('PreToolUse', outcome({ stdout: JSON.stringify({ decision: 'ask', reason: 'Please confirm' }) }));
+    expect(ask).toMatchObject({ decision: 'none', jsonApplied: false, status: 'non-blocking-error' });
+    expect(ids(ask)).toEqual(['invalid-value']);
+  });
+
+  it('exit 2 with a log line on stdout and nothing on stderr blocks without a reason', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 2, stdout: '[Hook] Blocked dangerous command\n' }));
+    expect(v).toMatchObject({ decision: 'deny', status: 'blocking-error' });
+    expect(v.reason).toBeUndefined();
+    expect(ids(v)).toEqual(['block-without-reason']);
+  });
+
   it('Stop blocks with a top-level decision and warns on unknown fields', () => {
     const v = interpretHandler('Stop', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'tests fail', extra: 1 }) }));
     expect(v).toMatchObject({ decision: 'block', reason: 'tests fail' });
