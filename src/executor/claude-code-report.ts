@@ -186,7 +186,8 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
   const value = !tool && json.matcherValue !== null ? ` (${escapeControl(json.matcherValue)})` : '';
   out.push(`${json.event}${tool}${value}${toolInput.length > 120 ? `${toolInput.slice(0, 120)}…` : toolInput}  —  ${json.target}`);
   const verdict = json.blocked ? 'BLOCKED' : 'NOT BLOCKED';
-  out.push(`${verdict}  decision: ${json.decision}${json.continue ? '' : '  continue: false (Claude stops)'}`);
+  const feedback = !json.blocked && json.decision === 'block' ? ` (${json.event} cannot block: the reason is feedback to Claude)` : '';
+  out.push(`${verdict}  decision: ${json.decision}${feedback}${json.continue ? '' : '  continue: false (Claude stops)'}`);
   if (json.reason !== undefined) out.push(...excerpt(json.reason, '  reason: '));
   if (json.stopReason !== undefined) out.push(...excerpt(json.stopReason, '  stopReason: '));
 

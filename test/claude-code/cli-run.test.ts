@@ -93,6 +93,8 @@ describe.skipIf(sandboxMissing)('run --event through the CLI', () => {
     const write = await runJson(['run', settings, '--event', 'PostToolUse', '--tool', 'Write'], root);
     expect(write.handlers).toHaveLength(1);
     expect(write.handlers[0]).toMatchObject({ ran: true, exitCode: 2, stderr: 'formatted\n' });
+    // Exit 2 after the tool ran feeds stderr back to Claude; it blocks nothing.
+    expect(write).toMatchObject({ blocked: false, decision: 'block', reason: 'formatted' });
   });
 
   it(

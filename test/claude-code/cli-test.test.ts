@@ -169,6 +169,10 @@ describe('test FILE.yaml: invalid tables', () => {
       /^cases\.yaml:5:14: error: Unexpected `blocked: false` with `decision: deny`/m,
     ],
     [
+      'target: project/.claude/settings.json\ncases:\n  - name: x\n    event: Notification\n    blocked: true\n',
+      /^cases\.yaml:5:14: error: Unexpected `blocked: true`: Notification cannot block\.$/m,
+    ],
+    [
       'target: nowhere.json\ncases:\n  - { name: x, event: PreToolUse, blocked: true }\n',
       /^cases\.yaml:1:9: error: Invalid `target` nowhere\.json: no such file/m,
     ],

@@ -5,7 +5,7 @@ import type { Diagnostic, Range } from '../../diagnostics.js';
 import { nodeAtPath } from '../../profile/profile.js';
 import { validate } from '../../schema/generated/claude-code-test-validator.js';
 import { closestMatch } from '../../text/suggest.js';
-import { EVENT_NAMES, eventSpec } from './contract.js';
+import { EVENT_NAMES, eventSpec, exit2Blocks } from './contract.js';
 import type { Decision } from './verdict.js';
 
 /**
@@ -154,27 +154,30 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
         diagnostics.push(problem(at([...path, 'reasonMatches']), `Invalid \`reasonMatches\`: ${(error as Error).message}.`));
       }
     }
+    const canBlock = spec !== undefined && spec.block !== 'none';
+    if (spec && !canBlock && item.blocked)
+      diagnostics.push(problem(at([...path, 'blocked']), `Unexpected \`blocked: true\`: ${item.event} cannot block.`));
     if (item.decision !== undefined && spec) {
       const possible =
         spec.name === 'PreToolUse'
           ? ['deny', 'defer', 'ask', 'allow', 'none']
           : spec.block === 'json-only'
             ? ['deny', 'allow', 'none']
-            : spec.block === 'none'
-              ? ['none', 'block']
-              : ['block', 'none'];
+            : exit2Blocks(spec.name)
+              ? ['block', 'none']
+              : ['none'];
       if (!possible.includes(item.decision))
         diagnostics.push(
           problem(at([...path, 'decision']), `Invalid \`decision\` ${item.decision} for ${item.event}: expected ${possible.join(', ')}.`),
         );
+      else if (canBlock && item.blocked !== (item.decision === 'deny' || item.decision === 'block'))
+        diagnostics.push(
+          problem(
+            at([...path, 'blocked']),
+            `Unexpected \`blocked: ${item.blocked}\` with \`decision: ${item.decision}\`: ${item.decision} ${item.blocked ? 'does not block' : 'blocks'}.`,
+          ),
+        );
     }
-    if (item.decision !== undefined && item.blocked !== (item.decision === 'deny' || item.decision === 'block'))
-      diagnostics.push(
-        problem(
-          at([...path, 'blocked']),
-          `Unexpected \`blocked: ${item.blocked}\` with \`decision: ${item.decision}\`: ${item.decision} ${item.blocked ? 'does not block' : 'blocks'}.`,
-        ),
-      );
     return {
       name: item.name,
       event: item.event,

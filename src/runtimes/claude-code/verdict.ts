@@ -232,7 +232,8 @@ export function mergeVerdicts(event: string, verdicts: readonly HandlerVerdict[]
   const stops = verdicts.filter((v) => v.stop);
   const stopReasons = stops.map((v) => v.stop!.reason).filter((r): r is string => r !== undefined);
   return {
-    blocked: decision === 'deny' || decision === 'block',
+    // A post-tool `block` feeds the reason back to Claude, but the tool already ran: nothing was blocked.
+    blocked: (decision === 'deny' || decision === 'block') && eventSpec(event)?.block !== 'none',
     decision: event === 'PreToolUse' || decision !== 'none' ? decision : 'none',
     ...(decision !== 'none' && reasons.length > 0 ? { reason: reasons.join('\n') } : {}),
     continue: stops.length === 0,
