@@ -178,7 +178,10 @@ export function interpretHandler(event: string, outcome: HandlerOutcome): Handle
     problems.push({
       id: 'exit-1-refusal',
       severity: 'error',
-      message: `Unexpected exit ${exit}: Claude Code treats it as a non-blocking error and the action proceeds; only exit 2 or a ${event === 'PreToolUse' ? 'deny' : 'block'} decision blocks.`,
+      message:
+        eventSpec(event)?.block === 'none'
+          ? `Unexpected exit ${exit}: Claude Code treats it as a non-blocking error and Claude never sees stderr; exit 2 or a block decision feeds the reason back to Claude.`
+          : `Unexpected exit ${exit}: Claude Code treats it as a non-blocking error and the action proceeds; only exit 2 or a ${event === 'PreToolUse' ? 'deny' : 'block'} decision blocks.`,
     });
   return {
     status: 'non-blocking-error',
