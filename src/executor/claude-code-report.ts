@@ -169,11 +169,13 @@ const MAX_LINE = 160;
 /** Up to a few lines of hook-controlled text, escaped, each indented. */
 function excerpt(text: string, indent: string): string[] {
   const lines = text.replace(/\n$/, '').split('\n');
-  const shown = lines.slice(0, MAX_LINES).map((line) => {
+  // The label once; later lines aligned under the text.
+  const hang = ' '.repeat(indent.length);
+  const shown = lines.slice(0, MAX_LINES).map((line, i) => {
     const safe = escapeControl(line);
-    return `${indent}${safe.length > MAX_LINE ? `${safe.slice(0, MAX_LINE)}…` : safe}`;
+    return `${i === 0 ? indent : hang}${safe.length > MAX_LINE ? `${safe.slice(0, MAX_LINE)}…` : safe}`;
   });
-  if (lines.length > MAX_LINES) shown.push(`${indent}… (${lines.length - MAX_LINES} more lines; --format json has all)`);
+  if (lines.length > MAX_LINES) shown.push(`${hang}… (${lines.length - MAX_LINES} more lines; --format json has all)`);
   return shown;
 }
 

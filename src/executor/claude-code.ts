@@ -1,6 +1,7 @@
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import {
+  isMcpServerOnly,
   defaultTimeoutSeconds as contractTimeout,
   effectiveEvent,
   envFor,
@@ -92,7 +93,7 @@ export function selectHandlers(
       const how =
         form.kind === 'regex' && form.error
           ? `is not a valid regular expression (${form.error})`
-          : `does not match ${JSON.stringify(matcherValue ?? '')} (${describeMatcher(form)})`;
+          : `does not match ${JSON.stringify(matcherValue ?? '')} (${describeMatcher(form)})${bareServerHint(form)}`;
       unmatched.push({ handler, why: `matcher ${JSON.stringify(handler.matcher)} ${how}` });
       continue;
     }
@@ -119,6 +120,12 @@ export function selectHandlers(
     }
   }
   return { selected, notRun, unmatched };
+}
+
+/** `mcp__memory` as an exact name matches no tool (§2.3): the server's tools are `mcp__memory__…`. */
+function bareServerHint(form: ReturnType<typeof matcherForm>): string {
+  const bare = form.kind === 'exact' ? form.names.filter(isMcpServerOnly) : [];
+  return bare.length ? `; a bare MCP server name matches no tool: write ${bare.map((name) => `${name}__.*`).join(', ')}` : '';
 }
 
 /** `Stop` in agent frontmatter fires as SubagentStop (§1.2). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { selectHandlers } from '../../src/executor/claude-code.js';
 import { matcherForm, matcherMatches } from '../../src/runtimes/claude-code/matcher.js';
 
 describe('Claude Code matchers (§2.3)', () => {
@@ -39,5 +40,27 @@ describe('Claude Code matchers (§2.3)', () => {
     // A comma is a regex character there, not a separator.
     expect(matcherMatches('rate_limit,overloaded', 'StopFailure', 'overloaded')).toBe(false);
     expect(matcherMatches('rate_limit,overloaded', 'PreCompact', 'overloaded')).toBe(true);
+  });
+});
+
+describe('selecting handlers', () => {
+  const handler = (matcher: string) => ({
+    file: '/p/.claude/settings.json',
+    range: { line: 1, column: 1, endLine: 1, endColumn: 2 },
+    source: 'settings' as const,
+    event: 'PreToolUse',
+    groupIndex: 0,
+    handlerIndex: 0,
+    type: 'command',
+    command: 'true',
+    matcher,
+  });
+
+  it('says how a matcher that did not match was read, and what a bare MCP server name should be', () => {
+    const { selected, unmatched } = selectHandlers([handler('mcp__memory')], 'PreToolUse', {}, 'mcp__memory__create_entities');
+    expect(selected).toEqual([]);
+    expect(unmatched[0]!.why).toBe(
+      'matcher "mcp__memory" does not match "mcp__memory__create_entities" (exact: mcp__memory); a bare MCP server name matches no tool: write mcp__memory__.*',
+    );
   });
 });
