@@ -50,8 +50,9 @@ Run:
 Output:
   --format NAME            human (default) or json:
                            {target, event, blocked, decision, reason, continue, input,
-                            handlers: [{ran, label, position, exitCode, timedOut, stdout, stderr,
-                                        json, decision, why, problems}], unmatched, problems, sandbox}
+                            handlers: [{label, position, exitCode, timedOut, stdout, stderr,
+                                        json, decision, why, problems}],
+                            notRun, unmatched, problems, sandbox}
   --strict                 Exit 1 when a handler's output has an error-severity problem
   -h, --help               Show this help
 

@@ -23,6 +23,9 @@ export interface HandlerPosition extends Range {
   file: string;
 }
 
+export type RanHandlerJson = Extract<HandlerJson, { ran: true }>;
+export type NotRunHandlerJson = Extract<HandlerJson, { ran: false }>;
+
 export type HandlerJson =
   | {
       ran: true;
@@ -67,7 +70,10 @@ export interface ClaudeCodeRunJson {
   continue: boolean;
   stopReason?: string;
   input: Record<string, unknown>;
-  handlers: HandlerJson[];
+  /** One entry per handler that ran. */
+  handlers: RanHandlerJson[];
+  /** Handlers that matched but are not run here (http, mcp_tool, prompt, agent, duplicates), with why. */
+  notRun: NotRunHandlerJson[];
   unmatched: Array<{ label: string; position: HandlerPosition; matcher?: string; why: string }>;
   /** Every handler's output problems, positioned at the handler. */
   problems: Array<Diagnostic & { file: string }>;
@@ -143,7 +149,8 @@ export function claudeCodeRunToJson(report: ClaudeCodeEventReport, target: strin
     continue: report.continue,
     ...(report.stopReason !== undefined ? { stopReason: report.stopReason } : {}),
     input: report.input,
-    handlers,
+    handlers: handlers.filter((h): h is RanHandlerJson => h.ran),
+    notRun: handlers.filter((h): h is NotRunHandlerJson => !h.ran),
     unmatched: report.unmatched.map(({ handler, why }) => ({
       label: handlerLabel(handler),
       position: position(handler, cwd),
@@ -193,8 +200,8 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
   if (json.reason !== undefined) out.push(...excerpt(json.reason, '  reason: '));
   if (json.stopReason !== undefined) out.push(...excerpt(json.stopReason, '  stopReason: '));
 
-  const ran = json.handlers.filter((h) => h.ran);
-  const notRun = json.handlers.filter((h) => !h.ran);
+  const ran = json.handlers;
+  const notRun = json.notRun;
   out.push('');
   out.push(
     `Handlers: ${ran.length} ran` +
@@ -204,10 +211,6 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
   if (ran.length + notRun.length + json.unmatched.length === 0) out.push(`  (no handler for ${json.event} in ${json.target})`);
   for (const handler of json.handlers) {
     const where = `${handler.position.file}:${handler.position.line}:${handler.position.column}`;
-    if (!handler.ran) {
-      out.push(`  -     ${where}  ${handler.label}  not run: ${handler.why}`);
-      continue;
-    }
     const exit = handler.timedOut
       ? `timed out after ${handler.timeoutSeconds} s`
       : handler.exitCode === null
