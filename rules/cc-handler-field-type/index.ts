@@ -21,6 +21,8 @@ export default defineRule({
     quotedNumber: 'Invalid `{{field}}`: expected a number of seconds, found the string {{text}}. Write it without quotes.',
     positive: 'Invalid `{{field}}`: expected a positive number of seconds, found {{value}}.',
     shell: 'Invalid `shell` value `{{value}}`: expected `bash` or `powershell`.',
+    execWords:
+      'Unexpected whitespace in the exec-form `command` `{{value}}`: with `args` no shell splits it, so Claude Code looks for an executable of that whole name. Put the executable alone in `command` and the words in `args`.',
   },
   checkProfile(context) {
     for (const { handler, field } of handlers(context.claudeCode)) {
@@ -41,6 +43,15 @@ export default defineRule({
           context.report({ messageId: 'positive', data: { field: name, value: String(value.value) }, range: value.range });
         } else if (name === 'shell' && value.kind === 'string' && !(SHELLS as readonly string[]).includes(value.value as string)) {
           context.report({ messageId: 'shell', data: { value: String(value.value) }, range: value.range });
+        } else if (
+          name === 'command' &&
+          field('args') &&
+          value.kind === 'string' &&
+          /\s/.test(value.value as string) &&
+          !/[\\/]/.test(value.value as string)
+        ) {
+          // The docs warn about this too: exec form spawns `command` as one executable name.
+          context.report({ messageId: 'execWords', data: { value: String(value.value) }, range: value.range, severity: 'warning' });
         }
       }
     }

@@ -149,7 +149,7 @@ describe('language server over stdio', () => {
       textDocument: { uri: skillUri, languageId: 'markdown', version: 1, text: skill },
     });
     const md = await nextDiagnostics(skillUri);
-    expect(byCode(md, 'cc-event-unknown').map((d) => [d.range.start, d.message.includes('`PostToolUse`')])).toEqual([
+    expect(byCode(md, 'cc-event-unknown').map((d) => [d.range.start, String(d.message).includes('`PostToolUse`')])).toEqual([
       [{ line: 4, character: 2 }, true],
     ]);
     // Other JSON files are not hook configurations.
