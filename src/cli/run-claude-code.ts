@@ -16,7 +16,7 @@ import { EVENT_NAMES, effectiveEvent, eventSpec } from '../runtimes/claude-code/
 import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const RUN_CLAUDE_CODE_HELP = `Usage: validate-agent-hooks run TARGET --event EVENT [options]
 

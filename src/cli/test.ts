@@ -13,7 +13,7 @@ import {
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
 import { toolVersion } from '../version.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
@@ -103,7 +103,7 @@ export async function testCommand(
     return 0;
   }
   const format = (values.format ?? 'human') as Format;
-  if (!FORMATS.includes(format)) return usage(io, `unknown --format '${values.format}' (expected ${FORMATS.join(', ')})`);
+  if (!FORMATS.includes(format)) return usage(io, `unknown --format '${values.format ?? ''}' (expected ${FORMATS.join(', ')})`);
   if (positionals.length !== 1)
     return usage(io, positionals.length === 0 ? 'missing CASES.yaml' : `expected one CASES.yaml, got ${positionals.length}`);
   let cap: number | undefined;
@@ -213,16 +213,15 @@ export function judgeCase(testCase: TestCase, report: ClaudeCodeEventReport, jso
 
 /** Why the handlers came to their verdict: each one's clause, or why none ran. */
 function explain(report: ClaudeCodeEventReport): string {
-  const ran = report.handlers.filter((h) => h.ran);
-  const notRun = report.handlers.filter((h) => !h.ran);
+  const ran = report.handlers.flatMap((h) => (h.ran ? [h] : []));
+  const notRun = report.handlers.flatMap((h) => (h.ran ? [] : [h]));
   if (ran.length === 0) {
-    if (notRun.length) return `no handler ran (${notRun.map((h) => (h.ran ? '' : h.why)).join('; ')})`;
+    if (notRun.length) return `no handler ran (${notRun.map((h) => h.why).join('; ')})`;
     if (report.unmatched.length) return `no handler matched (${report.unmatched.map((u) => u.why).join('; ')})`;
     return `no handler for ${report.event}`;
   }
-  const clauses = ran.map((h) => (h.ran ? h.verdict.why : ''));
-  if (ran.length === 1) return clauses[0]!;
-  return ran.map((h, i) => `${h.handler.event}[${h.handler.groupIndex}].hooks[${h.handler.handlerIndex}]: ${clauses[i]}`).join('; ');
+  if (ran.length === 1) return ran[0]!.verdict.why;
+  return ran.map((h) => `${h.handler.event}[${h.handler.groupIndex}].hooks[${h.handler.handlerIndex}]: ${h.verdict.why}`).join('; ');
 }
 
 function oneLine(text: string): string {

@@ -164,10 +164,14 @@ export function claudeCodeRunToJson(report: ClaudeCodeEventReport, target: strin
 
 /** Control characters (C0, DEL, C1) and line/paragraph separators as visible escapes. */
 export function escapeControl(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+  let out = '';
+  for (const char of text) {
     const code = char.charCodeAt(0);
-    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  });
+    const control = code <= 0x08 || (code >= 0x0b && code <= 0x1f) || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+    if (!control) out += char;
+    else out += code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+  }
+  return out;
 }
 
 const MAX_LINES = 4;

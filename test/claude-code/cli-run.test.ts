@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import type { ClaudeCodeRunJson } from '../../src/executor/claude-code-report.js';
 import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';
@@ -356,7 +356,7 @@ Skill.
     });
     const { code, out } = await cli(['run', '.claude/settings.json', '--event', 'PreToolUse'], dir);
     expect(code).toBe(0);
-    expect(out).not.toMatch(/[\u001b\u0007]/);
+    expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);
     expect(out).toContain('\\x1b[2J\\x1b]0;pwned\\x07denied');
     expect(out).toMatch(/^BLOCKED {2}decision: deny$/m);
   });

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import type { TestJson } from '../../src/cli/test.js';
 import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 
 function project(): string {
   const root = mkdtempSync(join(tmpdir(), 'vah-cc-'));

@@ -39,7 +39,7 @@ export async function loadClaudeCodeTarget(file: string, projectOverride?: strin
   const name = loaded.profile.kind === 'json' ? undefined : findPair(rootMap(loaded.profile), 'name')?.value;
   const agentName =
     config?.source === 'agent' && name && typeof (name as { value?: unknown }).value === 'string'
-      ? ((name as { value: string }).value as string)
+      ? (name as { value: string }).value
       : undefined;
   return {
     ...(agentName !== undefined ? { agentName } : {}),

@@ -42,7 +42,7 @@ export function describeMatcher(form: MatcherForm): string {
     case 'all':
       return form.why === 'event-takes-no-matcher' ? 'ignored (the event takes no matcher)' : 'matches everything';
     case 'exact':
-      return form.names.length === 1 ? `exact: ${form.names[0]}` : `exact, one of: ${form.names.join(', ')}`;
+      return form.names.length === 1 ? `exact: ${form.names[0] ?? ''}` : `exact, one of: ${form.names.join(', ')}`;
     case 'regex':
       return form.error
         ? `invalid regular expression (${form.error}): matches nothing`

@@ -51,9 +51,10 @@ const NESTED_ONLY = new Set([
 const TOP_ONLY = new Set([...UNIVERSAL_OUTPUT_FIELDS, 'reason', 'suppressOriginalPrompt']);
 
 export function checkOutputJson(event: string, json: Record<string, unknown>, problems: OutputProblem[]): CheckedOutput {
-  let valid = true;
+  // A property, not a local: `invalid` flips it from inside a closure.
+  const state: { valid: boolean } = { valid: true };
   const invalid = (id: string, message: string): void => {
-    valid = false;
+    state.valid = false;
     problems.push({ id, severity: 'error', message: `${message} Claude Code rejects the output (a non-blocking hook error).` });
   };
   const result: CheckedOutput = { valid: true };
@@ -158,10 +159,10 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
             message: `Unexpected \`hookSpecificOutput.${key}\`: ${event} does not read it${known.size ? ` (it reads ${[...known].join(', ')})` : ''}; it is ignored.`,
           });
       }
-      if (valid && name === event) checkSpecific(event, nested, result, invalid);
+      if (state.valid && name === event) checkSpecific(event, nested, result, invalid);
     }
   }
-  result.valid = valid;
+  result.valid = state.valid;
   if (result.decision === 'deny' || result.decision === 'block') result.blockingReason = result.reason;
   return result;
 }
@@ -181,11 +182,12 @@ function checkSpecific(
     } else invalid('invalid-value', `Invalid \`permissionDecision\` ${show(value)}: expected ${PERMISSION_DECISIONS.join(', ')}.`);
   }
   if (event === 'PermissionRequest' && nested.decision !== undefined) {
-    const decision = nested.decision as { behavior?: unknown; message?: unknown } | null;
-    const behavior = decision && typeof decision === 'object' ? decision.behavior : undefined;
+    const decision: unknown = nested.decision;
+    const fields: Record<string, unknown> = decision && typeof decision === 'object' ? { ...decision } : {};
+    const behavior = fields.behavior;
     if (behavior === 'allow' || behavior === 'deny') {
       result.decision = behavior;
-      if (typeof decision?.message === 'string') result.reason = decision.message;
+      if (typeof fields.message === 'string') result.reason = fields.message;
     } else
       invalid(
         'invalid-value',
@@ -200,6 +202,7 @@ function checkSpecific(
 }
 
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -86,7 +86,9 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
   if (doc.errors.length > 0)
     return {
       ok: false,
-      diagnostics: doc.errors.map((error) => problem(rangeOf(error.pos[0], error.pos[1]), `Invalid YAML: ${error.message.split('\n')[0]}`)),
+      diagnostics: doc.errors.map((error) =>
+        problem(rangeOf(error.pos[0], error.pos[1]), `Invalid YAML: ${error.message.split('\n')[0] ?? ''}`),
+      ),
     };
   const at = (segments: string[]): Range => {
     const { node, pair } = nodeAtPath(doc.contents, segments);
@@ -174,7 +176,7 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
         diagnostics.push(
           problem(
             at([...path, 'blocked']),
-            `Unexpected \`blocked: ${item.blocked}\` with \`decision: ${item.decision}\`: ${item.decision} ${item.blocked ? 'does not block' : 'blocks'}.`,
+            `Unexpected \`blocked: ${String(item.blocked)}\` with \`decision: ${item.decision}\`: ${item.decision} ${item.blocked ? 'does not block' : 'blocks'}.`,
           ),
         );
     }
