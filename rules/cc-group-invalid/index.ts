@@ -1,5 +1,9 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { kindOf } from '../../src/hooks/tree.js';
+import { COMMON_FIELDS, HANDLER_TYPES, handlerFields } from '../../src/runtimes/claude-code/contract.js';
+
+/** Fields only handlers have (a group has `matcher` and `hooks`). */
+const HANDLER_ONLY = new Set([...Object.keys(COMMON_FIELDS), ...HANDLER_TYPES.flatMap((t) => Object.keys(handlerFields(t)))]);
 
 /**
  * Claude Code's hooks are three levels deep: event → list of matcher groups
@@ -22,6 +26,8 @@ export default defineRule({
     hooksMissing: 'Expected a `hooks` list in matcher group {{index}} of `{{event}}`: without it the group runs nothing.',
     hooksNotList: 'Invalid `hooks` of matcher group {{index}} of `{{event}}`: expected a list of handlers, found {{kind}}.',
     handlerNotObject: 'Invalid handler {{index}} of `{{event}}`: expected a mapping such as `{type: command, command: …}`, found {{kind}}.',
+    handlerFieldOnGroup:
+      'Unexpected `{{field}}` on matcher group {{index}} of `{{event}}`: it is a handler field, and Claude Code reads it only inside `hooks: [...]`, so here it is ignored.',
   },
   checkProfile(context) {
     const config = context.claudeCode;
@@ -30,6 +36,14 @@ export default defineRule({
     if (hooks && hooks.value.kind !== 'object' && config.source !== 'plugin-manifest') {
       context.report({ messageId: 'hooksNotObject', data: { kind: kindOf(hooks.value) }, range: hooks.value.range });
     }
+    // A handler's fields written beside `hooks`, on the group (`if:`, `timeout:`), do nothing there.
+    const reportHandlerFields = (group: (typeof config.events)[number]['groups'][number], event: string): void => {
+      if (group.node.kind !== 'object') return;
+      for (const e of group.node.entries) {
+        if (HANDLER_ONLY.has(e.key))
+          context.report({ messageId: 'handlerFieldOnGroup', data: { field: e.key, index: group.index, event }, range: e.keyRange });
+      }
+    };
     for (const event of config.events) {
       const value = event.entry.value;
       if (value.kind !== 'array') {
@@ -41,10 +55,12 @@ export default defineRule({
         if (group.node.kind !== 'object') {
           context.report({ messageId: 'groupNotObject', data: { ...data, kind: kindOf(group.node) }, range: group.node.range });
         } else if (!group.hooks) {
+          reportHandlerFields(group, event.name);
           context.report({ messageId: 'hooksMissing', data, range: group.node.range });
         } else if (group.hooks.value.kind !== 'array') {
           context.report({ messageId: 'hooksNotList', data: { ...data, kind: kindOf(group.hooks.value) }, range: group.hooks.value.range });
         } else {
+          reportHandlerFields(group, event.name);
           for (const handler of group.handlers) {
             if (handler.node.kind !== 'object')
               context.report({

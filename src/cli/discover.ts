@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import type { LintInput } from '../engine/lint.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
@@ -100,12 +101,18 @@ async function manifestHookPaths(manifest: string, root: string): Promise<string
   }
 }
 
+function direntPath(entry: Dirent): string {
+  // Dirent.parentPath arrived in Node 20.12; the engines field allows 20.0, whose Dirent has only `path`.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- @types/node types it as always present
+  return join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+}
+
 /** The JSON hook configurations below a directory: `.claude/settings*.json`, plugins' `hooks/hooks.json` and manifests. */
 async function hookJsonUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+    .map(direntPath)
     .filter((path) =>
       /(?:^|[\\/])(?:\.claude[\\/]settings(?:\.local)?\.json|hooks[\\/]hooks\.json|\.claude-plugin[\\/]plugin\.json)$/.test(path),
     )
@@ -115,21 +122,17 @@ async function hookJsonUnder(dir: string): Promise<string[]> {
 /** Every `*.md` below a directory, in a stable order; symbolic links are not followed (no loops, nothing outside). */
 async function markdownUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return (
-    entries
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-      // Dirent.parentPath arrived in Node 20.12; the engines field allows 20.0, whose Dirent has only `path`.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- @types/node types it as always present
-      .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
-      .sort()
-  );
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .map(direntPath)
+    .sort();
 }
 
 async function namedUnder(dir: string, name: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((entry) => entry.isFile() && entry.name === name)
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+    .map(direntPath)
     .sort();
 }
 

@@ -104,7 +104,7 @@ export interface Rule<Options = Record<string, unknown>> {
 }
 
 /** Whether a rule's script checks apply to hooks of this runtime. */
-export function readsRuntime(rule: Rule<any>, runtime: RuntimeId): boolean {
+export function readsRuntime(rule: Rule<unknown>, runtime: RuntimeId): boolean {
   return (rule.meta.runtimes ?? ['claude-flow']).includes(runtime);
 }
 

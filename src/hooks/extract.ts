@@ -144,7 +144,9 @@ export function locateSegments(raw: string, rawStart: number, text: string, styl
     const slack = pendingBreaks + 2;
     const found = text.indexOf(fragment.text, cursor);
     if (found !== -1 && found - cursor <= slack) {
-      segments.push({ scriptOffset: found, fileOffset: rawStart + fragment.offset, length: fragment.text.length });
+      const segment: SourceSegment = { scriptOffset: found, fileOffset: rawStart + fragment.offset, length: fragment.text.length };
+      if (fragment.fileLength !== undefined) segment.fileLength = fragment.fileLength;
+      segments.push(segment);
       cursor = found + fragment.text.length;
       pendingBreaks = 0;
     } else {
@@ -154,10 +156,43 @@ export function locateSegments(raw: string, rawStart: number, text: string, styl
   return segments;
 }
 
+const YAML_ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
+
+/** What a YAML double-quoted escape decodes to, or undefined for one YAML rejects. */
+export function decodeYamlEscape(escape: string): string | undefined {
+  const c = escape[1]!;
+  if (c === 'x' || c === 'u' || c === 'U') {
+    const code = Number.parseInt(escape.slice(2), 16);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+  }
+  return YAML_ESCAPES[c];
+}
+
 interface Fragment {
   /** Offset in the raw value text. */
   offset: number;
   text: string;
+  /** An escape (`\"`, `\u00e9`, `''`): `text` is what it decodes to, this its length in the file. */
+  fileLength?: number;
 }
 
 function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number): Fragment[] {
@@ -203,6 +238,9 @@ function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number):
     let last = 0;
     for (const match of body.matchAll(escape)) {
       if (match.index > last) fragments.push({ offset: line.offset + start + last, text: body.slice(last, match.index) });
+      // Each escape maps as a whole, so positions after it (and ranges across it) stay exact.
+      const decoded = style === 'single-quoted' ? "'" : decodeYamlEscape(match[0]);
+      if (decoded !== undefined) fragments.push({ offset: line.offset + start + match.index, text: decoded, fileLength: match[0].length });
       last = match.index + match[0].length;
     }
     if (last < body.length || body.length === 0) fragments.push({ offset: line.offset + start + last, text: body.slice(last) });

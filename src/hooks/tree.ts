@@ -91,7 +91,8 @@ export function fromYaml(profile: Profile, node: YamlNode | null | undefined, fa
     }
     if (typeof value === 'number' || typeof value === 'boolean') return { kind: typeof value as 'number' | 'boolean', value, range };
     if (value === null || value === undefined) return { kind: 'null', value: null, range };
-    return { kind: 'string', value: String(value), range };
+    // Dates and other tagged scalars: their text is what a hook would see.
+    return { kind: 'string', value: value instanceof Date ? value.toISOString() : JSON.stringify(value), range };
   }
   return { kind: 'null', value: null, range };
 }

@@ -123,3 +123,26 @@ describe('Claude Code extraction', () => {
     expect(profile.problems[0]).toMatchObject({ ruleId: 'json-syntax', line: 2, severity: 'error' });
   });
 });
+
+describe('YAML quoted scalars map through their escapes', () => {
+  it('a range across \\" in a double-quoted command is exact, and so is text after \\u00e9', () => {
+    const text =
+      '---\nname: a\ndescription: d\nhooks:\n  PreToolUse:\n    - hooks:\n        - type: command\n          command: "echo \\"caf\\u00e9\\"; sudo rm -rf \\"$X\\""\n---\n';
+    const quoted = filePositionOf(text, '/p/.claude/agents/a.md', '"$X"');
+    expect(quoted.exact).toBe(true);
+    expect(quoted.range).toMatchObject({ line: 8, column: rawPosition(text, '\\"$X').column - 0 });
+    expect(quoted.range.endColumn).toBe(rawPosition(text, '$X\\"').column + 4);
+    expect(filePositionOf(text, '/p/.claude/agents/a.md', 'sudo').range).toMatchObject({
+      line: 8,
+      column: rawPosition(text, 'sudo').column,
+    });
+  });
+
+  it("a single-quoted command's '' is one quote", () => {
+    const text =
+      "---\nname: a\ndescription: d\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: 'echo ''a''; sudo ls'\n---\n";
+    const sudo = filePositionOf(text, '/p/.claude/agents/a.md', "'a'; sudo");
+    expect(sudo.exact).toBe(true);
+    expect(sudo.range.column).toBe(rawPosition(text, "''a''").column);
+  });
+});

@@ -8,7 +8,7 @@ import { defaultConfig } from '../../src/engine/config.js';
 import { lintInputs, type BatchAnalyzer } from '../../src/engine/lint.js';
 import type { Rule } from '../../src/engine/rule.js';
 import { ScriptSourceMap } from '../../src/hooks/source-map.js';
-import { extractHooks } from '../../src/hooks/extract.js';
+import { decodeYamlEscape, extractHooks } from '../../src/hooks/extract.js';
 import { profileFromText } from '../../src/profile/profile.js';
 import type { HookScript } from '../../src/hooks/types.js';
 import { LineIndex } from '../../src/text/line-index.js';
@@ -93,6 +93,14 @@ function textAt(lines: LineIndex, range: Range): string {
 }
 
 /** Script text equals file text; across lines, a block scalar's file lines carry indentation (and `\r`) the script does not. */
+function decodeQuoted(text: string, style: HookScript['style']): string {
+  if (style === 'single-quoted') return text.replace(/''/g, "'");
+  if (style === 'double-quoted')
+    return text.replace(/\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/g, (e) => decodeYamlEscape(e) ?? e);
+  if (style === 'json-string') return JSON.parse(`"${text}"`) as string;
+  return text;
+}
+
 function sameText(scriptText: string, fileText: string): boolean {
   if (scriptText === fileText) return true;
   const s = scriptText.split('\n');
@@ -131,7 +139,8 @@ async function checkAll(inputs: { filePath: string; bytes: Buffer }[]): Promise<
     const fileLines = lineIndexes.get(m.source) ?? new LineIndex(m.source);
     lineIndexes.set(m.source, fileLines);
     const scriptText = textAt(new LineIndex(m.hook.text), m.scriptRange);
-    const fileText = textAt(fileLines, m.fileRange);
+    // An exact range may span escapes (`\"`, `''`), which map as a whole: compare what the file text decodes to.
+    const fileText = decodeQuoted(textAt(fileLines, m.fileRange), m.hook.style);
     if (!sameText(scriptText, fileText))
       failures.push(
         `${m.hook.file} ${m.hook.name} ${m.origin}: script ${JSON.stringify(scriptText)} vs file ${JSON.stringify(fileText)} (${m.fileRange.line}:${m.fileRange.column})`,
@@ -147,14 +156,15 @@ afterAll(() => {
 });
 
 describe('mapped positions point at the same text', () => {
-  it('regression: a range across an escape of a double-quoted hook is not called exact (it used to be, pointing at shifted text)', () => {
+  it('a range across an escape of a double-quoted hook maps to the whole escape in the file', () => {
     const text = '---\nname: q\nhooks:\n  pre: "echo \\"a\\" $AGENT_ID"\n---\n';
     const profile = profileFromText('/x/q.md', text);
     const hook = extractHooks(profile)[0]!;
     expect(hook.text).toBe('echo "a" $AGENT_ID');
     const map = new ScriptSourceMap(hook, profile.lines);
     const across = map.mapRange({ line: 1, column: 6, endLine: 1, endColumn: 9 }); // `"a"`: both quotes are escapes in the file
-    expect(across.exact).toBe(false);
+    expect(across.exact).toBe(true);
+    expect(textAt(profile.lines, across.range)).toBe('\\"a\\"');
     const inside = map.mapRange({ line: 1, column: 10, endLine: 1, endColumn: 19 }); // `$AGENT_ID`, verbatim
     expect(inside.exact).toBe(true);
     expect(textAt(profile.lines, inside.range)).toBe('$AGENT_ID');

@@ -150,9 +150,12 @@ describe('language server over stdio', () => {
       textDocument: { uri: skillUri, languageId: 'markdown', version: 1, text: skill },
     });
     const md = await nextDiagnostics(skillUri);
-    expect(byCode(md, 'cc-event-unknown').map((d) => [d.range.start, String(d.message).includes('`PostToolUse`')])).toEqual([
-      [{ line: 4, character: 2 }, true],
-    ]);
+    expect(
+      byCode(md, 'cc-event-unknown').map((d) => [
+        d.range.start,
+        (typeof d.message === 'string' ? d.message : d.message.value).includes('`PostToolUse`'),
+      ]),
+    ).toEqual([[{ line: 4, character: 2 }, true]]);
     // Other JSON files are not hook configurations.
     const otherUri = 'file:///tmp/lsp-test/package.json';
     await connection.sendNotification(DidOpenTextDocumentNotification.type, {

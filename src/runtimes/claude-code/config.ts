@@ -57,7 +57,7 @@ export function isClaudeCodeEntry(key: string, value: PNode): boolean {
 
 export interface FileFacts {
   /** Whether a path exists (injected so the model can be built for editor buffers and tests). */
-  exists?(path: string): boolean;
+  exists?: (path: string) => boolean;
 }
 
 /**

@@ -28,6 +28,6 @@ export function claudeCodeConfig(profile: Profile, facts: FileFacts = {}): CcCon
   if (value.kind !== 'object') return undefined;
   const events = readEvents(value, ['hooks'], base, (e) => isClaudeCodeEntry(e.key, e.value));
   if (events.length === 0) return undefined;
-  const hooksKey = fromYaml(profile, pair.key as never, keyRange, 0);
+  const hooksKey = fromYaml(profile, pair.key, keyRange, 0);
   return { ...base, hooksEntry: { key: 'hooks', keyRange: hooksKey.range, value }, events };
 }

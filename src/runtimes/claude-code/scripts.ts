@@ -18,6 +18,20 @@ export interface ScriptReference {
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const INTERPRETERS = new Set([...SHELLS, 'python', 'python3', 'node', 'ruby', 'perl', 'bun', 'deno', 'tsx', 'ts-node', 'php']);
+/** `uv run` options that take a value. */
+const UV_VALUE_OPTIONS = new Set([
+  '--with',
+  '-w',
+  '--python',
+  '-p',
+  '--project',
+  '--directory',
+  '--env-file',
+  '--group',
+  '--extra',
+  '--index',
+  '--with-requirements',
+]);
 /** Words that run the command after them (`exec ./x.sh`, `env A=1 ./x.sh`). */
 const PREFIXES = new Set(['exec', 'command', 'nohup', 'env', 'time']);
 const PROJECT_DIR = /^\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR\b)/;
@@ -39,6 +53,17 @@ export function scriptReferences(hook: HookScript): ScriptReference[] {
   for (const command of words) {
     let i = 0;
     while (i < command.length && (PREFIXES.has(command[i]!.value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(command[i]!.value))) i++;
+    // `uv run [options] script.py` runs the script with uv's Python.
+    if (command[i]?.value === 'uv' && command[i + 1]?.value === 'run') {
+      i += 2;
+      while (i < command.length && command[i]!.value.startsWith('-')) i += UV_VALUE_OPTIONS.has(command[i]!.value) ? 2 : 1;
+      const script = command[i];
+      if (script && /\.py$/.test(script.value)) {
+        const path = resolveWord(script.value, meta.projectDir, meta.pluginRoot, true);
+        if (path !== undefined) found.push({ start: script.start, end: script.end, written: script.raw, path, interpreter: 'uv' });
+      }
+      continue;
+    }
     let word = command[i];
     let interpreter: string | undefined;
     if (word && INTERPRETERS.has(word.value.replace(/^.*\//, ''))) {
@@ -136,7 +161,7 @@ export function shellCommands(text: string): Word[][] {
         value += text.slice(i + 1, end);
         i = end + 1;
       } else if (ch === '\\' && i + 1 < text.length) {
-        value += text[i + 1];
+        value += text.charAt(i + 1);
         i += 2;
       } else if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
         // Keep `$(…)` and `${…}` whole, so `|` or `;` inside them split nothing.

@@ -9,7 +9,7 @@ export interface HandlerVisit {
   spec: EventSpec | undefined;
   group: CcGroup;
   handler: CcHandler;
-  field(name: string): PEntry | undefined;
+  field: (name: string) => PEntry | undefined;
 }
 
 /** Every handler of a configuration with its event's facts, for the schema rules. */
