@@ -10,6 +10,7 @@ const schemas = [
   ['schemas/profile.schema.json', 'src/schema/generated/profile-validator.js'],
   ['schemas/config.schema.json', 'src/schema/generated/config-validator.js'],
   ['schemas/scenario.schema.json', 'src/schema/generated/scenario-validator.js'],
+  ['schemas/claude-code-test.schema.json', 'src/schema/generated/claude-code-test-validator.js'],
 ];
 let stale = false;
 for (const [schemaPath, outPath] of schemas) {

@@ -1,13 +1,13 @@
 // Bundles the lint path of the CLI into dist/bundle/cli.mjs. Start-up matters
 // (a lint runs on every save and commit): loading one file instead of ~80
-// modules saves tens of milliseconds. Subcommands (run, simulate, lsp,
+// modules saves tens of milliseconds. Subcommands (run, simulate, test, lsp,
 // init-pre-commit) stay in dist/src and are imported from there on demand,
 // because they locate files of their own relative to their modules.
 import { build } from 'esbuild';
 import { dirname, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const SUBCOMMAND = /^\.\/(run|simulate|init-pre-commit)\.js$|^\.\.\/lsp\//;
+const SUBCOMMAND = /^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//;
 
 await build({
   entryPoints: [resolve(root, 'src/cli/entry.ts')],

@@ -28,12 +28,15 @@ const CHUNKS_IN_FLIGHT = 2;
 const SUBCOMMANDS: Record<string, () => Promise<(args: string[], io: CliIO) => Promise<number>>> = {
   run: async () => (await import('./run.js')).runCommand,
   simulate: async () => (await import('./simulate.js')).simulateCommand,
+  test: async () => (await import('./test.js')).testCommand,
   lsp: async () => (await import('../lsp/command.js')).lspCommand,
   'init-pre-commit': async () => (await import('./init-pre-commit.js')).initPreCommitCommand,
 };
 
 export const HELP = `Usage: validate-agent-hooks [options] [file|dir|glob ...]
        validate-agent-hooks run PROFILE --hook NAME [options]   (see: run --help)
+       validate-agent-hooks run TARGET --event EVENT [options]  Run Claude Code hooks (see: run --event X --help)
+       validate-agent-hooks test CASES.yaml [--format F]         Test Claude Code guards against cases (see: test --help)
        validate-agent-hooks simulate PROFILE --scenario signal|timeout | --swarm SCENARIO.yaml   (see: simulate --help)
        validate-agent-hooks lsp [--stdio]                        Language server for editors
        validate-agent-hooks init-pre-commit [--force]            Install a git pre-commit hook

@@ -22,6 +22,7 @@ import type { CliIO } from '../io.js';
 import { argsErrorMessage, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
+       validate-agent-hooks run TARGET --event EVENT [options]   Claude Code hooks (see: run --event X --help)
 
 Run one hook of an agent profile the way the agent runtime runs it (bash, the
 runtime's environment variables, the agent's workspace as working directory,
@@ -90,6 +91,9 @@ const EXIT_USAGE = 2;
 const defaultLoader: ProfileHookLoader = loadProfileHooks;
 
 export async function runCommand(args: string[], io: CliIO, dependencies: RunCommandDependencies = {}): Promise<number> {
+  // `--event` names a Claude Code event: that runtime's hooks, with its own options.
+  if (args.some((arg) => arg === '--event' || arg.startsWith('--event=')))
+    return (await import('./run-claude-code.js')).runClaudeCodeCommand(args, io, dependencies);
   let options: RunOptions;
   try {
     options = parseRunArgs(args);
@@ -182,7 +186,10 @@ async function findHook(
   }
   const { hooks, diagnostics } = await load(profilePath);
   const names = hooks.map((hook) => escapeControl(hook.name));
-  const available = names.length > 0 ? `hooks in ${shownPath}: ${names.join(', ')}` : `${shownPath} has no runnable hooks`;
+  const available =
+    names.length > 0
+      ? `hooks in ${shownPath}: ${names.join(', ')}`
+      : `${shownPath} has no runnable claude-flow hooks (Claude Code hooks run with --event EVENT)`;
   if (hookName === undefined) {
     io.stderr(`validate-agent-hooks run: missing --hook NAME; ${available}\n`);
     return EXIT_USAGE;

@@ -85,6 +85,8 @@ export function buildHookEnvironment(options: {
   context: HookContext;
   overrides?: Readonly<Record<string, string>>;
   layout?: ShellLayout;
+  /** Another runtime's variables in place of claude-flow's (Claude Code's CLAUDE_PROJECT_DIR, ...). */
+  runtimeEnv?: Readonly<Record<string, string>>;
 }): Record<string, string> {
   const layout = options.layout ?? SANDBOX_LAYOUT;
   return {
@@ -96,7 +98,7 @@ export function buildHookEnvironment(options: {
     TMPDIR: layout.tmp,
     PWD: layout.workspace,
     LANG: 'C.UTF-8',
-    ...runtimeVariables(options.hookName, options.context),
+    ...(options.runtimeEnv ?? runtimeVariables(options.hookName, options.context)),
     ...options.overrides,
   };
 }

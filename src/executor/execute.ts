@@ -62,6 +62,8 @@ export interface SuperviseOptions {
   writableRoots?: readonly string[];
   /** Files the command finds open at these descriptors (bwrap's `--seccomp FD`). */
   openFiles?: ReadonlyArray<{ fd: number; path: string }>;
+  /** Written to the process's standard input, which is then closed (Claude Code hands each hook its event this way). */
+  stdin?: string;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -104,7 +106,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
       options.request.command,
       ...options.request.args,
     ],
-    ...(options.cgroup ? { stdinPipe: true } : {}),
+    ...(options.cgroup || options.stdin !== undefined ? { stdinPipe: true } : {}),
   };
   try {
     child = options.runner.spawn(request);
@@ -149,7 +151,10 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
       await child.exited;
       return emptyOutcome(`could not move the sandbox into its control group ${options.cgroup.path}`, clock.now() - startedAt);
     }
-    child.stdin?.end('\n');
+    // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
+    child.stdin?.end(`\n${options.stdin ?? ''}`);
+  } else if (options.stdin !== undefined) {
+    child.stdin?.end(options.stdin);
   }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);

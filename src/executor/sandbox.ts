@@ -193,6 +193,8 @@ export interface SandboxPlan {
   shmBytes?: number;
   /** Descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
   seccompFd?: number;
+  /** A command line to exec instead of `bash -c script` (Claude Code's `sh -c` and exec forms). */
+  argv?: readonly string[];
 }
 
 /** Where the hook's environment file appears inside the sandbox. */
@@ -233,16 +235,14 @@ export function hookLauncherArgs(
   script: string,
   envFile: string,
   limits: SandboxLimits,
-  options: { processLimit?: boolean } = {},
+  options: { processLimit?: boolean; argv?: readonly string[] | undefined } = {},
 ): string[] {
-  return [
-    '-c',
+  const prelude =
     `${closeInheritedFds()}; ${limitsPrelude(limits, options)} || exit 125; ` +
-      `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$2"; unset vah_kv; exec -a bash /bin/bash -c "$1"`,
-    'vah-limits',
-    script,
-    envFile,
-  ];
+    `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$1"; unset vah_kv; shift; `;
+  // Claude Code's `sh -c` and exec forms run their own command line instead of `bash -c SCRIPT`.
+  if (options.argv) return ['-c', `${prelude}exec "$@"`, 'vah-limits', envFile, ...options.argv];
+  return ['-c', `${prelude}exec -a bash /bin/bash -c "$1"`, 'vah-limits', envFile, script];
 }
 
 /**
@@ -336,7 +336,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     ...(plan.seccompFd !== undefined ? ['--seccomp', String(plan.seccompFd)] : []),
     '--',
     '/bin/bash',
-    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits),
+    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv }),
   );
   return args;
 }

@@ -92,6 +92,12 @@ export interface RunHookOptions {
   /** Environment overrides, applied last (they change what the hook sees, never who it is). */
   env?: Readonly<Record<string, string>>;
   timeoutMs?: number;
+  /** A command line to run instead of `bash -c hook.text` (Claude Code handlers: `sh -c`, or exec form). */
+  command?: readonly string[];
+  /** Written to the hook's standard input (Claude Code's event JSON); without it stdin is /dev/null. */
+  stdin?: string;
+  /** The runtime's variables, replacing claude-flow's AGENT_ID, TASK, ... (for Claude Code handlers). */
+  runtimeEnv?: Readonly<Record<string, string>>;
 }
 
 export interface SandboxReport {
@@ -420,7 +426,12 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       warnings.push(`no seccomp filter on this architecture (${process.arch}); see src/executor/seccomp.ts`);
     try {
       if (mode === 'bwrap') {
-        env = buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
+        env = buildHookEnvironment({
+          hookName: hook.name,
+          context,
+          ...(runOptions.env ? { overrides: runOptions.env } : {}),
+          ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
+        });
         const slashCommands = await Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) })));
         const args = bwrapArguments({
           script: hook.text,
@@ -438,6 +449,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           infoFd: 3,
           envFile,
           ...(seccompFile ? { seccompFd: 4 } : {}),
+          ...(runOptions.command ? { argv: runOptions.command } : {}),
         });
         await writeFile(envFile, environmentFileText(env), { mode: 0o644 });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
@@ -461,6 +473,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           abortSignal: aborter.signal,
           ...(seccompFile ? { openFiles: [{ fd: 4, path: seccompFile }] } : {}),
           ...(cgroup ? { cgroup } : {}),
+          ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
         });
       } else {
         warnings.push(NO_SANDBOX_WARNING);
@@ -479,6 +492,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           context,
           layout: layout.shell,
           ...(runOptions.env ? { overrides: runOptions.env } : {}),
+          ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
         });
         const marker = `VAH_RUN_MARKER=${markerValue}`;
         await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue }), { mode: 0o600 });
@@ -491,13 +505,14 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           ...diskBudget,
           request: {
             command: '/bin/bash',
-            args: hookLauncherArgs(hook.text, envFile, runLimits, { processLimit: false }),
+            args: hookLauncherArgs(hook.text, envFile, runLimits, { processLimit: false, argv: runOptions.command }),
             env: { PATH: '/usr/bin:/bin', VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
           },
           containment: { kind: 'environment-marker', marker },
           abortSignal: aborter.signal,
+          ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
         });
       }
     } finally {

@@ -242,3 +242,89 @@ export function eventsOfHook(hook: { claudeCode?: { effectiveEvent: string; call
   if (!meta) return [];
   return meta.callerEvents ?? (meta.effectiveEvent ? [meta.effectiveEvent] : []);
 }
+
+// Output (§5): what a handler's stdout JSON may say, per event, and how exit codes and decisions combine.
+
+/** Events that read a top-level `decision: "block"` with `reason` (§5.4). */
+export const TOP_LEVEL_BLOCK_EVENTS: ReadonlySet<string> = new Set([
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Stop',
+  'SubagentStop',
+  'ConfigChange',
+  'PreCompact',
+  'TaskCreated',
+]);
+
+/**
+ * Whether exit 2 is a blocking error on this event: the events it blocks
+ * (§5.3), and the post-tool events, where it feeds stderr back to Claude as
+ * `decision: "block"` does (the tool already ran).
+ */
+export function exit2Blocks(event: string): boolean {
+  const block = eventSpec(event)?.block;
+  return block === 'exit2-or-json' || block === 'any-nonzero' || (TOP_LEVEL_BLOCK_EVENTS.has(event) && block !== 'json-only');
+}
+
+/** Fields every event accepts at the top level of the JSON output (§5.4). */
+export const UNIVERSAL_OUTPUT_FIELDS: readonly string[] = ['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'terminalSequence'];
+
+/** `hookSpecificOutput` fields per event besides `hookEventName` (§5.4). */
+export const HOOK_SPECIFIC_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  PreToolUse: ['permissionDecision', 'permissionDecisionReason', 'updatedInput', 'additionalContext'],
+  PermissionRequest: ['decision'],
+  PermissionDenied: ['retry'],
+  PostToolUse: ['additionalContext', 'updatedToolOutput', 'updatedMCPToolOutput', 'classifierContext'],
+  PostToolUseFailure: ['additionalContext'],
+  PostToolBatch: ['additionalContext'],
+  UserPromptSubmit: ['additionalContext', 'sessionTitle'],
+  UserPromptExpansion: ['additionalContext'],
+  SessionStart: ['additionalContext', 'initialUserMessage', 'sessionTitle', 'watchPaths', 'reloadSkills'],
+  Setup: ['additionalContext'],
+  SubagentStart: ['additionalContext'],
+  Stop: ['additionalContext'],
+  SubagentStop: ['additionalContext'],
+  CwdChanged: ['watchPaths'],
+  FileChanged: ['watchPaths'],
+  MessageDisplay: ['displayContent'],
+  WorktreeCreate: ['worktreePath'],
+  Elicitation: ['action', 'content'],
+  ElicitationResult: ['action', 'content'],
+  PreModelSwitch: ['permissionDecision', 'permissionDecisionReason'],
+};
+
+/** Top-level fields some events read beyond the universal ones (§5.4). */
+export const TOP_LEVEL_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>> = { UserPromptSubmit: ['suppressOriginalPrompt'] };
+
+/** PreToolUse `permissionDecision` values, most restrictive first: the order Claude Code merges them in (§3.3). */
+export const PERMISSION_DECISIONS = ['deny', 'defer', 'ask', 'allow'] as const;
+
+/** Events whose stdin carries no `permission_mode` in the documented examples (§4.1). */
+export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
+  'SessionStart',
+  'Setup',
+  'InstructionsLoaded',
+  'MessageDisplay',
+  'Notification',
+  'SubagentStart',
+  'StopFailure',
+  'ConfigChange',
+  'CwdChanged',
+  'DirectoryAdded',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'PreCompact',
+  'PostCompact',
+  'SessionEnd',
+]);
+
+/**
+ * SessionEnd handlers share one budget (§2.4): 1.5 s, raised to the largest
+ * `timeout` of a settings-file handler, at most 60 s (plugin hooks' timeouts
+ * do not raise it).
+ */
+export const SESSION_END_BUDGET_SECONDS = { base: 1.5, max: 60 } as const;

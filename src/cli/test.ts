@@ -1,0 +1,301 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Diagnostic, LintResult } from '../diagnostics.js';
+import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
+import {
+  CLAUDE_CODE_RUN_DOCS,
+  claudeCodeRunToJson,
+  displayPath,
+  escapeControl,
+  type ClaudeCodeRunJson,
+} from '../executor/claude-code-report.js';
+import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
+import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
+import { toolVersion } from '../version.js';
+import type { CliIO } from '../io.js';
+import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
+
+export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
+
+Run a table of cases against the Claude Code hooks of a target, each as
+\`run --event\` runs it (the bubblewrap sandbox, the handlers in parallel, the
+event JSON on stdin), and check the verdict each case expects:
+
+  target: .claude/settings.json        # relative to this file
+  cases:
+    - name: blocks recursive deletion
+      event: PreToolUse
+      tool: Bash
+      toolInput: { command: "rm -rf /" }
+      blocked: true                     # required: the verdict expected
+      decision: deny                    # optional: the exact decision
+      reasonMatches: "rm -rf"           # optional: a regex on the reason
+
+The table's schema is schemas/claude-code-test.schema.json; a starter table of
+attacks a Bash guard should refuse is fixtures/claude-code/bash-guard-attacks.yaml.
+
+Options:
+  --format NAME            human (default), json, github or sarif
+  --target FILE            Run the cases against FILE instead of the table's target (relative to the
+                           current directory): one attack table for several guards
+  --project DIR            The project copied into the sandbox (overrides the table's project; default:
+                           the directory holding .claude/, or the plugin's root)
+  --timeout-cap SECONDS    Stop any handler after this many seconds (overrides the table's timeoutCap)
+  --no-sandbox             Run the handlers unconfined on this machine (prints a warning; not recommended)
+  -h, --help               Show this help
+
+Exit codes: 0 every case passed, 1 a case failed, 2 the table is invalid,
+usage error, or the sandbox is unavailable.
+`;
+
+export const CASE_FAILED_RULE = 'claude-code-test-failed';
+
+export interface CaseResult {
+  name: string;
+  line: number;
+  column: number;
+  passed: boolean;
+  /** What was expected, and one clause saying what happened and why. */
+  expected: { blocked: boolean; decision?: string; reasonMatches?: string };
+  actual: { blocked: boolean; decision: string; reason?: string };
+  message: string;
+  report: ClaudeCodeRunJson;
+}
+
+export interface TestJson {
+  file: string;
+  target: string;
+  passed: number;
+  failed: number;
+  cases: CaseResult[];
+}
+
+const FORMATS = ['human', 'json', 'github', 'sarif'] as const;
+type Format = (typeof FORMATS)[number];
+
+export async function testCommand(
+  args: string[],
+  io: CliIO,
+  dependencies: { createSession?: (options: ExecutorSessionOptions) => Promise<ExecutorSession> } = {},
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        format: { type: 'string', short: 'f' },
+        'timeout-cap': { type: 'string' },
+        target: { type: 'string' },
+        project: { type: 'string' },
+        'no-sandbox': { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return usage(io, (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(TEST_HELP);
+    return 0;
+  }
+  const format = (values.format ?? 'human') as Format;
+  if (!FORMATS.includes(format)) return usage(io, `unknown --format '${values.format ?? ''}' (expected ${FORMATS.join(', ')})`);
+  if (positionals.length !== 1)
+    return usage(io, positionals.length === 0 ? 'missing CASES.yaml' : `expected one CASES.yaml, got ${positionals.length}`);
+  let cap: number | undefined;
+  if (values['timeout-cap'] !== undefined) {
+    cap = Number(values['timeout-cap']);
+    if (!(cap > 0)) return usage(io, `invalid --timeout-cap '${values['timeout-cap']}' (expected a positive number of seconds)`);
+  }
+
+  const shown = positionals[0]!;
+  const file = resolve(io.cwd, shown);
+  const isFile = await stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!isFile) return usage(io, `${shown}: no such file`);
+  const loaded = await loadTestTable(file);
+  if (!loaded.ok) {
+    await report(io, format, [{ filePath: file, diagnostics: loaded.diagnostics }], undefined);
+    return 2;
+  }
+  const table = loaded.table;
+  // One table for several guards: the same attacks against another target.
+  if (values.target !== undefined) {
+    table.target = resolve(io.cwd, values.target);
+    table.targetAsWritten = values.target;
+  }
+  const targetShown = displayPath(table.target, io.cwd);
+  const targetExists = await stat(table.target).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+  if (!targetExists) {
+    const diagnostic: Diagnostic = {
+      ruleId: TEST_TABLE_RULE,
+      severity: 'error',
+      ...table.targetRange,
+      message:
+        values.target !== undefined
+          ? `Invalid --target ${values.target}: no such file.`
+          : `Invalid \`target\` ${table.targetAsWritten}: no such file (paths are relative to the test table).`,
+    };
+    await report(io, format, [{ filePath: file, diagnostics: [diagnostic] }], undefined);
+    return 2;
+  }
+  const project = values.project !== undefined ? resolve(io.cwd, values.project) : table.project;
+  const target = await openTarget(table.target, targetShown, project, io, 'test');
+  if (typeof target === 'number') return target;
+  const session = await openSession(io, target, values['no-sandbox'] ?? false, dependencies.createSession, 'test');
+  if (typeof session === 'number') return session;
+
+  const timeoutCapSeconds = cap ?? table.timeoutCap;
+  const results: CaseResult[] = [];
+  try {
+    for (const testCase of table.cases) {
+      const eventReport = await runEventRequest(
+        session,
+        target,
+        {
+          event: testCase.event,
+          ...(testCase.tool !== undefined ? { tool: testCase.tool } : {}),
+          ...(testCase.toolInput !== undefined ? { toolInput: testCase.toolInput } : {}),
+          ...(testCase.input !== undefined ? { input: testCase.input } : {}),
+          ...(testCase.matcherValue !== undefined ? { matcherValue: testCase.matcherValue } : {}),
+        },
+        // One copy of the project for the whole table, as one session has one project: copying a
+        // real repository (node_modules and all) per case would cost more than the cases.
+        timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {},
+      );
+      results.push(judgeCase(testCase, eventReport, claudeCodeRunToJson(eventReport, targetShown, io.cwd)));
+    }
+  } finally {
+    await session.close();
+  }
+
+  const json: TestJson = {
+    file: displayPath(file, io.cwd),
+    target: targetShown,
+    passed: results.filter((r) => r.passed).length,
+    failed: results.filter((r) => !r.passed).length,
+    cases: results,
+  };
+  await report(io, format, toLintResults(file, table.target, results), json);
+  return json.failed === 0 ? 0 : 1;
+}
+
+/** Compares a case's expectations with what the handlers decided, and says why in one clause. */
+export function judgeCase(testCase: TestCase, report: ClaudeCodeEventReport, json: ClaudeCodeRunJson): CaseResult {
+  const actual = { blocked: report.blocked, decision: report.decision, ...(report.reason !== undefined ? { reason: report.reason } : {}) };
+  const expected = {
+    blocked: testCase.blocked,
+    ...(testCase.decision !== undefined ? { decision: testCase.decision } : {}),
+    ...(testCase.reasonMatches ? { reasonMatches: testCase.reasonMatches.source } : {}),
+  };
+  const verdict = `${report.blocked ? 'blocked' : 'not blocked'} (${report.decision})`;
+  let failure: string | undefined;
+  if (report.blocked !== testCase.blocked)
+    failure = `${verdict}, expected ${testCase.blocked ? 'blocked' : 'not blocked'}: ${explain(report)}`;
+  else if (testCase.decision !== undefined && report.decision !== testCase.decision)
+    failure = `decision ${report.decision}, expected ${testCase.decision}: ${explain(report)}`;
+  else if (testCase.reasonMatches && !testCase.reasonMatches.test(report.reason ?? ''))
+    failure = `reason ${JSON.stringify(oneLine(report.reason ?? ''))} does not match /${testCase.reasonMatches.source}/`;
+  const base = { name: testCase.name, line: testCase.range.line, column: testCase.range.column, expected, actual, report: json };
+  if (failure) return { ...base, passed: false, message: failure };
+  const reason = report.reason !== undefined ? `: ${JSON.stringify(oneLine(report.reason))}` : '';
+  return { ...base, passed: true, message: `${verdict}${reason}` };
+}
+
+/** Why the handlers came to their verdict: each one's clause, or why none ran. */
+function explain(report: ClaudeCodeEventReport): string {
+  const ran = report.handlers.flatMap((h) => (h.ran ? [h] : []));
+  const notRun = report.handlers.flatMap((h) => (h.ran ? [] : [h]));
+  if (ran.length === 0) {
+    if (notRun.length) return `no handler ran (${notRun.map((h) => h.why).join('; ')})`;
+    if (report.unmatched.length) return `no handler matched (${report.unmatched.map((u) => u.why).join('; ')})`;
+    return `no handler for ${report.event}`;
+  }
+  if (ran.length === 1) return ran[0]!.verdict.why;
+  return ran.map((h) => `${h.handler.event}[${h.handler.groupIndex}].hooks[${h.handler.handlerIndex}]: ${h.verdict.why}`).join('; ');
+}
+
+function oneLine(text: string): string {
+  const flat = escapeControl(text.trim().replace(/\n/g, ' ⏎ '));
+  return flat.length > 100 ? `${flat.slice(0, 100)}…` : flat;
+}
+
+/**
+ * Failed cases as findings at the case in the table, and the handlers'
+ * output problems at the handlers (once each), for the CI formats.
+ */
+function toLintResults(tableFile: string, targetFile: string, results: readonly CaseResult[]): LintResult[] {
+  const failures: Diagnostic[] = results
+    .filter((r) => !r.passed)
+    .map((r) => ({
+      ruleId: CASE_FAILED_RULE,
+      severity: 'error',
+      line: r.line,
+      column: r.column,
+      endLine: r.line,
+      endColumn: r.column + r.name.length,
+      message: `${r.name}: ${r.message}`,
+      docsUrl: CLAUDE_CODE_RUN_DOCS,
+    }));
+  const seen = new Set<string>();
+  const problems: Diagnostic[] = [];
+  for (const result of results)
+    for (const problem of result.report.problems) {
+      const { file: _file, ...diagnostic } = problem;
+      const key = `${diagnostic.ruleId}:${diagnostic.line}:${diagnostic.column}:${diagnostic.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push(diagnostic);
+    }
+  return [{ filePath: tableFile, diagnostics: failures }, ...(problems.length ? [{ filePath: targetFile, diagnostics: problems }] : [])];
+}
+
+async function report(io: CliIO, format: Format, results: LintResult[], json: TestJson | undefined): Promise<void> {
+  if (format === 'github' || format === 'sarif') {
+    const { loadReporter } = await import('../reporters/index.js');
+    const reporter = await loadReporter(format);
+    io.stdout(reporter(results, { cwd: io.cwd, color: false, verbose: false, toolVersion: toolVersion() }));
+    if (json && format === 'github') io.stderr(`${json.passed} passed, ${json.failed} failed\n`);
+    return;
+  }
+  if (!json) {
+    // The table itself is invalid: positioned errors.
+    if (format === 'json')
+      io.stdout(
+        `${JSON.stringify({ errors: results.flatMap((r) => r.diagnostics.map((d) => ({ file: displayPath(r.filePath, io.cwd), ...d }))) }, null, 2)}\n`,
+      );
+    else
+      for (const result of results)
+        for (const d of result.diagnostics)
+          io.stderr(`${displayPath(result.filePath, io.cwd)}:${d.line}:${d.column}: error: ${d.message}\n`);
+    return;
+  }
+  if (format === 'json') {
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  const lines = json.cases.map(
+    (r) => `${r.passed ? 'PASS' : 'FAIL'}  ${escapeControl(r.name)}  ${r.passed ? '' : `${json.file}:${r.line}  `}${r.message}`,
+  );
+  const problems = results[1]?.diagnostics ?? [];
+  if (problems.length) {
+    lines.push('', `Output problems in ${json.target}:`);
+    for (const d of problems) lines.push(`  ${json.target}:${d.line}:${d.column}  ${d.severity}  ${d.message}  (${d.ruleId})`);
+  }
+  lines.push('', `${json.passed} passed, ${json.failed} failed  (${json.file} → ${json.target})`);
+  io.stdout(`${lines.join('\n')}\n`);
+}
+
+function usage(io: CliIO, message: string): number {
+  io.stderr(`validate-agent-hooks test: ${message}\nTry 'validate-agent-hooks test --help'.\n`);
+  return 2;
+}

@@ -1,0 +1,254 @@
+import { dirname, relative } from 'node:path';
+import type { HookScript } from '../hooks/types.js';
+import {
+  isMcpServerOnly,
+  defaultTimeoutSeconds as contractTimeout,
+  effectiveEvent,
+  envFor,
+  SESSION_END_BUDGET_SECONDS,
+} from '../runtimes/claude-code/contract.js';
+import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
+import { evaluateIf } from '../runtimes/claude-code/if-rule.js';
+import { describeMatcher, matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
+import { interpretHandler, mergeVerdicts, type EventVerdict, type HandlerVerdict } from '../runtimes/claude-code/verdict.js';
+import type { ExecutorSession, HookRunResult } from './session.js';
+import { SANDBOX_PATHS } from './shims.js';
+
+/**
+ * Runs the handlers of one Claude Code event the way Claude Code does
+ * (../shared/runtimes/claude-code-hooks.md §3): the matching `command`
+ * handlers all at once, each `sh -c COMMAND` (or, with `args`, the program
+ * itself with no shell), the event JSON on stdin, CLAUDE_PROJECT_DIR at the
+ * sandbox's copy of the project, the handler's own timeout in seconds. Each
+ * run goes through the executor session like a claude-flow hook: the same
+ * bubblewrap sandbox, limits and trace.
+ */
+
+export const CLAUDE_CODE_AGENT_ID = 'claude-code';
+
+export interface ClaudeCodeEventOptions {
+  event: string;
+  /** The stdin JSON (event-input.ts builds it with paths inside the sandbox). */
+  input: Record<string, unknown>;
+  matcherValue: string | undefined;
+  /** Host directory copied into the sandbox as the project (the session's workspace seed). */
+  projectRoot: string;
+  /** Applied to every handler instead of its own timeout (seconds), e.g. to cap a 600 s default. */
+  timeoutCapSeconds?: number;
+  /** Whose workspace (copy of the project) the handlers share; runs under another id get a fresh copy. */
+  agentId?: string;
+}
+
+export type HandlerReport =
+  | {
+      handler: ClaudeCodeHandler;
+      ran: true;
+      timeoutSeconds: number;
+      argv: string[];
+      result: HookRunResult;
+      verdict: HandlerVerdict;
+      note?: string;
+    }
+  | { handler: ClaudeCodeHandler; ran: false; why: string };
+
+export interface ClaudeCodeEventReport extends EventVerdict {
+  event: string;
+  matcherValue: string | undefined;
+  input: Record<string, unknown>;
+  handlers: HandlerReport[];
+  /** Handlers of the event whose matcher did not match (not run, by design). */
+  unmatched: Array<{ handler: ClaudeCodeHandler; why: string }>;
+}
+
+/** Why a handler type is listed and not run. */
+const NOT_RUN: Readonly<Record<string, string>> = {
+  http: 'http handler: it POSTs the event to a URL, and the sandbox has no network; test the endpoint itself',
+  mcp_tool: 'mcp_tool handler: it calls a tool on a connected MCP server, which the sandbox does not have',
+  prompt: 'prompt handler: it asks a model, which this tool does not call',
+  agent: 'agent handler: it runs a model with tools, which this tool does not call',
+};
+
+export function defaultTimeoutSeconds(handler: ClaudeCodeHandler, event: string): number {
+  return handler.timeout ?? contractTimeout('command', event);
+}
+
+/** Which handlers of the event run for this input, and why each other one does not. */
+export function selectHandlers(
+  handlers: readonly ClaudeCodeHandler[],
+  event: string,
+  input: Record<string, unknown>,
+  matcherValue: string | undefined,
+): {
+  selected: Array<{ handler: ClaudeCodeHandler; note?: string }>;
+  notRun: Array<{ handler: ClaudeCodeHandler; why: string }>;
+  unmatched: Array<{ handler: ClaudeCodeHandler; why: string }>;
+} {
+  const selected: Array<{ handler: ClaudeCodeHandler; note?: string }> = [];
+  const notRun: Array<{ handler: ClaudeCodeHandler; why: string }> = [];
+  const unmatched: Array<{ handler: ClaudeCodeHandler; why: string }> = [];
+  for (const handler of handlers) {
+    if (handlerEvent(handler) !== event) continue;
+    if (!matcherMatches(handler.matcher, event, matcherValue)) {
+      const form = matcherForm(handler.matcher, event);
+      const how =
+        form.kind === 'regex' && form.error
+          ? `is not a valid regular expression (${form.error})`
+          : `does not match ${JSON.stringify(matcherValue ?? '')} (${describeMatcher(form)})${bareServerHint(form)}`;
+      unmatched.push({ handler, why: `matcher ${JSON.stringify(handler.matcher)} ${how}` });
+      continue;
+    }
+    const condition = evaluateIf(handler.if, event, input);
+    if (!condition.runs) {
+      unmatched.push({ handler, why: condition.why });
+      continue;
+    }
+    const reason = NOT_RUN[handler.type];
+    if (reason) notRun.push({ handler, why: reason });
+    else if (handler.type !== 'command')
+      notRun.push({ handler, why: `unknown handler type ${JSON.stringify(handler.type)}: Claude Code does not run it` });
+    else if (typeof handler.command !== 'string' || handler.command === '')
+      notRun.push({ handler, why: 'command handler without a `command`' });
+    else if (handler.shell === 'powershell' && !handler.args)
+      notRun.push({ handler, why: 'shell: powershell, which the sandbox does not have' });
+    else {
+      // Identical command handlers run once (command string plus args, §3.3).
+      const twin = selected.find(
+        (s) => s.handler.command === handler.command && JSON.stringify(s.handler.args) === JSON.stringify(handler.args),
+      );
+      if (twin) notRun.push({ handler, why: `identical to ${handlerLabel(twin.handler)}, which Claude Code runs once` });
+      else selected.push({ handler, ...(condition.note ? { note: condition.note } : {}) });
+    }
+  }
+  return { selected, notRun, unmatched };
+}
+
+/** `mcp__memory` as an exact name matches no tool (§2.3): the server's tools are `mcp__memory__…`. */
+function bareServerHint(form: ReturnType<typeof matcherForm>): string {
+  const bare = form.kind === 'exact' ? form.names.filter(isMcpServerOnly) : [];
+  return bare.length ? `; a bare MCP server name matches no tool: write ${bare.map((name) => `${name}__.*`).join(', ')}` : '';
+}
+
+/** `Stop` in agent frontmatter fires as SubagentStop (§1.2). */
+export function handlerEvent(handler: ClaudeCodeHandler): string {
+  return effectiveEvent(handler.event, handler.source);
+}
+
+export async function runClaudeCodeEvent(
+  session: ExecutorSession,
+  handlers: readonly ClaudeCodeHandler[],
+  options: ClaudeCodeEventOptions,
+): Promise<ClaudeCodeEventReport> {
+  const { event, input } = options;
+  const { selected, notRun, unmatched } = selectHandlers(handlers, event, input, options.matcherValue);
+  const agentId = options.agentId ?? CLAUDE_CODE_AGENT_ID;
+  const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(agentId);
+  const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
+  const stdin = `${JSON.stringify(input)}\n`;
+  const budget = event === 'SessionEnd' ? sessionEndBudget(selected.map((s) => s.handler)) : undefined;
+
+  // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
+  const ran = await Promise.all(
+    selected.map(async ({ handler, note }): Promise<HandlerReport> => {
+      const env = handlerEnvironment(handler, event, options.projectRoot, workspace, home);
+      const argv = handlerArgv(handler, env);
+      const configured = budget ?? defaultTimeoutSeconds(handler, event);
+      const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
+      const result = await session.runHook(asHookScript(handler), {
+        agentId,
+        command: argv,
+        stdin,
+        runtimeEnv: env,
+        timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
+      });
+      const verdict = interpretHandler(event, {
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        timeoutSeconds,
+        ...(result.error ? { startError: result.error } : {}),
+        ...(handler.async || handler.asyncRewake ? { async: true } : {}),
+      });
+      return { handler, ran: true, timeoutSeconds, argv, result, verdict, ...(note ? { note } : {}) };
+    }),
+  );
+  const verdicts = ran.flatMap((report) => (report.ran ? [report.verdict] : []));
+  return {
+    event,
+    matcherValue: options.matcherValue,
+    input,
+    ...mergeVerdicts(event, verdicts),
+    handlers: [...ran, ...notRun.map(({ handler, why }): HandlerReport => ({ handler, ran: false, why }))],
+    unmatched,
+  };
+}
+
+/** The one budget SessionEnd handlers share. */
+function sessionEndBudget(handlers: readonly ClaudeCodeHandler[]): number {
+  const raised = handlers.filter((h) => h.source === 'settings' || h.source === 'settings-local').map((h) => h.timeout ?? 0);
+  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
+}
+
+/** Claude Code's variables for a handler (§3.2), with paths inside the sandbox. */
+function handlerEnvironment(
+  handler: ClaudeCodeHandler,
+  event: string,
+  projectRoot: string,
+  workspace: string,
+  home: string,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    CLAUDE_PROJECT_DIR: workspace,
+    CLAUDECODE: '1',
+    CLAUDE_CODE_ENTRYPOINT: 'cli',
+  };
+  if (handler.pluginRoot !== undefined && envFor(event, handler.source).includes('CLAUDE_PLUGIN_ROOT')) {
+    const inside = relative(projectRoot, handler.pluginRoot);
+    env.CLAUDE_PLUGIN_ROOT = inside === '' ? workspace : `${workspace}/${inside.split('\\').join('/')}`;
+    env.CLAUDE_PLUGIN_DATA = `${home}/.claude/plugins/data/${pluginId(handler.pluginRoot)}`;
+  }
+  if (['SessionStart', 'Setup', 'CwdChanged', 'FileChanged'].includes(event))
+    env.CLAUDE_ENV_FILE = `${home}/.claude/session-env/hook-env.sh`;
+  return env;
+}
+
+function pluginId(root: string): string {
+  return (root.split(/[\\/]/).filter(Boolean).pop() ?? 'plugin').replace(/[^A-Za-z0-9_.-]/g, '_');
+}
+
+/**
+ * Shell form is `sh -c COMMAND`; exec form spawns `command` with `args`,
+ * placeholders substituted as plain strings (§2.4). A plugin's data
+ * directory and CLAUDE_ENV_FILE's directory exist before the hook starts.
+ */
+function handlerArgv(handler: ClaudeCodeHandler, env: Record<string, string>): string[] {
+  const substitute = (text: string): string =>
+    text.replace(/\$\{(CLAUDE_PROJECT_DIR|CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g, (whole, name: string) => env[name] ?? whole);
+  const argv = handler.args ? [substitute(handler.command!), ...handler.args.map(substitute)] : ['/bin/sh', '-c', handler.command!];
+  const dirs = [env.CLAUDE_PLUGIN_DATA, env.CLAUDE_ENV_FILE && dirname(env.CLAUDE_ENV_FILE)].filter((dir): dir is string => Boolean(dir));
+  if (dirs.length === 0) return argv;
+  return [
+    '/bin/sh',
+    '-c',
+    'for d in "$@"; do [ "$d" = -- ] && break; mkdir -p "$d"; shift; done; shift; exec "$@"',
+    'vah-prepare',
+    ...dirs,
+    '--',
+    ...argv,
+  ];
+}
+
+/** The executor session takes hook scripts; a handler's command is its text (it scans it for slash commands). */
+function asHookScript(handler: ClaudeCodeHandler): HookScript {
+  return {
+    runtime: 'claude-code',
+    file: handler.file,
+    name: handlerLabel(handler),
+    keyPath: ['hooks', handler.event, String(handler.groupIndex), 'hooks', String(handler.handlerIndex)],
+    text: [handler.command ?? '', ...(handler.args ?? [])].join(' '),
+    style: 'plain',
+    keyRange: handler.range,
+    valueRange: handler.range,
+    segments: [],
+  };
+}

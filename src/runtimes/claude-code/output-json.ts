@@ -1,0 +1,208 @@
+import {
+  HOOK_SPECIFIC_FIELDS,
+  PERMISSION_DECISIONS,
+  TOP_LEVEL_BLOCK_EVENTS,
+  TOP_LEVEL_EXTRA_FIELDS,
+  UNIVERSAL_OUTPUT_FIELDS,
+} from './contract.js';
+import type { Decision } from './verdict.js';
+
+/**
+ * A handler's JSON output checked against Claude Code's output schema
+ * (../shared/runtimes/claude-code-hooks.md §5.4): what it decides, and what
+ * is wrong with it. "Invalid" is what Claude Code rejects whole (a
+ * non-blocking hook error); fields at the wrong level or unknown are only
+ * ignored, which for a guard is just as silent.
+ */
+
+export interface OutputProblem {
+  /** Short kebab id: `wrong-level`, `event-name-mismatch`, `deprecated-decision`, ... */
+  id: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+}
+
+export interface CheckedOutput {
+  /** Claude Code would accept the object (its decision is acted on). */
+  valid: boolean;
+  decision?: Decision;
+  /** The reason that goes with the decision. */
+  reason?: string;
+  /** The reason exit 2 would use instead of stderr (§5.1: the JSON's blocking reason if there is one). */
+  blockingReason?: string;
+  stop?: { reason?: string };
+}
+
+/** Fields that mean something only inside `hookSpecificOutput`, whichever event. */
+const NESTED_ONLY = new Set([
+  'hookEventName',
+  'permissionDecision',
+  'permissionDecisionReason',
+  'updatedInput',
+  'additionalContext',
+  'updatedToolOutput',
+  'updatedMCPToolOutput',
+  'sessionTitle',
+  'watchPaths',
+  'displayContent',
+  'initialUserMessage',
+]);
+
+const TOP_ONLY = new Set([...UNIVERSAL_OUTPUT_FIELDS, 'reason', 'suppressOriginalPrompt']);
+
+export function checkOutputJson(event: string, json: Record<string, unknown>, problems: OutputProblem[]): CheckedOutput {
+  // A property, not a local: `invalid` flips it from inside a closure.
+  const state: { valid: boolean } = { valid: true };
+  const invalid = (id: string, message: string): void => {
+    state.valid = false;
+    problems.push({ id, severity: 'error', message: `${message} Claude Code rejects the output (a non-blocking hook error).` });
+  };
+  const result: CheckedOutput = { valid: true };
+
+  const topLevel = new Set([...UNIVERSAL_OUTPUT_FIELDS, ...(TOP_LEVEL_EXTRA_FIELDS[event] ?? []), 'hookSpecificOutput']);
+  const readsDecision = TOP_LEVEL_BLOCK_EVENTS.has(event) || event === 'PreToolUse';
+  if (readsDecision) topLevel.add('decision').add('reason');
+  for (const key of Object.keys(json)) {
+    if (topLevel.has(key)) continue;
+    if (NESTED_ONLY.has(key))
+      problems.push({
+        id: 'wrong-level',
+        severity: 'error',
+        message: `Unexpected \`${key}\` at the top level: it is read only inside \`hookSpecificOutput\` (with \`hookEventName: "${event}"\`), so Claude Code ignores it.`,
+      });
+    else if (key === 'decision' || key === 'reason')
+      problems.push({
+        id: 'unknown-field',
+        severity: 'warning',
+        message: `Unexpected \`${key}\`: ${event} does not read a top-level ${key}; it is ignored.`,
+      });
+    else
+      problems.push({
+        id: 'unknown-field',
+        severity: 'warning',
+        message: `Unexpected field \`${key}\` in the output: Claude Code does not know it and ignores it.`,
+      });
+  }
+  if ('suppressOutput' in json)
+    problems.push({
+      id: 'deprecated-field',
+      severity: 'info',
+      message: 'Unexpected `suppressOutput`: it is accepted but has no effect in current Claude Code.',
+    });
+  if ('continue' in json && typeof json.continue !== 'boolean')
+    invalid('invalid-value', `Invalid \`continue\`: expected true or false, got ${show(json.continue)}.`);
+  for (const key of ['stopReason', 'systemMessage', 'reason'] as const)
+    if (key in json && typeof json[key] !== 'string')
+      invalid('invalid-value', `Invalid \`${key}\`: expected a string, got ${show(json[key])}.`);
+  if (json.continue === false) result.stop = typeof json.stopReason === 'string' ? { reason: json.stopReason } : {};
+
+  // Top-level decision: `block` on the events that read it; on PreToolUse the deprecated approve/block.
+  const topDecision = json.decision;
+  const topReason = typeof json.reason === 'string' ? json.reason : undefined;
+  if (readsDecision && topDecision !== undefined) {
+    if (event === 'PreToolUse') {
+      if (topDecision === 'approve' || topDecision === 'block') {
+        const mapped: Decision = topDecision === 'approve' ? 'allow' : 'deny';
+        problems.push({
+          id: 'deprecated-decision',
+          severity: 'warning',
+          message: `Deprecated \`decision: "${topDecision}"\` on PreToolUse: it still maps to \`${mapped}\`, but write \`hookSpecificOutput.permissionDecision: "${mapped}"\` with \`permissionDecisionReason\`.`,
+        });
+        result.decision = mapped;
+        if (topReason !== undefined) result.reason = topReason;
+      } else
+        invalid(
+          'invalid-value',
+          `Invalid \`decision\` ${show(topDecision)}: PreToolUse decides with \`hookSpecificOutput.permissionDecision\`.`,
+        );
+    } else if (topDecision === 'block') {
+      result.decision = 'block';
+      if (topReason !== undefined) result.reason = topReason;
+      if (topReason === undefined && (event === 'Stop' || event === 'SubagentStop'))
+        problems.push({
+          id: 'block-without-reason',
+          severity: 'error',
+          message: `Expected \`reason\` with \`decision: "block"\`: ${event} needs it to tell Claude how to continue.`,
+        });
+    } else if (topDecision === 'approve')
+      problems.push({
+        id: 'deprecated-decision',
+        severity: 'warning',
+        message: `Deprecated \`decision: "approve"\`: it has no effect on ${event}; omit \`decision\` to let the action proceed.`,
+      });
+    else invalid('invalid-value', `Invalid \`decision\` ${show(topDecision)}: the only value is "block" (omit it to allow).`);
+  }
+
+  const specific = json.hookSpecificOutput;
+  if (specific !== undefined) {
+    if (!specific || typeof specific !== 'object' || Array.isArray(specific)) {
+      invalid('invalid-value', `Invalid \`hookSpecificOutput\`: expected an object, got ${show(specific)}.`);
+    } else {
+      const nested = specific as Record<string, unknown>;
+      const name = nested.hookEventName;
+      if (name === undefined) invalid('event-name-mismatch', `Expected \`hookSpecificOutput.hookEventName: "${event}"\`; it is missing.`);
+      else if (name !== event)
+        invalid('event-name-mismatch', `Unexpected \`hookEventName: ${show(name)}\` in the output of a ${event} hook.`);
+      const known = new Set(HOOK_SPECIFIC_FIELDS[event] ?? []);
+      for (const key of Object.keys(nested)) {
+        if (key === 'hookEventName' || known.has(key)) continue;
+        if (TOP_ONLY.has(key) || (key === 'decision' && TOP_LEVEL_BLOCK_EVENTS.has(event)))
+          problems.push({
+            id: 'wrong-level',
+            severity: 'error',
+            message: `Unexpected \`${key}\` inside \`hookSpecificOutput\`: it is read at the top level of the output, so Claude Code ignores it.`,
+          });
+        else
+          problems.push({
+            id: 'unknown-field',
+            severity: 'warning',
+            message: `Unexpected \`hookSpecificOutput.${key}\`: ${event} does not read it${known.size ? ` (it reads ${[...known].join(', ')})` : ''}; it is ignored.`,
+          });
+      }
+      if (state.valid && name === event) checkSpecific(event, nested, result, invalid);
+    }
+  }
+  result.valid = state.valid;
+  if (result.decision === 'deny' || result.decision === 'block') result.blockingReason = result.reason;
+  return result;
+}
+
+function checkSpecific(
+  event: string,
+  nested: Record<string, unknown>,
+  result: CheckedOutput,
+  invalid: (id: string, message: string) => void,
+): void {
+  if (event === 'PreToolUse' && nested.permissionDecision !== undefined) {
+    const value = nested.permissionDecision;
+    if (typeof value === 'string' && (PERMISSION_DECISIONS as readonly string[]).includes(value)) {
+      result.decision = value as Decision;
+      if (typeof nested.permissionDecisionReason === 'string') result.reason = nested.permissionDecisionReason;
+      else delete result.reason;
+    } else invalid('invalid-value', `Invalid \`permissionDecision\` ${show(value)}: expected ${PERMISSION_DECISIONS.join(', ')}.`);
+  }
+  if (event === 'PermissionRequest' && nested.decision !== undefined) {
+    const decision: unknown = nested.decision;
+    const fields: Record<string, unknown> = decision && typeof decision === 'object' ? { ...decision } : {};
+    const behavior = fields.behavior;
+    if (behavior === 'allow' || behavior === 'deny') {
+      result.decision = behavior;
+      if (typeof fields.message === 'string') result.reason = fields.message;
+    } else
+      invalid(
+        'invalid-value',
+        `Invalid \`hookSpecificOutput.decision\`: expected { behavior: "allow" | "deny" }, got ${show(nested.decision)}.`,
+      );
+  }
+  if ((event === 'Elicitation' || event === 'ElicitationResult') && nested.action !== undefined) {
+    if (nested.action === 'decline' || nested.action === 'cancel') result.decision = 'block';
+    else if (nested.action !== 'accept')
+      invalid('invalid-value', `Invalid \`action\` ${show(nested.action)}: expected accept, decline or cancel.`);
+  }
+}
+
+function show(value: unknown): string {
+  // JSON.stringify gives undefined for undefined, whatever its declared type says.
+  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

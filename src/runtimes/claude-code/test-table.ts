@@ -1,0 +1,209 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { Diagnostic, Range } from '../../diagnostics.js';
+import { nodeAtPath } from '../../profile/profile.js';
+import { validate } from '../../schema/generated/claude-code-test-validator.js';
+import { closestMatch } from '../../text/suggest.js';
+import { EVENT_NAMES, eventSpec, exit2Blocks } from './contract.js';
+import type { Decision } from './verdict.js';
+
+/**
+ * A guard's test table (`test FILE.yaml`): YAML checked against
+ * schemas/claude-code-test.schema.json and the contract (known events,
+ * tools only on tool events, reasons that compile), every problem a
+ * diagnostic at its line and column.
+ */
+
+export interface TestCase {
+  name: string;
+  event: string;
+  tool?: string;
+  toolInput?: Record<string, unknown>;
+  input?: Record<string, unknown>;
+  matcherValue?: string;
+  blocked: boolean;
+  decision?: Decision;
+  reasonMatches?: RegExp;
+  /** Where the case is written (its `name`), for reports. */
+  range: Range;
+}
+
+export interface TestTable {
+  file: string;
+  /** Absolute path of the target, resolved against the table's directory. */
+  target: string;
+  targetAsWritten: string;
+  targetRange: Range;
+  project?: string;
+  timeoutCap?: number;
+  cases: TestCase[];
+}
+
+export type TestTableLoad = { ok: true; table: TestTable } | { ok: false; diagnostics: Diagnostic[] };
+
+export const TEST_TABLE_RULE = 'claude-code-test-invalid';
+
+interface RawCase {
+  name: string;
+  event: string;
+  tool?: string;
+  toolInput?: Record<string, unknown>;
+  input?: Record<string, unknown>;
+  matcherValue?: string;
+  blocked: boolean;
+  decision?: Decision;
+  reasonMatches?: string;
+}
+
+export async function loadTestTable(file: string): Promise<TestTableLoad> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return { ok: false, diagnostics: [problem({ line: 1, column: 1, endLine: 1, endColumn: 1 }, `Unreadable test table: ${code}.`)] };
+  }
+  return parseTestTable(file, text.replace(/^\uFEFF/, ''));
+}
+
+function problem(range: Range, message: string): Diagnostic {
+  return { ruleId: TEST_TABLE_RULE, severity: 'error', ...range, message };
+}
+
+export function parseTestTable(file: string, text: string): TestTableLoad {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const rangeOf = (start: number, end: number): Range => {
+    const from = lineCounter.linePos(start);
+    const to = lineCounter.linePos(Math.max(end, start + 1));
+    return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
+  };
+  const nodeRange = (node: unknown): Range => {
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    return range ? rangeOf(range[0], range[1]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
+  };
+  if (doc.errors.length > 0)
+    return {
+      ok: false,
+      diagnostics: doc.errors.map((error) =>
+        problem(rangeOf(error.pos[0], error.pos[1]), `Invalid YAML: ${error.message.split('\n')[0] ?? ''}`),
+      ),
+    };
+  const at = (segments: string[]): Range => {
+    const { node, pair } = nodeAtPath(doc.contents, segments);
+    return nodeRange(node ?? pair?.key ?? (segments.length > 0 ? undefined : doc.contents));
+  };
+  const data = doc.toJS({ maxAliasCount: 50 }) as unknown;
+
+  if (!validate(data)) {
+    const diagnostics: Diagnostic[] = [];
+    const seen = new Set<string>();
+    for (const error of validate.errors ?? []) {
+      const segments = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const where = segments.join('.') || 'the table';
+      let range: Range;
+      let message: string;
+      if (error.keyword === 'additionalProperties') {
+        const name = String(error.params.additionalProperty);
+        range = nodeRange(nodeAtPath(doc.contents, [...segments, name]).pair?.key);
+        message = `Unexpected key \`${name}\` in ${where}.`;
+      } else if (error.keyword === 'required') {
+        range = at(segments);
+        message = `Expected \`${String(error.params.missingProperty)}\` in ${where}.`;
+      } else if (error.keyword === 'enum') {
+        range = at(segments);
+        message = `Invalid \`${where}\`: expected one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}.`;
+      } else {
+        range = at(segments);
+        message = `Invalid \`${where}\`: ${error.message ?? 'is invalid'}.`;
+      }
+      const key = `${range.line}:${range.column}:${message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        diagnostics.push(problem(range, message));
+      }
+    }
+    return { ok: false, diagnostics };
+  }
+
+  const raw = data as { target: string; project?: string; timeoutCap?: number; cases: RawCase[] };
+  const base = dirname(resolve(file));
+  const diagnostics: Diagnostic[] = [];
+  const cases: TestCase[] = raw.cases.map((item, index) => {
+    const path = ['cases', String(index)];
+    const spec = eventSpec(item.event);
+    if (!spec) {
+      const near = closestMatch(item.event, EVENT_NAMES);
+      diagnostics.push(
+        problem(
+          at([...path, 'event']),
+          `Unknown event \`${item.event}\`${near ? `: did you mean \`${near}\`?` : ' (events are case-sensitive).'}`,
+        ),
+      );
+    } else if (!spec.toolEvent)
+      for (const key of ['tool', 'toolInput'] as const)
+        if (item[key] !== undefined)
+          diagnostics.push(problem(at([...path, key]), `Unexpected \`${key}\`: ${item.event} is not a tool event.`));
+    let reasonMatches: RegExp | undefined;
+    if (item.reasonMatches !== undefined) {
+      try {
+        reasonMatches = new RegExp(item.reasonMatches);
+      } catch (error) {
+        diagnostics.push(problem(at([...path, 'reasonMatches']), `Invalid \`reasonMatches\`: ${(error as Error).message}.`));
+      }
+    }
+    const canBlock = spec !== undefined && spec.block !== 'none';
+    if (spec && !canBlock && item.blocked)
+      diagnostics.push(problem(at([...path, 'blocked']), `Unexpected \`blocked: true\`: ${item.event} cannot block.`));
+    if (item.decision !== undefined && spec) {
+      const possible =
+        spec.name === 'PreToolUse'
+          ? ['deny', 'defer', 'ask', 'allow', 'none']
+          : spec.block === 'json-only'
+            ? ['deny', 'allow', 'none']
+            : exit2Blocks(spec.name)
+              ? ['block', 'none']
+              : ['none'];
+      if (!possible.includes(item.decision))
+        diagnostics.push(
+          problem(at([...path, 'decision']), `Invalid \`decision\` ${item.decision} for ${item.event}: expected ${possible.join(', ')}.`),
+        );
+      else if (canBlock && item.blocked !== (item.decision === 'deny' || item.decision === 'block'))
+        diagnostics.push(
+          problem(
+            at([...path, 'blocked']),
+            `Unexpected \`blocked: ${String(item.blocked)}\` with \`decision: ${item.decision}\`: ${item.decision} ${item.blocked ? 'does not block' : 'blocks'}.`,
+          ),
+        );
+    }
+    return {
+      name: item.name,
+      event: item.event,
+      blocked: item.blocked,
+      range: at([...path, 'name']),
+      ...(item.tool !== undefined ? { tool: item.tool } : {}),
+      ...(item.toolInput !== undefined ? { toolInput: item.toolInput } : {}),
+      ...(item.input !== undefined ? { input: item.input } : {}),
+      ...(item.matcherValue !== undefined ? { matcherValue: item.matcherValue } : {}),
+      ...(item.decision !== undefined ? { decision: item.decision } : {}),
+      ...(reasonMatches ? { reasonMatches } : {}),
+    };
+  });
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  return {
+    ok: true,
+    table: {
+      file,
+      target: resolve(base, raw.target),
+      targetAsWritten: raw.target,
+      targetRange: at(['target']),
+      ...(raw.project !== undefined ? { project: resolve(base, raw.project) } : {}),
+      ...(raw.timeoutCap !== undefined ? { timeoutCap: raw.timeoutCap } : {}),
+      cases,
+    },
+  };
+}

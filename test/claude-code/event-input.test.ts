@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { buildEventInput } from '../../src/runtimes/claude-code/event-input.js';
+import { evaluateIf } from '../../src/runtimes/claude-code/if-rule.js';
+
+const where = { projectDir: '/workspace', homeDir: '/home/agent' };
+
+describe('the stdin JSON (§4)', () => {
+  it('has the common fields and the tool call for PreToolUse', () => {
+    const { input, matcherValue } = buildEventInput({ event: 'PreToolUse', tool: 'Bash', toolInput: { command: 'rm -rf /' }, ...where });
+    expect(input).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      cwd: '/workspace',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+    });
+    expect(typeof input.session_id).toBe('string');
+    expect(input.transcript_path).toMatch(/^\/home\/agent\/\.claude\/projects\/.*\.jsonl$/);
+    expect(matcherValue).toBe('Bash');
+  });
+
+  it('gives PostToolUse a tool_response and PermissionRequest no tool_use_id', () => {
+    expect(buildEventInput({ event: 'PostToolUse', tool: 'Write', ...where }).input).toMatchObject({ tool_response: { success: true } });
+    expect(buildEventInput({ event: 'PermissionRequest', ...where }).input).not.toHaveProperty('tool_use_id');
+  });
+
+  it('fills the event field a matcher reads from --matcher-value, and omits permission_mode where the docs do', () => {
+    const { input, matcherValue } = buildEventInput({ event: 'SessionStart', matcherValue: 'resume', ...where });
+    expect(input).toMatchObject({ source: 'resume' });
+    expect(input).not.toHaveProperty('permission_mode');
+    expect(matcherValue).toBe('resume');
+    const file = buildEventInput({ event: 'FileChanged', matcherValue: '.env', ...where });
+    expect(file.input.file_path).toBe('/workspace/.env');
+    expect(file.matcherValue).toBe('.env');
+  });
+
+  it('matches FileChanged on the basename, and takes no matcher value for Stop', () => {
+    expect(buildEventInput({ event: 'FileChanged', input: { file_path: '/workspace/config/.envrc' }, ...where }).matcherValue).toBe(
+      '.envrc',
+    );
+    expect(buildEventInput({ event: 'Stop', ...where })).toMatchObject({ matcherValue: undefined, input: { stop_hook_active: false } });
+  });
+
+  it('merges --input last', () => {
+    const { input } = buildEventInput({ event: 'PreToolUse', input: { permission_mode: 'plan', tool_name: 'Edit' }, ...where });
+    expect(input).toMatchObject({ permission_mode: 'plan', tool_name: 'Edit' });
+  });
+});
+
+describe('`if` rules (§2.4)', () => {
+  const bash = (command: string) => ({ tool_name: 'Bash', tool_input: { command }, cwd: '/workspace' });
+  it.each([
+    ['Bash(git *)', bash('git push'), true],
+    ['Bash(git *)', bash('git'), true],
+    ['Bash(git *)', bash('npm test'), false],
+    ['Bash(git *)', bash('cd x && git status'), true],
+    ['Bash(git *)', bash('FOO=1 git status'), true],
+    ['Bash(git push *)', bash('echo $(git push origin)'), true],
+    ['Edit(*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/a.ts' }, cwd: '/workspace' }, true],
+    ['Edit(*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/src/a.ts' }, cwd: '/workspace' }, false],
+    ['Edit(**/*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/src/a.ts' }, cwd: '/workspace' }, true],
+    ['Write', { tool_name: 'Edit', tool_input: {} }, false],
+  ])('%s on %j runs: %s', (rule, input, runs) => {
+    expect(evaluateIf(rule, 'PreToolUse', input).runs).toBe(runs);
+  });
+
+  it('never runs a handler with `if` on a non-tool event', () => {
+    expect(evaluateIf('Bash(git *)', 'Stop', {})).toMatchObject({ runs: false });
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { interpretHandler, mergeVerdicts, type HandlerOutcome } from '../../src/runtimes/claude-code/verdict.js';
+
+const outcome = (fields: Partial<HandlerOutcome>): HandlerOutcome => ({
+  exitCode: 0,
+  timedOut: false,
+  stdout: '',
+  stderr: '',
+  timeoutSeconds: 600,
+  ...fields,
+});
+const pre = (permissionDecision: string, reason = 'why') =>
+  JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision, permissionDecisionReason: reason } });
+const ids = (v: { problems: { id: string }[] }) => v.problems.map((p) => p.id);
+
+describe('one handler (§5.1)', () => {
+  it('exit 2 denies a PreToolUse call with stderr as the reason, whatever the JSON says', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 2, stderr: 'rm -rf refused\n', stdout: pre('allow') }));
+    expect(v).toMatchObject({ decision: 'deny', status: 'blocking-error' });
+    expect(v.reason).toBe('rm -rf refused');
+    expect(ids(v)).toContain('exit-2-overrides-json');
+  });
+
+  it('exit 1 is a non-blocking error, reported as a refusal that does not refuse', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 1, stderr: 'blocked!' }));
+    expect(v.decision).toBe('none');
+    expect(v.why).toMatch(/exited 1; only exit 2 or a deny decision blocks/);
+    expect(ids(v)).toEqual(['exit-1-refusal']);
+  });
+
+  it('a valid JSON deny decides even with exit 1', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 1, stdout: pre('deny', 'no') }));
+    expect(v).toMatchObject({ decision: 'deny', reason: 'no', jsonApplied: true });
+  });
+
+  it('a timed-out handler renders no decision', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: null, timedOut: true, stdout: pre('deny') }));
+    expect(v.decision).toBe('none');
+    expect(ids(v)).toEqual(['timed-out']);
+  });
+
+  it('text before the JSON makes it plain text', () => {
+    const v = interpretHandler('PreToolUse', outcome({ stdout: `checking...\n${pre('deny')}\n` }));
+    expect(v.decision).toBe('none');
+    expect(ids(v)).toEqual(['text-before-json']);
+  });
+
+  it('stdout starting with { that is not JSON is a hook error', () => {
+    const v = interpretHandler('PreToolUse', outcome({ stdout: `${pre('deny')}\ndone\n` }));
+    expect(v.decision).toBe('none');
+    expect(ids(v)).toEqual(['invalid-json']);
+  });
+
+  it('permissionDecision at the top level is ignored', () => {
+    const v = interpretHandler(
+      'PreToolUse',
+      outcome({ stdout: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: 'x' }) }),
+    );
+    expect(v.decision).toBe('none');
+    expect(ids(v)).toEqual(['wrong-level', 'wrong-level']);
+  });
+
+  it('a hookEventName that is not the event rejects the output', () => {
+    const v = interpretHandler(
+      'PreToolUse',
+      outcome({ stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', permissionDecision: 'deny' } }) }),
+    );
+    expect(v).toMatchObject({ decision: 'none', jsonApplied: false });
+    expect(ids(v)).toEqual(['event-name-mismatch']);
+  });
+
+  it('decision: approve is deprecated and maps to allow on PreToolUse', () => {
+    const v = interpretHandler('PreToolUse', outcome({ stdout: JSON.stringify({ decision: 'approve', reason: 'ok' }) }));
+    expect(v.decision).toBe('allow');
+    expect(ids(v)).toEqual(['deprecated-decision']);
+  });
+
+  it('the legacy PreToolUse decision: "block" still denies; a top-level "ask" is rejected', () => {
+    const block = interpretHandler('PreToolUse', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'Blocked by policy' }) }));
+    expect(block).toMatchObject({ decision: 'deny', reason: 'Blocked by policy' });
+    expect(ids(block)).toEqual(['deprecated-decision']);
+    const ask = interpretHandler('PreToolUse', outcome({ stdout: JSON.stringify({ decision: 'ask', reason: 'Please confirm' }) }));
+    expect(ask).toMatchObject({ decision: 'none', jsonApplied: false, status: 'non-blocking-error' });
+    expect(ids(ask)).toEqual(['invalid-value']);
+  });
+
+  it('exit 2 with a log line on stdout and nothing on stderr blocks without a reason', () => {
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 2, stdout: '[Hook] Blocked dangerous command\n' }));
+    expect(v).toMatchObject({ decision: 'deny', status: 'blocking-error' });
+    expect(v.reason).toBeUndefined();
+    expect(ids(v)).toEqual(['block-without-reason']);
+  });
+
+  it('Stop blocks with a top-level decision and warns on unknown fields', () => {
+    const v = interpretHandler('Stop', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'tests fail', extra: 1 }) }));
+    expect(v).toMatchObject({ decision: 'block', reason: 'tests fail' });
+    expect(ids(v)).toEqual(['unknown-field']);
+  });
+
+  it('exit 2 on PermissionRequest is not honoured', () => {
+    const v = interpretHandler('PermissionRequest', outcome({ exitCode: 2, stderr: 'no' }));
+    expect(v.decision).toBe('none');
+    expect(ids(v)).toEqual(['exit-2-ignored']);
+  });
+
+  it('exit 127 says the guard is disabled', () => {
+    expect(ids(interpretHandler('PreToolUse', outcome({ exitCode: 127 })))).toEqual(['command-not-found']);
+  });
+});
+
+describe('merging (§3.3)', () => {
+  it.each([
+    [['allow', 'ask'], 'ask'],
+    [['allow', 'defer', 'ask'], 'defer'],
+    [['allow', 'deny', 'defer'], 'deny'],
+    [['allow'], 'allow'],
+    [[], 'none'],
+  ])('%j merges to %s', (decisions, expected) => {
+    const verdicts = decisions.map((d) => interpretHandler('PreToolUse', outcome({ stdout: pre(d, d) })));
+    const merged = mergeVerdicts('PreToolUse', verdicts);
+    expect(merged.decision).toBe(expected);
+    expect(merged.blocked).toBe(expected === 'deny');
+  });
+
+  it('continue: false stops whatever the decision', () => {
+    const v = interpretHandler('PostToolUse', outcome({ stdout: JSON.stringify({ continue: false, stopReason: 'enough' }) }));
+    expect(mergeVerdicts('PostToolUse', [v])).toMatchObject({ continue: false, stopReason: 'enough', blocked: false, decision: 'none' });
+  });
+});
