@@ -183,6 +183,16 @@ export interface SandboxPlan {
   slashCommands: Array<{ name: string; shimPath: string }>;
   /** File descriptor bwrap writes its child's PID to. */
   infoFd: number;
+  /**
+   * File descriptor the sandbox writes one byte to, and closes, once it is set
+   * up and the hook's own bash is about to start: the hook's time budget starts there.
+   */
+  startFd?: number;
+}
+
+/** Shell words that report "the hook starts now" on `fd` and close it, so the hook never sees it. */
+export function startMarker(fd: number): string {
+  return `{ printf . >&${fd}; } 2>/dev/null; exec ${fd}>&-`;
 }
 
 /**
@@ -272,7 +282,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '--',
     '/bin/bash',
     '-c',
-    `${limitsPrelude(plan.limits)} || exit 125; exec -a bash /bin/bash -c "$1"`,
+    `${limitsPrelude(plan.limits)} || exit 125; ${plan.startFd !== undefined ? `${startMarker(plan.startFd)}; ` : ''}exec -a bash /bin/bash -c "$1"`,
     'vah-limits',
     plan.script,
   );

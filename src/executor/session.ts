@@ -13,7 +13,7 @@ import { MemoryStore, type MemoryEntry } from './memory-store.js';
 import { nodeProcessRunner, systemClock, type Clock, type ProcessRunner } from './process-runner.js';
 import { startTracingProxy } from './redis-proxy.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
-import { bwrapArguments, DEFAULT_LIMITS, limitsPrelude, probeBwrap, sandboxEtcFiles, type SandboxLimits } from './sandbox.js';
+import { bwrapArguments, DEFAULT_LIMITS, limitsPrelude, probeBwrap, sandboxEtcFiles, startMarker, type SandboxLimits } from './sandbox.js';
 import {
   controlShim,
   EVENTBUS_COMMAND_NAME,
@@ -73,6 +73,8 @@ export interface RunHookOptions {
   /** Environment overrides, applied last (they change what the hook sees, never who it is). */
   env?: Readonly<Record<string, string>>;
   timeoutMs?: number;
+  /** Called once the hook's own process has started (its sandbox is set up), e.g. to let the next sandbox start. */
+  onProcessStart?: () => void;
 }
 
 export interface SandboxReport {
@@ -104,7 +106,7 @@ export interface HookRunResult {
   /** Whether the runtime would log this run as a failure (non-zero, killed or timed out). */
   failed: boolean;
   durationMs: number;
-  /** Milliseconds since the session started. */
+  /** Milliseconds since the session started, when the hook's own process started (sandbox set-up excluded). */
   startedAt: number;
   stdout: string;
   stderr: string;
@@ -313,11 +315,23 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
         events.push({ t: trace.now(), ...event });
       },
     };
+    // Time the host spends serving the hook's slash commands is the host's, not the hook's.
+    let hostBusyMs = 0;
     const control = await startControlServer(join(runDir, 'control.sock'), async (command, args) => {
-      if (command === MEMORY_COMMAND_NAME) return runMemoryCommand(args, commandContext);
-      if (command === EVENTBUS_COMMAND_NAME) return runEventbusCommand(args, commandContext);
-      return runOtherCommand(command, args, commandContext);
+      const served = clock.now();
+      try {
+        if (command === MEMORY_COMMAND_NAME) return await runMemoryCommand(args, commandContext);
+        if (command === EVENTBUS_COMMAND_NAME) return await runEventbusCommand(args, commandContext);
+        return await runOtherCommand(command, args, commandContext);
+      } finally {
+        hostBusyMs += clock.now() - served;
+      }
     });
+    const timing = {
+      hostBusyMs: () => hostBusyMs,
+      ...(runOptions.onProcessStart ? { onProcessStart: runOptions.onProcessStart } : {}),
+    };
+    const diskUsage = (): Promise<number | undefined> => treeBytes([agent.workspace, agent.home, tmpDir]);
     const proxy = await startTracingProxy({
       socketPath: join(runDir, 'redis.sock'),
       upstream: redis.upstream,
@@ -360,6 +374,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           redisCliLocations: redisCliLocations(realRedisCli),
           slashCommands,
           infoFd: 3,
+          startFd: 4,
         });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
         startedAt = trace.now();
@@ -368,8 +383,10 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           clock,
           timeoutMs,
           limits: runLimits,
-          diskWatchPath: dir,
-          request: { command: bwrapPath, args, env, cwd: agent.workspace, extraPipes: 1, ...(sandboxOwner ?? {}) },
+          diskUsage,
+          startPipe: 1,
+          ...timing,
+          request: { command: bwrapPath, args, env, cwd: agent.workspace, extraPipes: 2, ...(sandboxOwner ?? {}) },
           containment: { kind: 'pid-namespace', infoPipe: 3 },
           ...(cgroup ? { cgroup } : {}),
         });
@@ -397,18 +414,21 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           clock,
           timeoutMs,
           limits: runLimits,
-          diskWatchPath: dir,
+          diskUsage,
+          startPipe: 0,
+          ...timing,
           request: {
             command: '/bin/bash',
             args: [
               '-c',
-              `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; exec -a bash /bin/bash -c "$1"`,
+              `${limitsPrelude(runLimits, { processLimit: false })} || exit 125; ${startMarker(3)}; exec -a bash /bin/bash -c "$1"`,
               'vah-limits',
               hook.text,
             ],
             env: { BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
+            extraPipes: 1,
           },
           containment: { kind: 'environment-marker', marker: `VAH_RUN_MARKER=${markerValue}` },
         });
@@ -417,6 +437,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       await Promise.all([control.close(), proxy.close(), cgroup?.remove()]);
       await rm(runDir, { recursive: true, force: true });
     }
+    // The run's start on the session's clock is when the hook's process started.
+    if (outcome.processStartedAt !== undefined) startedAt = Math.max(0, trace.now() - (clock.now() - outcome.processStartedAt));
     if (outcome.survivors.length > 0)
       warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
 
@@ -472,6 +494,32 @@ async function reachableTempDir(forOtherUser: boolean): Promise<string> {
     if ((mode & 0o001) === 0) return '/tmp';
     if (path === dirname(path)) return base;
   }
+}
+
+/**
+ * Bytes held under the given directories (files, not blocks), walked with a
+ * cap so a tree of many small files cannot make the check itself a load.
+ */
+async function treeBytes(roots: readonly string[], maxEntries = 20_000): Promise<number | undefined> {
+  let total = 0;
+  let seen = 0;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    let entries;
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > maxEntries) return total;
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) stack.push(child);
+      else if (entry.isFile()) total += (await lstat(child).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return total;
 }
 
 /** Agent ids become directory names; anything odd in them must not steer the path. */
