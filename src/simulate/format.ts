@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { formatScore } from './protocol.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 
 /**
@@ -68,7 +69,7 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     for (const decision of trace.decisions) {
       lines.push(
         `  iteration ${decision.iteration}: ${decision.decision} by ${decision.by}` +
-          `${decision.confidence !== undefined ? `, confidence ${decision.confidence}` : ''}${decision.consensus !== undefined ? `, consensus ${decision.consensus}` : ''}`,
+          `${decision.confidence !== undefined ? `, confidence ${formatScore(decision.confidence)}` : ''}${decision.consensus !== undefined ? `, consensus ${formatScore(decision.consensus)}` : ''}`,
       );
     }
     lines.push(`Outcome: ${trace.outcome}`);
@@ -126,6 +127,10 @@ function marker(step: TimelineStep): string {
     iteration: '═',
     outcome: '■',
     note: '·',
+    exit: '⏻',
+    escalate: '⇡',
+    retry: '↺',
+    reschedule: '⇢',
   }[step.kind];
 }
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ExecutorSession, ExecutorSessionOptions, HookRunResult } from '../executor/session.js';
@@ -29,7 +30,8 @@ export interface WorldOptions {
   phase?: string;
   /** Called for each timeline step as it happens. */
   onStep?: (step: TimelineStep) => void;
-  clock?: () => number;
+  /** How many sandboxes may be setting up at once (default: the CPUs, at least 2). */
+  maxConcurrentStarts?: number;
 }
 
 export interface LoadedProfile {
@@ -90,29 +92,31 @@ export class World {
   readonly profiles = new Map<string, Promise<LoadedProfile>>();
   private readonly logs = new Map<string, HookLogEntry[]>();
   private readonly metrics: HookMetrics = { hooks: {} };
-  private readonly started: number;
+  private readonly starts: Limiter;
 
   private constructor(
     readonly session: ExecutorSession,
     readonly options: WorldOptions,
-    private readonly clock: () => number,
   ) {
-    this.started = clock();
+    this.starts = new Limiter(options.maxConcurrentStarts ?? Math.max(2, availableParallelism()));
   }
 
   static async create(options: WorldOptions): Promise<World> {
-    const clock = options.clock ?? (() => performance.now());
     const session = await (options.createSession ?? createExecutorSession)({
       swarmId: options.swarmId,
       ...(options.hookTimeoutMs !== undefined ? { timeoutMs: options.hookTimeoutMs } : {}),
       ...options.session,
     });
-    return new World(session, options, clock);
+    return new World(session, options);
   }
 
-  /** Milliseconds since the simulation began. */
+  /**
+   * Milliseconds since the session began: the session's own clock, the one
+   * hook runs and Redis operations are stamped with, so the timeline, the
+   * JSON trace and the Mermaid diagram agree.
+   */
   now(): number {
-    return Math.round((this.clock() - this.started) * 10) / 10;
+    return Math.round(this.session.trace.now() * 10) / 10;
   }
 
   signal<T = unknown>(): Signal<T> {
@@ -178,14 +182,23 @@ export class World {
     const profile = await this.profile(agent.profile);
     const hook = profile.hooks.find((candidate) => candidate.name === hookName);
     if (!hook) return undefined;
-    const result = await this.session.runHook(hook, {
-      agentId: agent.id,
-      swarmId: this.options.swarmId,
-      task: this.options.task,
-      ...(agent.iteration !== undefined ? { iteration: agent.iteration } : {}),
-      ...(this.options.phase !== undefined ? { phase: this.options.phase } : {}),
-      env: { ...(this.options.taskId !== undefined ? { TASK_ID: this.options.taskId } : {}), ...env },
-    });
+    // Sandboxes start a few at a time; each hook's budget starts with its own process, so waiting here costs it nothing.
+    const release = await this.starts.acquire();
+    let result: HookRunResult;
+    try {
+      result = await this.session.runHook(hook, {
+        agentId: agent.id,
+        swarmId: this.options.swarmId,
+        task: this.options.task,
+        ...(agent.iteration !== undefined ? { iteration: agent.iteration } : {}),
+        ...(this.options.phase !== undefined ? { phase: this.options.phase } : {}),
+        // TASK_ID is not among the hooks' documented variables: agents get it on their command line, hooks do not.
+        env,
+        onProcessStart: release,
+      });
+    } finally {
+      release();
+    }
     const record = this.recordRun(agent, result);
     await this.logRun(record);
     const status = record.timedOut
@@ -204,7 +217,7 @@ export class World {
   }
 
   private recordRun(agent: AgentRecord, result: HookRunResult): HookRunRecord {
-    const runtimeNames = new Set<string>([...runtimeEnvFor(result.hook), 'TASK_ID']);
+    const runtimeNames = new Set<string>([...runtimeEnvFor(result.hook), 'TASK_ID', 'ERROR']);
     const env = Object.fromEntries(Object.entries(result.env).filter(([name]) => runtimeNames.has(name)));
     const record: HookRunRecord = {
       runId: result.runId,
@@ -317,7 +330,7 @@ export class World {
       actor: agent.id,
       kind: 'timeout',
       iteration: agent.iteration,
-      text: `blocking timeout: no ${options.waitingFor} within ${options.thresholdMs} ms`,
+      text: `blocking timeout: ${options.thresholdMs} ms passed waiting for ${options.waitingFor}`,
     });
     await this.runHook(agent, 'on_blocking_timeout', {
       ...common,
@@ -386,6 +399,27 @@ export async function waitWithThreshold(
     return await Promise.race([signalled, timeout]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** At most `limit` holders at once; `acquire` resolves to an idempotent release. */
+export class Limiter {
+  private active = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async acquire(): Promise<() => void> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active--;
+    };
   }
 }
 
