@@ -70,7 +70,7 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
     const reason =
       agent.status === 'timed-out'
         ? 'timed out'
-        : agent.exitCode !== 0
+        : agent.exitCode !== undefined && agent.exitCode !== 0
           ? `exited ${agent.exitCode ?? 'killed'}`
           : done === null || done === undefined
             ? typeof raw === 'string'
