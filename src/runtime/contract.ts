@@ -31,6 +31,9 @@ export const HOOK_SETTING_KEYS = ['memory_key', 'validation'] as const;
 
 export const KNOWN_HOOK_NAMES: readonly string[] = [...BLOCKING_HOOKS, ...LEGACY_HOOKS];
 
+/** BLOCKING_TYPE's documented values (agent-lifecycle-hooks.md, "Environment Variables"). */
+export const BLOCKING_TYPES = ['consensus', 'validation', 'dependency'] as const;
+
 /** Variables the runtime sets for every blocking hook. */
 export const COMMON_ENV = ['AGENT_ID', 'TASK', 'SWARM_ID', 'ITERATION', 'PHASE', 'BLOCKING_TYPE', 'TIMEOUT_THRESHOLD'] as const;
 /** Set by the real runtime on top of the documented ones. */

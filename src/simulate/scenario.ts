@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { nodeAtPath } from '../profile/profile.js';
-import { CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
+import { BLOCKING_TYPES, CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { validate } from '../schema/generated/scenario-validator.js';
 
 /**
@@ -14,7 +14,7 @@ import { validate } from '../schema/generated/scenario-validator.js';
 
 export type CfnMode = keyof typeof CFN_MODES;
 export type Decision = 'PROCEED' | 'ITERATE' | 'ABORT';
-export type BlockingType = 'consensus' | 'validation' | 'dependency';
+export type BlockingType = (typeof BLOCKING_TYPES)[number];
 export type TimeoutRole = 'implementer' | 'validator' | 'productOwner' | 'researcher';
 export type AfterTimeout = 'escalate' | 'retry' | 'reschedule';
 

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/io.js';
 import { meanAgainst, parseDecision, parseScenario, simulateSwarm, type Scenario, type SimulationTrace } from '../../src/simulate/index.js';
 import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js';
 
@@ -50,6 +53,24 @@ describe('scenario: blocking types are the documented ones', () => {
     expect(loaded.ok ? [] : loaded.diagnostics.map((d) => `${d.line} ${d.message}`)).toContain(
       '7 Invalid `loop3.0.blocking.0.type`: expected one of consensus, validation, dependency.',
     );
+  });
+
+  it("the README's scenario example is a valid scenario", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### The swarm scenario format'));
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const scenario = await scenarioFrom(join(import.meta.dirname, '..', '..', 'fixtures', 'swarm', 'readme.yaml'), example);
+    expect(scenario.loop3[0]!.blocking.map((b) => [b.type, b.afterTimeout])).toEqual([
+      ['dependency', 'escalate'],
+      ['consensus', 'retry'],
+    ]);
+    expect(scenario.agentTimeouts).toEqual({ implementer: 3_600_000, validator: 1_800_000, productOwner: 900_000, researcher: 7_200_000 });
+  });
+
+  it('the one-agent lifecycle takes only a documented --blocking-type', async () => {
+    const io = memoryIO({ cwd: work.dir });
+    expect(await main(['simulate', 'p.md', '--scenario', 'signal', '--blocking-type', 'coordination'], io)).toBe(2);
+    expect(io.err()).toContain("unknown --blocking-type 'coordination' (the hooks document lists consensus, validation, dependency)");
   });
 });
 
