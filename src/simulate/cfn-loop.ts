@@ -72,7 +72,7 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
         ? 'timed out'
         : agent.exitCode !== undefined && agent.exitCode !== 0
           ? `exited ${agent.exitCode ?? 'killed'}`
-          : done === null || done === undefined
+          : typeof done !== 'string'
             ? typeof raw === 'string'
               ? 'no completion signal (:confidence without :done)'
               : 'no completion signal'

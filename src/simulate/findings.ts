@@ -98,7 +98,7 @@ export function simulationFindings(
           : lower === 'rpoplpush' || lower === 'lmove' || lower === 'copy' || lower === 'smove'
             ? [args[1] ?? '']
             : [args[0] ?? ''];
-      if (op.reply && typeof op.reply === 'object' && !Array.isArray(op.reply) && 'error' in op.reply) continue;
+      if (isErrorReply(op.reply)) continue;
       for (const key of keys)
         redisWrites.push({ t: op.t, key, agentId: op.agentId, command: lower, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
     }
@@ -159,6 +159,23 @@ export function simulationFindings(
       general: '',
       agents: new Set(),
     });
+
+  // The protocol's own commands (the orchestrator's, or an agent's report) that Redis refused: the hook that wrote the key broke it.
+  for (const op of operations) {
+    if (op.kind !== 'redis' || op.push || op.runId !== undefined || !isErrorReply(op.reply)) continue;
+    const [name = '', key = ''] = op.command;
+    const write = [...redisWrites].reverse().find((w) => w.key === key && w.t <= op.t && w.runId !== undefined);
+    const run = write?.runId !== undefined ? runsById.get(write.runId) : undefined;
+    if (!write || !run) continue;
+    add(
+      run,
+      'redis-error-reply',
+      { commands: ['redis-cli'], words: [write.command ?? ''], key },
+      `Unexpected type for \`${key}\`: this hook's ${(write.command ?? '').toUpperCase()} made the protocol's \`${name.toUpperCase()} ${key}\` (by ${op.agentId}) fail with ${String((op.reply as { error: unknown }).error).split('\n')[0]}.`,
+      undefined,
+      `protocol-type ${write.command}`,
+    );
+  }
 
   for (const run of runs) {
     if (run.timedOut)
@@ -260,7 +277,7 @@ export function simulationFindings(
         return;
       }
     }
-    if (op.reply && typeof op.reply === 'object' && !Array.isArray(op.reply) && 'error' in op.reply) {
+    if (isErrorReply(op.reply)) {
       const reply = String((op.reply as { error: unknown }).error);
       const key = args[0] ?? '';
       add(
@@ -372,6 +389,10 @@ function generalize(message: string, run: HookRunRecord): string {
   let general = message.replace(new RegExp(`(?<![A-Za-z0-9_.-])${escaped}(?![A-Za-z0-9_-])`, 'g'), '${AGENT_ID}');
   if (run.iteration !== undefined) general = general.replace(new RegExp(`(?<=:)${run.iteration}(?=[:\`])`, 'g'), '${ITERATION}');
   return general;
+}
+
+function isErrorReply(reply: unknown): reply is { error: unknown } {
+  return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply;
 }
 
 function firstLine(text: string): string {

@@ -277,6 +277,23 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
     expect(told.outcome).toBe('completed');
   });
 
+  it("a hook that writes a protocol key with the wrong type is told at its line, and the agent's report counts 0.0", async () => {
+    const setsDone = work.write(
+      'sets-done.md',
+      profileText('sets-done', { pre_task: 'redis-cli set "swarm:${SWARM_ID#swarm-}:${AGENT_ID}:done" complete >/dev/null' }),
+    );
+    const trace = await run(
+      'types',
+      `task: ty1\nmaxIterations: 1\nloop3:\n  - { id: a, profile: ${setsDone}, confidence: 0.9 }\n  - { id: b, profile: ${setsDone}, confidence: 0.9 }\nloop2:\n  - { id: r, profile: plain.md, consensus: 1 }\n`,
+    );
+    const findings = findingsOf(trace);
+    expect(findings.map((f) => [f.file, f.line, f.ruleId])).toEqual([[setsDone, 6, 'redis-error-reply']]);
+    expect(findings[0]!.message).toMatch(
+      /this hook's SET made the protocol's `LPUSH swarm:ty1:\$\{AGENT_ID\}:done`.*WRONGTYPE.*\[simulated: a, b\]/,
+    );
+    expect(trace.iterations[0]!.implementers.map((i) => i.score)).toEqual([0, 0]);
+  });
+
   it('two misspelt keys read by many agents over two iterations are two findings, naming the agents', async () => {
     const typo = work.write(
       'typo.md',
