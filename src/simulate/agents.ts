@@ -24,6 +24,12 @@ export interface Crew {
   report(agent: AgentRecord, spec: AgentSpec, score: number, kind: 'confidence' | 'consensus', first: boolean): Promise<void>;
   /** How long (seconds, for BLPOP) an agent's wait may last before its role timeout takes it. */
   waitSeconds(): string;
+  /**
+   * Whether the hooks this agent runs already take a protocol step (`blpop` of
+   * gate-passed, `lpush` of its `:done`...): then the agent leaves it to them
+   * rather than take it twice, which would consume one element too many.
+   */
+  hooksDo(spec: AgentSpec, command: string, keyPart: string): Promise<boolean>;
 }
 
 export function instanceId(id: string, iteration: number): string {
@@ -185,7 +191,7 @@ export function createCrew(world: World, scenario: Scenario): Crew {
         return;
       }
       const withDone = !(first && spec.noDoneIn.includes(n));
-      if (withDone) await world.redis(['LPUSH', keys.done, DONE_VALUE], agent.id);
+      if (withDone && !(await this.hooksDo(spec, 'lpush', ':done'))) await world.redis(['LPUSH', keys.done, DONE_VALUE], agent.id);
       // invoke-waiting-mode.sh report --confidence: the score under :confidence, for validators too.
       await world.redis(['SET', keys.confidence, String(score)], agent.id);
       const result = JSON.stringify({ agent: agent.id, iteration: n, [kind]: score, status: 'complete' });
@@ -204,6 +210,16 @@ export function createCrew(world: World, scenario: Scenario): Crew {
 
     waitSeconds() {
       return String(scenario.agentTimeoutMs / 1000);
+    },
+
+    async hooksDo(spec, command, keyPart) {
+      const profile = await world.profile(spec.profile);
+      const first = (names: readonly string[]) => names.map((name) => profile.hooks.find((hook) => hook.name === name)).find(Boolean);
+      const running = [first(START_HOOKS), first(END_HOOKS)];
+      if (spec.blocking.length > 0)
+        running.push(...profile.hooks.filter((hook) => hook.name.startsWith('on_') && hook.name !== 'on_error'));
+      const word = new RegExp(`\\b${command}\\b`, 'i');
+      return running.some((hook) => hook !== undefined && hook.text.split('\n').some((line) => word.test(line) && line.includes(keyPart)));
     },
   };
 }

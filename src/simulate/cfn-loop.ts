@@ -179,12 +179,18 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
         const validators = await Promise.all(
           scenario.loop2.map((spec) =>
             crew.slot(spec, 'validator', n, async (agent, { first }) => {
-              const popped = await world.redis(['BLPOP', keys.gatePassed, crew.waitSeconds()], agent.id);
+              const viaHooks = await crew.hooksDo(spec, 'blpop', 'gate-passed');
+              const popped = viaHooks ? [] : await world.redis(['BLPOP', keys.gatePassed, crew.waitSeconds()], agent.id);
               if (!Array.isArray(popped)) {
                 world.step({ actor: agent.id, kind: 'note', iteration: n, text: `BLPOP ${keys.gatePassed}: nothing for it` });
                 return 'hung';
               }
-              world.step({ actor: agent.id, kind: 'signal', iteration: n, text: `BLPOP ${keys.gatePassed} → "${String(popped[1])}"` });
+              world.step({
+                actor: agent.id,
+                kind: viaHooks ? 'note' : 'signal',
+                iteration: n,
+                text: viaHooks ? `its hooks BLPOP ${keys.gatePassed}` : `BLPOP ${keys.gatePassed} → "${String(popped[1])}"`,
+              });
               for (const implementer of loop3Agents) {
                 const theirs = reportKeys(T, implementer.id);
                 await world.redis(['GET', theirs.result], agent.id);
@@ -295,9 +301,15 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
     });
     const before = Number(await world.redis(['LLEN', keys.decision])) || 0;
     await crew.slot(spec, 'product-owner', n, async (agent) => {
-      const popped = await world.redis(['BLPOP', keys.consensusComplete, crew.waitSeconds()], agent.id);
+      const viaHooks = await crew.hooksDo(spec, 'blpop', 'consensus-complete');
+      const popped = viaHooks ? [] : await world.redis(['BLPOP', keys.consensusComplete, crew.waitSeconds()], agent.id);
       if (!Array.isArray(popped)) return 'hung';
-      world.step({ actor: agent.id, kind: 'signal', iteration: n, text: `BLPOP ${keys.consensusComplete} → "${String(popped[1])}"` });
+      world.step({
+        actor: agent.id,
+        kind: viaHooks ? 'note' : 'signal',
+        iteration: n,
+        text: viaHooks ? `its hooks BLPOP ${keys.consensusComplete}` : `BLPOP ${keys.consensusComplete} → "${String(popped[1])}"`,
+      });
       const consensus = await world.redis(['GET', keys.loop2Consensus], agent.id);
       await world.redis(['LRANGE', keys.loop2Feedback, '0', '-1'], agent.id);
       await world.redis(['GET', keys.successCriteria], agent.id);

@@ -198,9 +198,13 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
     expect(gate.iterations[0]!.gate).toEqual({ threshold: 0.75, confidence: 0.7496, passed: false });
     expect(gate.timeline.find((s) => s.kind === 'gate')!.text).toBe('gate failed: mean confidence 0.7496 < 0.75 (standard)');
 
+    // v1's hooks take its own element (so v1 leaves the BLPOP to them) and steal a second; v2 and v3 pop later.
     const thief = work.write(
       'thief.md',
-      profileText('thief', { pre_task: 'redis-cli blpop "swarm:${SWARM_ID#swarm-}:gate-passed" 1 >/dev/null' }),
+      profileText('thief', {
+        pre_task:
+          'redis-cli blpop "swarm:${SWARM_ID#swarm-}:gate-passed" 1 >/dev/null\nredis-cli blpop "swarm:${SWARM_ID#swarm-}:gate-passed" 1 >/dev/null',
+      }),
     );
     const trace = await run(
       'blpop',
@@ -212,8 +216,8 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
         '  - { id: c, profile: plain.md, confidence: 0.9 }',
         'loop2:',
         `  - { id: v1, profile: ${thief}, consensus: 1 }`,
-        '  - { id: v2, profile: plain.md, consensus: 1 }',
-        '  - { id: v3, profile: plain.md, consensus: 1 }',
+        '  - { id: v2, profile: plain.md, consensus: 1, blocking: [{ type: validation, signalAfterMs: 3000 }] }',
+        '  - { id: v3, profile: plain.md, consensus: 1, blocking: [{ type: validation, signalAfterMs: 3000 }] }',
       ].join('\n'),
     );
     expect(trace.redisWrites.find((w) => w.command[1] === 'swarm:q:gate-passed')!.command).toEqual([
@@ -225,11 +229,12 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
     ]);
     // redisWrites keeps only the pops that took something.
     const blpops = trace.redisWrites.filter((w) => w.command[0]!.toUpperCase() === 'BLPOP');
-    // Three elements, four consumers (three validators and the thief's hook): exactly three got one.
+    // Three elements, four pops (two by v1's hooks, v2's and v3's): exactly three got one, and v2 or v3 none.
     expect(blpops.filter((w) => w.command[1] === 'swarm:q:gate-passed')).toHaveLength(3);
     const validators = trace.iterations[0]!.validators!;
     expect(validators.filter((v) => v.reported)).toHaveLength(2);
     expect(validators.filter((v) => !v.reported).map((v) => v.reason)).toEqual(['timed out']);
+    expect(validators.find((v) => v.agentId === 'v1')!.reported).toBe(true);
     expect(trace.redisKeys.some((k) => k.key === 'swarm:q:gate-passed')).toBe(false);
   });
 
@@ -237,8 +242,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
     const faithful = work.write(
       'po.md',
       profileText('po', {
+        // The document's PO protocol, step by step, in its hooks.
         pre_task: [
           'T="${SWARM_ID#swarm-}"',
+          'redis-cli blpop "swarm:${T}:consensus-complete" 0 >/dev/null',
           'redis-cli get "swarm:${T}:loop2:consensus" >/dev/null',
           'redis-cli lrange "swarm:${T}:loop2:feedback" 0 -1 >/dev/null',
           'redis-cli get "swarm:${T}:success-criteria" >/dev/null',
