@@ -30,11 +30,11 @@ export function swarmKeys(task: string) {
   };
 }
 
-/** The documented values: `:done` → "complete", gate-passed and consensus-complete → "1". */
-export const DONE_VALUE = 'complete';
-export const SIGNAL_VALUE = '1';
-/** `setex … 86400 "$RESULT_JSON"`. */
-export const RESULT_TTL_SECONDS = 86_400;
+export {
+  CFN_DONE_VALUE as DONE_VALUE,
+  CFN_SIGNAL_VALUE as SIGNAL_VALUE,
+  CFN_RESULT_TTL_SECONDS as RESULT_TTL_SECONDS,
+} from '../runtime/contract.js';
 
 interface Fraction {
   num: bigint;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { nodeAtPath } from '../profile/profile.js';
-import { BLOCKING_TYPES, CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
+import { BLOCKING_TYPES, CFN_AGENT_TIMEOUTS_MS, CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { validate } from '../schema/generated/scenario-validator.js';
 
 /**
@@ -81,12 +81,7 @@ export interface Scenario {
 }
 
 /** AGENT_LIFECYCLE.md, "Timeout Handling": role-based agent timeouts. */
-export const DOCUMENTED_AGENT_TIMEOUTS: Record<TimeoutRole, number> = {
-  implementer: 60 * 60_000,
-  validator: 30 * 60_000,
-  productOwner: 15 * 60_000,
-  researcher: 120 * 60_000,
-};
+export const DOCUMENTED_AGENT_TIMEOUTS: Record<TimeoutRole, number> = CFN_AGENT_TIMEOUTS_MS;
 
 export const SCENARIO_DEFAULTS = {
   phase: 'implementation',
