@@ -64,6 +64,11 @@ export interface SuperviseOptions {
   setupTimeoutMs?: number;
   /** Milliseconds the host has spent serving this run so far (its slash commands); not charged to the hook's budget. */
   hostBusyMs?: () => number;
+  /**
+   * Wall-clock ceiling from the process start, whatever the host's share
+   * (default 4 × timeoutMs): a hook that keeps the host busy cannot run for ever.
+   */
+  wallCeilingMs?: number;
   /** Bytes the sandbox's own writable places hold now; the disk budget is checked on its growth (instead of `diskWatchPath`). */
   diskUsage?: () => Promise<number | undefined>;
   /** Called once when the hook's own process has started. */
@@ -162,8 +167,10 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     if (processStartedAt !== undefined) return;
     processStartedAt = clock.now();
     options.onProcessStart?.();
+    const ceiling = options.wallCeilingMs ?? options.timeoutMs * 4;
     const check = (): void => {
-      const remaining = options.timeoutMs - (clock.now() - processStartedAt! - hostBusy());
+      const wall = clock.now() - processStartedAt!;
+      const remaining = Math.min(options.timeoutMs - (wall - hostBusy()), ceiling - wall);
       if (remaining > 0) {
         timer = setTimeout(check, Math.max(1, remaining));
         return;

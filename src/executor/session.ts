@@ -153,6 +153,10 @@ export const NO_SANDBOX_WARNING =
   'processes. Nothing stops it from changing files outside its workspace, children it detaches may outlive it, process ' +
   'limits do not hold for root, and agent-level memory privacy is not enforced. Use only for hooks you trust.';
 
+/** Redis commands that wait for data: their time is the hook's. */
+const BLOCKING_REDIS =
+  /^(b[lr]pop|brpoplpush|blmove|bzpopm(in|ax)|blmpop|bzmpop|xread|xreadgroup|wait|waitaof|subscribe|psubscribe|ssubscribe|monitor)$/i;
+
 export function defaultAgentId(hook: HookScript): string {
   return `${basename(hook.file, extname(hook.file)) || 'agent'}-1`;
 }
@@ -327,8 +331,18 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
         hostBusyMs += clock.now() - served;
       }
     });
+    // The host's side of the hook's Redis round trips too; a blocking pop's wait is the hook's own choice.
+    const redisBusyMs = (): number => {
+      let busy = 0;
+      for (const op of trace.forRun(runId)) {
+        if (op.kind !== 'redis' || op.push || BLOCKING_REDIS.test(op.command[0] ?? '')) continue;
+        // A command still in flight counts up to now.
+        busy += op.reply === undefined ? Math.max(0, trace.now() - op.t) : op.durationMs;
+      }
+      return busy;
+    };
     const timing = {
-      hostBusyMs: () => hostBusyMs,
+      hostBusyMs: () => hostBusyMs + redisBusyMs(),
       ...(runOptions.onProcessStart ? { onProcessStart: runOptions.onProcessStart } : {}),
     };
     const diskUsage = (): Promise<number | undefined> => treeBytes([agent.workspace, agent.home, tmpDir]);

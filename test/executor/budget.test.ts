@@ -1,4 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,54 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor: budgets th
       await session.close();
     }
   }, 30_000);
+
+  it("a slow Redis round trip is the host's time, not the hook's", async () => {
+    // A Redis that answers PING at once and everything else 1.2 s late.
+    const socketPath = join(tmpdir(), `vah-slow-redis-${process.pid}.sock`);
+    rmSync(socketPath, { force: true });
+    const server = createServer((socket) => {
+      socket.on('data', (chunk) => {
+        if (/PING/i.test(chunk.toString())) socket.write('+PONG\r\n');
+        else setTimeout(() => socket.write('+OK\r\n'), 1200);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    const session = await createExecutorSession({ timeoutMs: 1000, redisUrl: socketPath });
+    try {
+      const result = await session.runHook(hookScript('on_blocking_start', 'redis-cli set k v >/dev/null\nsleep 0.2\necho done'));
+      expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+    } finally {
+      await session.close();
+      server.close();
+      rmSync(socketPath, { force: true });
+    }
+  }, 30_000);
+
+  it('a hook that keeps the host busy still meets a wall-clock ceiling (4 × its budget)', async () => {
+    const session = await createExecutorSession({
+      timeoutMs: 1000,
+      onOperation: (operation) => {
+        if (operation.kind !== 'memory' || operation.key !== 'slow:key') return;
+        const until = performance.now() + 1500;
+        while (performance.now() < until) {
+          // busy
+        }
+      },
+    });
+    try {
+      const result = await session.runHook(
+        hookScript(
+          'on_blocking_start',
+          'for i in 1 2 3 4 5 6 7 8; do /sqlite-memory store --key slow:key --level agent --data 1; done\necho finished',
+        ),
+      );
+      expect(result.timedOut).toBe(true);
+      expect(result.stdout).not.toContain('finished');
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
 
   it("the disk budget is the sandbox's own: the host filling its file system does not stop the hook, the hook filling its own does", async () => {
     const session = await createExecutorSession({ timeoutMs: 4000, limits: { diskBytes: 2 * 1024 * 1024 } });
