@@ -25,9 +25,9 @@ export interface Crew {
   /** How long (seconds, for BLPOP) an agent's wait may last before its role timeout takes it. */
   waitSeconds(): string;
   /**
-   * Whether the hooks this agent runs already take a protocol step (`blpop` of
-   * gate-passed, `lpush` of its `:done`...): then the agent leaves it to them
-   * rather than take it twice, which would consume one element too many.
+   * Whether the hooks this agent runs already take a protocol step that
+   * consumes (`blpop` of gate-passed or consensus-complete): then the agent
+   * leaves it to them rather than take a second element meant for another.
    */
   hooksDo(spec: AgentSpec, command: string, keyPart: string): Promise<boolean>;
 }
@@ -191,7 +191,8 @@ export function createCrew(world: World, scenario: Scenario): Crew {
         return;
       }
       const withDone = !(first && spec.noDoneIn.includes(n));
-      if (withDone && !(await this.hooksDo(spec, 'lpush', ':done'))) await world.redis(['LPUSH', keys.done, DONE_VALUE], agent.id);
+      // Even when its hooks push one too: a second element is harmless, a missing one fails the agent.
+      if (withDone) await world.redis(['LPUSH', keys.done, DONE_VALUE], agent.id);
       // invoke-waiting-mode.sh report --confidence: the score under :confidence, for validators too.
       await world.redis(['SET', keys.confidence, String(score)], agent.id);
       const result = JSON.stringify({ agent: agent.id, iteration: n, [kind]: score, status: 'complete' });

@@ -387,6 +387,8 @@ export function simulationFindings(
 function generalize(message: string, run: HookRunRecord): string {
   const escaped = escapeRegExp(run.agentId);
   let general = message.replace(new RegExp(`(?<![A-Za-z0-9_.-])${escaped}(?![A-Za-z0-9_-])`, 'g'), '${AGENT_ID}');
+  // Timestamps (`$(date +%s)` in a key) differ per run, not per cause.
+  general = general.replace(/\b\d{9,}\b/g, '{TIMESTAMP}');
   if (run.iteration !== undefined) general = general.replace(new RegExp(`(?<=:)${run.iteration}(?=[:\`])`, 'g'), '${ITERATION}');
   return general;
 }
