@@ -1,4 +1,4 @@
-import { forIteration, type AgentSpec, type BlockingSpec, type Scenario } from './scenario.js';
+import type { AgentSpec, BlockingSpec, Scenario } from './scenario.js';
 import { DONE_VALUE, RESULT_TTL_SECONDS, reportKeys } from './protocol.js';
 import type { AgentRecord, AgentRole } from './trace.js';
 import { delay, type World } from './world.js';
@@ -224,5 +224,3 @@ export function createCrew(world: World, scenario: Scenario): Crew {
     },
   };
 }
-
-export { forIteration };
