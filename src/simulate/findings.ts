@@ -256,7 +256,7 @@ export function simulationFindings(
       run,
       'memory-read-unwritten',
       matcher,
-      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}.`,
+      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
       writerLocation(later ?? similar, '/sqlite-memory'),
     );
   }
@@ -316,7 +316,7 @@ export function simulationFindings(
         run,
         'redis-read-unwritten',
         { commands: ['redis-cli'], words: [lower], key },
-        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}.`,
+        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
         writerLocation(later ?? similar, 'redis-cli'),
       );
     }

@@ -347,6 +347,49 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: lifecycle 
     ]);
   });
 
+  it('end to end through the CLI: the bar in one scenario, as JSON and as the linter prints findings', async () => {
+    const typo = work.write(
+      'cli-typo.md',
+      profileText('cli-typo', {
+        post_task: [
+          '/sqlite-memory retrieve --key "agent:${AGENT_ID}:contxt" --level agent >/dev/null',
+          'redis-cli get "swarm:${SWARM_ID#swarm-}:${AGENT_ID}:confidnce" >/dev/null',
+        ].join('\n'),
+      }),
+    );
+    work.write(
+      'bar.yaml',
+      [
+        'task: bar',
+        'maxIterations: 3',
+        'loop3:',
+        `  - { id: a, profile: ${typo}, confidence: [0.8, 0.9] }`,
+        `  - { id: b, profile: ${typo}, confidence: [0.6992, 0.9] }`,
+        `  - { id: c, profile: ${typo}, confidence: [0.7496, 0.9], noDoneIn: [2] }`,
+        'loop2:',
+        '  - { id: r, profile: plain.md, consensus: 1, blocking: [{ type: validation, signalAfterMs: 5 }] }',
+      ].join('\n'),
+    );
+    const json = memoryIO({ cwd: work.dir });
+    expect(await main(['simulate', '--swarm', 'bar.yaml', '--format', 'json'], json)).toBe(0);
+    const trace = JSON.parse(json.out()) as SimulationTrace;
+    // (0.8 + 0.6992 + 0.7496) / 3 = 0.7496 fails; then c never signals :done, (0.9 + 0.9 + 0) / 3 = 0.6 fails; then all pass.
+    expect(trace.iterations.map((it) => [it.gate.confidence, it.gate.passed])).toEqual([
+      [0.7496, false],
+      [0.6, false],
+      [0.9, true],
+    ]);
+    expect(trace.outcome).toBe('completed');
+    expect(trace.iterations[1]!.implementers[2]).toMatchObject({ agentId: 'c-it2', score: 0, reported: false });
+    expect(trace.hookRuns.filter((r) => r.hook === 'on_blocking_start').map((r) => r.env.BLOCKING_TYPE)).toEqual(['validation']);
+    expect(trace.agents.filter((a) => a.role === 'implementer').every((a) => a.status === 'exited')).toBe(true);
+    const stylish = memoryIO({ cwd: work.dir });
+    await main(['simulate', '--swarm', 'bar.yaml', '--format', 'stylish'], stylish);
+    // Two misspelt keys, nine agent instances over three iterations: two findings.
+    expect(stylish.out().match(/^ +\d+:\d+ +warning /gm)?.length).toBe(2);
+    expect(stylish.out()).toContain('✖ 2 problems (0 errors, 2 warnings)');
+  });
+
   it('the JSON trace and the diagram use one clock: hook runs and Redis writes fall between the steps around them', async () => {
     const trace = await run(
       'clock',
