@@ -161,7 +161,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   // The budget runs from the hook's process start, less the host's time serving it.
   let processStartedAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let setupExpired = false;
+  const setup = { expired: false };
   const hostBusy = options.hostBusyMs ?? (() => 0);
   const armBudget = (): void => {
     if (processStartedAt !== undefined) return;
@@ -184,7 +184,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   if (startPipe) {
     timer = setTimeout(() => {
       if (processStartedAt !== undefined) return;
-      setupExpired = true;
+      setup.expired = true;
       stop();
     }, options.setupTimeoutMs ?? 60_000);
     const setupTimer = timer;
@@ -216,7 +216,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const endedAt = clock.now();
   clearTimeout(timer);
   diskWatch?.stop();
-  if (setupExpired) {
+  if (setup.expired) {
     await init;
     return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? 60_000} ms`, endedAt - startedAt);
   }

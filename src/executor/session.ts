@@ -326,7 +326,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       try {
         if (command === MEMORY_COMMAND_NAME) return await runMemoryCommand(args, commandContext);
         if (command === EVENTBUS_COMMAND_NAME) return await runEventbusCommand(args, commandContext);
-        return await runOtherCommand(command, args, commandContext);
+        return runOtherCommand(command, args, commandContext);
       } finally {
         hostBusyMs += clock.now() - served;
       }
@@ -368,7 +368,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let outcome: ExecutionOutcome;
     let env: Record<string, string>;
     // The hook's own clock starts when its process does, not while its sockets are set up.
-    let startedAt = trace.now();
+    let startedAt: number;
     let cgroup: RunCgroup | undefined;
     try {
       if (mode === 'bwrap') {

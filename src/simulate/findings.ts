@@ -8,7 +8,7 @@ import {
 } from '../diagnostics.js';
 import type { EventOperation, MemoryOperation, RedisOperation, TraceOperation } from '../executor/trace.js';
 import type { HookScript } from '../hooks/types.js';
-import { closestKey, escapeRegExp, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES, type LineMatcher } from './locate.js';
+import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES, type LineMatcher } from './locate.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
 
@@ -171,9 +171,9 @@ export function simulationFindings(
       run,
       'redis-error-reply',
       { commands: ['redis-cli'], words: [write.command ?? ''], key },
-      `Unexpected type for \`${key}\`: this hook's ${(write.command ?? '').toUpperCase()} made the protocol's \`${name.toUpperCase()} ${key}\` (by ${op.agentId}) fail with ${String((op.reply as { error: unknown }).error).split('\n')[0]}.`,
+      `Unexpected type for \`${key}\`: this hook's ${(write.command ?? '').toUpperCase()} made the protocol's \`${name.toUpperCase()} ${key}\` (by ${op.agentId}) fail with ${String(op.reply.error).split('\n')[0] ?? ''}.`,
       undefined,
-      `protocol-type ${write.command}`,
+      `protocol-type ${write.command ?? ''}`,
     );
   }
 
@@ -194,17 +194,17 @@ export function simulationFindings(
         run,
         'hook-failed',
         'key',
-        `Unexpected hook failure: \`${run.hook}\` exited with status ${run.exitCode}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
+        `Unexpected hook failure: \`${run.hook}\` exited with ${run.exitCode === null ? 'no status (killed by a signal)' : `status ${run.exitCode}`}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
       );
     }
 
-    const waiting = WAITING_MODE.exec(run.hook === undefined ? '' : (hookText(run) ?? ''));
+    const waiting = WAITING_MODE.exec(hookText(run) ?? '');
     if (waiting)
       add(
         run,
         'lifecycle-waiting-mode',
         { commands: ['invoke-waiting-mode'], words: [waiting[1]!] },
-        `Unexpected \`invoke-waiting-mode.sh ${waiting[1]}\`: the agent enters waiting mode, the v2 anti-pattern; report, then exit cleanly (AGENT_LIFECYCLE v2).`,
+        `Unexpected \`invoke-waiting-mode.sh ${waiting[1] ?? ''}\`: the agent enters waiting mode, the v2 anti-pattern; report, then exit cleanly (AGENT_LIFECYCLE v2).`,
       );
 
     for (const op of run.operations) {
@@ -241,7 +241,7 @@ export function simulationFindings(
           run,
           'memory-read-unwritten',
           matcher,
-          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level} level, so this read finds nothing.`,
+          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level ?? 'agent'} level, so this read finds nothing.`,
           writerLocation(other, '/sqlite-memory'),
         );
       }
@@ -278,14 +278,14 @@ export function simulationFindings(
       }
     }
     if (isErrorReply(op.reply)) {
-      const reply = String((op.reply as { error: unknown }).error);
+      const reply = String(op.reply.error);
       const key = args[0] ?? '';
       add(
         run,
         'redis-error-reply',
         { commands: ['redis-cli'], words: [lower], key },
-        `Unexpected Redis error for \`${[name.toUpperCase(), ...args.slice(0, 1)].join(' ')}\`: ${reply.split('\n')[0]}; the command did nothing${
-          reply.startsWith('WRONGTYPE') ? `${keyType(key, op.t)}` : ''
+        `Unexpected Redis error for \`${[name.toUpperCase(), ...args.slice(0, 1)].join(' ')}\`: ${reply.split('\n')[0] ?? ''}; the command did nothing${
+          reply.startsWith('WRONGTYPE') ? keyType(key, op.t) : ''
         }.`,
         writerLocation(
           [...redisWrites].reverse().find((w) => w.key === key && w.t <= op.t),
@@ -379,31 +379,8 @@ export function simulationFindings(
     .map(([filePath, diagnostics]) => ({ filePath, diagnostics: diagnostics.sort(compareDiagnostics) }));
 }
 
-/**
- * A message as several agents share it: the agent's own id, and its
- * iteration where it stands as a key segment, written as the variables
- * they came from.
- */
-function generalize(message: string, run: HookRunRecord): string {
-  const escaped = escapeRegExp(run.agentId);
-  let general = message.replace(new RegExp(`(?<![A-Za-z0-9_.-])${escaped}(?![A-Za-z0-9_-])`, 'g'), '${AGENT_ID}');
-  // Timestamps (`$(date +%s)` in a key) differ per run, not per cause.
-  general = general.replace(/\b\d{9,}\b/g, '{TIMESTAMP}');
-  if (run.iteration !== undefined) general = general.replace(new RegExp(`(?<=:)${run.iteration}(?=[:\`])`, 'g'), '${ITERATION}');
-  return general;
-}
-
 function isErrorReply(reply: unknown): reply is { error: unknown } {
   return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply;
-}
-
-function firstLine(text: string): string {
-  const line =
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
 export { locateInHook, type LineMatcher };

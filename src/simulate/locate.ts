@@ -1,6 +1,7 @@
 import type { Range } from '../diagnostics.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
 
 /**
@@ -138,7 +139,7 @@ export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: 
   let best: { line: number; score: number } | undefined;
   for (let index = 0; index < lines.length; index++) {
     let joined = lines[index]!;
-    for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]}`;
+    for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]!}`;
     if (/^\s*#/.test(joined) || !matcher.commands.some((command) => joined.includes(command))) continue;
     let score = 1;
     if (matcher.words?.every((word) => new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(joined))) score += 1;
@@ -171,4 +172,28 @@ function wordPattern(word: string): RegExp {
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A message as several agents share it: the agent's own id, and its
+ * iteration where it stands as a key segment, written as the variables
+ * they came from.
+ */
+export function generalize(message: string, run: HookRunRecord): string {
+  const escaped = escapeRegExp(run.agentId);
+  let general = message.replace(new RegExp(`(?<![A-Za-z0-9_.-])${escaped}(?![A-Za-z0-9_-])`, 'g'), '${AGENT_ID}');
+  // Timestamps (`$(date +%s)` in a key) differ per run, not per cause.
+  general = general.replace(/\b\d{9,}\b/g, '{TIMESTAMP}');
+  if (run.iteration !== undefined) general = general.replace(new RegExp(`(?<=:)${run.iteration}(?=[:\`])`, 'g'), '${ITERATION}');
+  return general;
+}
+
+/** A stream's first non-empty line, clipped: the reason a failure message gives. */
+export function firstLine(text: string): string {
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? '';
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }

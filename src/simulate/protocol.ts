@@ -46,7 +46,7 @@ function decimal(value: number): Fraction {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(value));
   if (!match) return { num: 0n, den: 1n };
   const [, sign, whole, fraction = '', exponent = '0'] = match;
-  let num = BigInt(`${whole}${fraction}`);
+  let num = BigInt(`${whole ?? '0'}${fraction}`);
   let den = 10n ** BigInt(fraction.length);
   const e = Number(exponent);
   if (e > 0) num *= 10n ** BigInt(e);
