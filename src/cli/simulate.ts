@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { NO_SANDBOX_WARNING, SandboxUnavailableError, type ExecutorSession, type ExecutorSessionOptions } from '../executor/session.js';
 import { isReporterName, loadReporter } from '../reporters/index.js';
-import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
+import { BLOCKING_TYPES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { simulateSwarm } from '../simulate/cfn-loop.js';
 import { formatMermaid, formatTimeline, traceToJson } from '../simulate/format.js';
 import { LIFECYCLE_DEFAULTS, simulateLifecycle } from '../simulate/lifecycle.js';
@@ -29,11 +29,13 @@ One agent's blocking lifecycle:
   --signal-after-ms N      When the signal arrives (default ${LIFECYCLE_DEFAULTS.signalAfterMs})
   --timeout-threshold-ms N TIMEOUT_THRESHOLD (default ${LIFECYCLE_DEFAULTS.timeoutThresholdMs} for timeout, ${LIFECYCLE_DEFAULTS.signalThresholdMs} for signal)
   --signal-data JSON       SIGNAL_DATA (default: a coordinator's completion signal)
-  --agent-id ID, --swarm-id ID, --task TEXT, --iteration N, --phase NAME, --blocking-type TYPE
+  --blocking-type TYPE     BLOCKING_TYPE: consensus (default), validation or dependency
+  --agent-id ID, --swarm-id ID, --task TEXT, --iteration N, --phase NAME
 
-A CFN Loop swarm:
+A CFN Loop swarm, as AGENT_LIFECYCLE v2 plays it (agents report and exit):
   --swarm FILE             Scenario file (YAML, schemas/scenario.schema.json): Loop 3 implementers,
-                           Loop 2 validators, the Product Owner and what each does per iteration
+                           Loop 2 validators, the Product Owner, what each does per iteration, and
+                           the blocking coordination each enters (its blocking hooks run only there)
 
 Run:
   --hook-timeout-ms N      Per-hook timeout (default ${HOOK_TIMEOUT_MS}, the runtime's; a scenario may set its own)
@@ -55,7 +57,8 @@ metrics:hooks:execution ({hooks: {NAME: {executions, failures,
 avg_duration_ms, max_duration_ms}}}).
 
 Exit codes: 0 no error-severity finding, 1 error findings (a hook timed out, a
-denied read, an invalid event, a wait that blocked forever), 2 usage error,
+denied read, an invalid event, a wait that blocked forever, a Redis error
+reply), 2 usage error,
 invalid scenario, or the sandbox is unavailable.
 `;
 
@@ -191,7 +194,7 @@ export function parseSimulateArgs(args: string[]): {
   task?: string;
   iteration?: number;
   phase?: string;
-  blockingType?: string;
+  blockingType?: (typeof BLOCKING_TYPES)[number];
   workspace?: string;
   redisUrl?: string;
   noSandbox: boolean;
@@ -280,6 +283,9 @@ export function parseSimulateArgs(args: string[]): {
         : `unknown --scenario '${values.scenario}' (expected signal or timeout)`,
     );
   }
+  const blockingType = values['blocking-type'];
+  if (blockingType !== undefined && !(BLOCKING_TYPES as readonly string[]).includes(blockingType))
+    throw new SimulateUsageError(`unknown --blocking-type '${blockingType}' (the hooks document lists ${BLOCKING_TYPES.join(', ')})`);
   if (values['signal-data'] !== undefined) {
     try {
       JSON.parse(values['signal-data']);
@@ -299,7 +305,7 @@ export function parseSimulateArgs(args: string[]): {
     ...optional('task', values.task),
     ...optional('iteration', number('--iteration', values.iteration, 1)),
     ...optional('phase', values.phase),
-    ...optional('blockingType', values['blocking-type']),
+    ...optional('blockingType', blockingType as (typeof BLOCKING_TYPES)[number] | undefined),
   };
 }
 

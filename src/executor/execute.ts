@@ -36,6 +36,8 @@ export interface ExecutionOutcome {
   survivors: number[];
   /** Set when the process could not be started at all. */
   startError?: string;
+  /** Clock time at which the hook's own process started (the start marker, or the spawn without one). */
+  processStartedAt?: number;
 }
 
 export interface SuperviseOptions {
@@ -64,6 +66,25 @@ export interface SuperviseOptions {
   openFiles?: ReadonlyArray<{ fd: number; path: string }>;
   /** Written to the process's standard input, which is then closed (Claude Code hands each hook its event this way). */
   stdin?: string;
+  /**
+   * Index in the process's extra pipes of the start marker (see sandbox.ts
+   * `startMarker`): the time budget starts when the hook's own process does,
+   * so sandbox set-up under load is never charged to the hook.
+   */
+  startPipe?: number;
+  /** How long set-up may take before the start marker (default 60 s); past it the run is abandoned as not started. */
+  setupTimeoutMs?: number;
+  /** Milliseconds the host has spent serving this run so far (its slash commands); not charged to the hook's budget. */
+  hostBusyMs?: () => number;
+  /**
+   * Wall-clock ceiling from the process start, whatever the host's share
+   * (default 4 × timeoutMs): a hook that keeps the host busy cannot run for ever.
+   */
+  wallCeilingMs?: number;
+  /** Bytes the sandbox's own writable places hold now; the disk budget is checked on its growth (instead of `diskWatchPath`). */
+  diskUsage?: () => Promise<number | undefined>;
+  /** Called once when the hook's own process has started. */
+  onProcessStart?: () => void;
 }
 
 const SIGNALS_BY_NUMBER: Record<number, string> = {
@@ -160,23 +181,72 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
   const cgroup = options.cgroup;
   const processes = sampleProcessPeak(init, cgroup ? PROCESS_SAMPLE_MS : PROCESS_SCAN_MS, cgroup ? () => cgroup.processes() : undefined);
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop();
-  }, options.timeoutMs);
-  const diskWatch = options.diskWatchPath
-    ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
+  // The budget runs from the hook's process start, less the host's time serving it.
+  let processStartedAt: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const setup = { expired: false };
+  const hostBusy = options.hostBusyMs ?? (() => 0);
+  const armBudget = (): void => {
+    if (processStartedAt !== undefined) return;
+    processStartedAt = clock.now();
+    options.onProcessStart?.();
+    const ceiling = options.wallCeilingMs ?? options.timeoutMs * 4;
+    const check = (): void => {
+      const wall = clock.now() - processStartedAt!;
+      const remaining = Math.min(options.timeoutMs - (wall - hostBusy()), ceiling - wall);
+      if (remaining > 0) {
+        timer = setTimeout(check, Math.max(1, remaining));
+        return;
+      }
+      timedOut = true;
+      stop();
+    };
+    timer = setTimeout(check, options.timeoutMs);
+  };
+  const startPipe = options.startPipe !== undefined ? child.extra[options.startPipe] : undefined;
+  if (startPipe) {
+    timer = setTimeout(() => {
+      if (processStartedAt !== undefined) return;
+      setup.expired = true;
+      stop();
+    }, options.setupTimeoutMs ?? 60_000);
+    const setupTimer = timer;
+    const started = (): void => {
+      if (timer === setupTimer) clearTimeout(setupTimer);
+      armBudget();
+    };
+    startPipe.once('data', started);
+    // A prelude that failed (exit 125) never writes the marker; its end still starts the (short) run.
+    startPipe.once('end', started);
+    startPipe.once('error', started);
+    startPipe.resume();
+  } else {
+    armBudget();
+  }
+  const diskWatch = options.diskUsage
+    ? watchUsage(options.diskUsage, limits.diskBytes, () => {
         limitsHit.add('disk');
         stop();
       })
-    : undefined;
+    : options.diskWatchPath
+      ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
+          limitsHit.add('disk');
+          stop();
+        })
+      : undefined;
 
   const exit: ProcessExit = await child.exited;
-  const durationMs = clock.now() - startedAt;
+  const endedAt = clock.now();
   clearTimeout(timer);
   processes.stop();
   options.abortSignal?.removeEventListener('abort', stop);
   diskWatch?.stop();
+  if (setup.expired) {
+    await init;
+    return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? 60_000} ms`, endedAt - startedAt);
+  }
+  if (processStartedAt === undefined) processStartedAt = endedAt;
+  const durationMs = Math.max(0, endedAt - processStartedAt - hostBusy());
 
   const namespace = await init;
   const survivors =
@@ -211,6 +281,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     limitsHit: [...limitsHit].sort(),
     ...(namespace ? { pidNamespace: namespace.namespace, initPid: namespace.pid } : {}),
     survivors,
+    processStartedAt,
   };
 }
 
@@ -362,6 +433,38 @@ function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): {
         onExceeded();
       }
     });
+  }, DISK_POLL_MS);
+  interval.unref();
+  return {
+    stop: () => {
+      active = false;
+      clearInterval(interval);
+    },
+  };
+}
+
+/** The disk budget on the sandbox's own usage (its writable places), never the host file system's free space. */
+function watchUsage(usage: () => Promise<number | undefined>, budgetBytes: number, onExceeded: () => void): { stop(): void } {
+  let baseline: number | undefined;
+  let active = true;
+  let busy = false;
+  void usage().then((bytes) => {
+    baseline = bytes;
+  });
+  const interval = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    void usage()
+      .then((bytes) => {
+        if (!active || baseline === undefined || bytes === undefined) return;
+        if (bytes - baseline > budgetBytes) {
+          active = false;
+          onExceeded();
+        }
+      })
+      .finally(() => {
+        busy = false;
+      });
   }, DISK_POLL_MS);
   interval.unref();
   return {

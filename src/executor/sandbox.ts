@@ -195,6 +195,16 @@ export interface SandboxPlan {
   seccompFd?: number;
   /** A command line to exec instead of `bash -c script` (Claude Code's `sh -c` and exec forms). */
   argv?: readonly string[];
+  /**
+   * File descriptor the sandbox writes one byte to, and closes, once it is set
+   * up and the hook's own process is about to start: the hook's time budget starts there.
+   */
+  startFd?: number;
+}
+
+/** Shell words that report "the hook starts now" on `fd` and close it, so the hook never sees it. */
+export function startMarker(fd: number): string {
+  return `{ printf . >&${fd}; } 2>/dev/null; exec ${fd}>&-`;
 }
 
 /** Where the hook's environment file appears inside the sandbox. */
@@ -235,11 +245,12 @@ export function hookLauncherArgs(
   script: string,
   envFile: string,
   limits: SandboxLimits,
-  options: { processLimit?: boolean; argv?: readonly string[] | undefined } = {},
+  options: { processLimit?: boolean; argv?: readonly string[] | undefined; startFd?: number | undefined } = {},
 ): string[] {
   const prelude =
-    `${closeInheritedFds()}; ${limitsPrelude(limits, options)} || exit 125; ` +
-    `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$1"; unset vah_kv; shift; `;
+    `${closeInheritedFds(options.startFd !== undefined ? [options.startFd] : [])}; ${limitsPrelude(limits, options)} || exit 125; ` +
+    `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$1"; unset vah_kv; shift; ` +
+    (options.startFd !== undefined ? `${startMarker(options.startFd)}; ` : '');
   // Claude Code's `sh -c` and exec forms run their own command line instead of `bash -c SCRIPT`.
   if (options.argv) return ['-c', `${prelude}exec "$@"`, 'vah-limits', envFile, ...options.argv];
   return ['-c', `${prelude}exec -a bash /bin/bash -c "$1"`, 'vah-limits', envFile, script];
@@ -336,7 +347,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     ...(plan.seccompFd !== undefined ? ['--seccomp', String(plan.seccompFd)] : []),
     '--',
     '/bin/bash',
-    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv }),
+    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv, startFd: plan.startFd }),
   );
   return args;
 }

@@ -131,3 +131,30 @@ export async function treeBytes(path: string): Promise<number> {
 export function writableAreaPath(sessionDir: string): string {
   return join(sessionDir, 'rw');
 }
+
+/**
+ * Bytes held under the given directories (files, not blocks), walked with a
+ * cap so a tree of many small files cannot make the check itself a load: the
+ * disk budget of a sandbox without its own size-limited file system.
+ */
+export async function ownedBytes(roots: readonly string[], maxEntries = 20_000): Promise<number | undefined> {
+  let total = 0;
+  let seen = 0;
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    let entries;
+    try {
+      entries = await readdir(path, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > maxEntries) return total;
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) stack.push(child);
+      else if (entry.isFile()) total += (await lstat(child).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return total;
+}

@@ -33,6 +33,7 @@ import {
   safeName,
   treeBytes,
   writableAreaPath,
+  ownedBytes,
 } from './session-layout.js';
 import {
   controlShim,
@@ -98,6 +99,8 @@ export interface RunHookOptions {
   stdin?: string;
   /** The runtime's variables, replacing claude-flow's AGENT_ID, TASK, ... (for Claude Code handlers). */
   runtimeEnv?: Readonly<Record<string, string>>;
+  /** Called once the hook's own process has started (its sandbox is set up), e.g. to let the next sandbox start. */
+  onProcessStart?: () => void;
 }
 
 export interface SandboxReport {
@@ -129,7 +132,7 @@ export interface HookRunResult {
   /** Whether the runtime would log this run as a failure (non-zero, killed or timed out). */
   failed: boolean;
   durationMs: number;
-  /** Milliseconds since the session started. */
+  /** Milliseconds since the session started, when the hook's own process started (sandbox set-up excluded). */
   startedAt: number;
   stdout: string;
   stderr: string;
@@ -175,6 +178,10 @@ export const NO_SANDBOX_WARNING =
   'WARNING: --no-sandbox: the hook runs directly on this machine as the current user, with its file system, network and ' +
   'processes. Nothing stops it from changing files outside its workspace, children it detaches may outlive it, process ' +
   'limits do not hold for root, and agent-level memory privacy is not enforced. Use only for hooks you trust.';
+
+/** Redis commands that wait for data: their time is the hook's. */
+const BLOCKING_REDIS =
+  /^(b[lr]pop|brpoplpush|blmove|bzpopm(in|ax)|blmpop|bzmpop|xread|xreadgroup|wait|waitaof|subscribe|psubscribe|ssubscribe|monitor)$/i;
 
 export function defaultAgentId(hook: HookScript): string {
   return `${basename(hook.file, extname(hook.file)) || 'agent'}-1`;
@@ -376,11 +383,33 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
         events.push({ t: trace.now(), ...event });
       },
     };
+    // Time the host spends serving the hook's slash commands is the host's, not the hook's.
+    let hostBusyMs = 0;
     const control = await startControlServer(join(runDir, 'control.sock'), async (command, args) => {
-      if (command === MEMORY_COMMAND_NAME) return runMemoryCommand(args, commandContext);
-      if (command === EVENTBUS_COMMAND_NAME) return runEventbusCommand(args, commandContext);
-      return runOtherCommand(command, args, commandContext);
+      const served = clock.now();
+      try {
+        if (command === MEMORY_COMMAND_NAME) return await runMemoryCommand(args, commandContext);
+        if (command === EVENTBUS_COMMAND_NAME) return await runEventbusCommand(args, commandContext);
+        return runOtherCommand(command, args, commandContext);
+      } finally {
+        hostBusyMs += clock.now() - served;
+      }
     });
+    // The host's side of the hook's Redis round trips too; a blocking pop's wait is the hook's own choice.
+    const redisBusyMs = (): number => {
+      let busy = 0;
+      for (const op of trace.forRun(runId)) {
+        if (op.kind !== 'redis' || op.push || BLOCKING_REDIS.test(op.command[0] ?? '')) continue;
+        // A command still in flight counts up to now.
+        busy += op.reply === undefined ? Math.max(0, trace.now() - op.t) : op.durationMs;
+      }
+      return busy;
+    };
+    const timing = {
+      hostBusyMs: () => hostBusyMs + redisBusyMs(),
+      ...(runOptions.onProcessStart ? { onProcessStart: runOptions.onProcessStart } : {}),
+    };
+    const diskUsage = (): Promise<number | undefined> => ownedBytes([agent.workspace, agent.home, tmpDir]);
     // A real server gets the filter (one database, data commands only); the fake traces each run from its own dispatch.
     const proxy = await (redis.fake
       ? startFakeRunSocket({
@@ -419,7 +448,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     const envFile = join(runDir, 'env');
     const diskBudget = {
       writableRoots: [agent.workspace, agent.home, tmpDir],
-      ...(writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskWatchPath: writableArea.path }),
+      // A size-limited tmpfs is the budget itself; without one (not root), the sandbox's own bytes are counted.
+      ...(writableArea.bounded ? { diskFull: () => writableArea.full() } : { diskUsage }),
     };
     if (!writableArea.bounded && writableArea.unboundedReason) warnings.push(writableArea.unboundedReason);
     if (mode === 'bwrap' && !seccompFile)
@@ -448,8 +478,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           slashCommands,
           infoFd: 3,
           envFile,
-          ...(seccompFile ? { seccompFd: 4 } : {}),
+          ...(seccompFile ? { seccompFd: 5 } : {}),
           ...(runOptions.command ? { argv: runOptions.command } : {}),
+          startFd: 4,
         });
         await writeFile(envFile, environmentFileText(env), { mode: 0o644 });
         cgroup = await createRunCgroup(`vah-${basename(dir)}-${runId}`, runLimits.memoryBytes);
@@ -466,12 +497,14 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
             args,
             env: { PATH: '/usr/bin:/bin' },
             cwd: agent.workspace,
-            extraPipes: 1,
+            extraPipes: 2,
             ...(sandboxOwner ?? {}),
           },
+          startPipe: 1,
+          ...timing,
           containment: { kind: 'pid-namespace', infoPipe: 3 },
           abortSignal: aborter.signal,
-          ...(seccompFile ? { openFiles: [{ fd: 4, path: seccompFile }] } : {}),
+          ...(seccompFile ? { openFiles: [{ fd: 5, path: seccompFile }] } : {}),
           ...(cgroup ? { cgroup } : {}),
           ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
         });
@@ -505,11 +538,14 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           ...diskBudget,
           request: {
             command: '/bin/bash',
-            args: hookLauncherArgs(hook.text, envFile, runLimits, { processLimit: false, argv: runOptions.command }),
+            args: hookLauncherArgs(hook.text, envFile, runLimits, { processLimit: false, argv: runOptions.command, startFd: 3 }),
             env: { PATH: '/usr/bin:/bin', VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
+            extraPipes: 1,
           },
+          startPipe: 0,
+          ...timing,
           containment: { kind: 'environment-marker', marker },
           abortSignal: aborter.signal,
           ...(runOptions.stdin !== undefined ? { stdin: runOptions.stdin } : {}),
@@ -519,6 +555,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       await Promise.all([control.close(), proxy.close(), cgroup?.remove()]);
       await rm(runDir, { recursive: true, force: true });
     }
+    // The run's start on the session's clock is when the hook's process started.
+    if (outcome.processStartedAt !== undefined) startedAt = Math.max(0, trace.now() - (clock.now() - outcome.processStartedAt));
     if (outcome.survivors.length > 0)
       warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
 

@@ -31,6 +31,9 @@ export const HOOK_SETTING_KEYS = ['memory_key', 'validation'] as const;
 
 export const KNOWN_HOOK_NAMES: readonly string[] = [...BLOCKING_HOOKS, ...LEGACY_HOOKS];
 
+/** BLOCKING_TYPE's documented values (agent-lifecycle-hooks.md, "Environment Variables"). */
+export const BLOCKING_TYPES = ['consensus', 'validation', 'dependency'] as const;
+
 /** Variables the runtime sets for every blocking hook. */
 export const COMMON_ENV = ['AGENT_ID', 'TASK', 'SWARM_ID', 'ITERATION', 'PHASE', 'BLOCKING_TYPE', 'TIMEOUT_THRESHOLD'] as const;
 /** Set by the real runtime on top of the documented ones. */
@@ -104,6 +107,17 @@ export const CFN_MODES = {
   enterprise: { gate: 0.75, consensus: 0.95 },
 } as const;
 export const CFN_MAX_ITERATIONS = 10;
+/** AGENT_LIFECYCLE v2 "Timeout Handling": role-based agent timeouts (ms). */
+export const CFN_AGENT_TIMEOUTS_MS = {
+  implementer: 60 * 60_000,
+  validator: 30 * 60_000,
+  productOwner: 15 * 60_000,
+  researcher: 120 * 60_000,
+} as const;
+/** AGENT_LIFECYCLE v2 "Redis Key Conventions": `:done` → "complete", coordination signals → "1", results kept a day. */
+export const CFN_DONE_VALUE = 'complete';
+export const CFN_SIGNAL_VALUE = '1';
+export const CFN_RESULT_TTL_SECONDS = 86_400;
 
 /**
  * Runtime variables whose text comes from agents, tasks or signals (an LLM or

@@ -1,31 +1,37 @@
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
+import { createCrew, instanceId, type Work } from './agents.js';
 import { finishTrace } from './finish.js';
-import { forIteration, type Decision, type ImplementerSpec, type Scenario, type ValidatorSpec } from './scenario.js';
-import type { AgentRecord, DecisionRecord, IterationRecord, SimulationTrace, TimelineStep } from './trace.js';
-import { delay, World, type Signal } from './world.js';
+import { formatScore, meanAgainst, parseDecision, reportKeys, SIGNAL_VALUE, swarmKeys } from './protocol.js';
+import { forIteration, type Decision, type Scenario } from './scenario.js';
+import type { AgentRecord, DecisionRecord, IterationRecord, ScoreRecord, SimulationTrace, TimelineStep } from './trace.js';
+import { World } from './world.js';
 
 /**
- * The CFN Loop as the runtime documents it, played with the profiles' real
- * hooks:
+ * The CFN Loop as AGENT_LIFECYCLE v2 specifies it, played with the
+ * profiles' real hooks ("Iteration Pattern", the role protocols, "Error
+ * Handling"):
  *
- *   Loop 3  implementers run concurrently, report `swarm:{T}:{A}:done`,
- *           `:confidence` and `:result`, and block until the iteration ends.
- *           A missing report counts as confidence 0.0; an agent that never
- *           reports is replaced by a fresh one after agentTimeoutMs.
- *   gate    mean confidence ≥ the mode's gate → `swarm:{T}:gate-passed`;
- *           a failed gate skips Loop 2 and iterates.
- *   Loop 2  validators, spawned on the gate, block on gate-passed (signal
- *           after N ms, or time out and report nothing), then report; the
- *           consensus is the mean score (missing = 0.0) →
- *           `swarm:{T}:consensus-complete`.
- *   PO      the Product Owner blocks on consensus-complete, then decides
- *           PROCEED / ITERATE / ABORT → `swarm:{T}:product-owner:decision`.
- *   ITERATE spawns fresh agents (new ids) for the next iteration, up to
- *           maxIterations.
+ *   Loop 3  the orchestrator spawns the implementers; each works, signals
+ *           `LPUSH swarm:{T}:{A}:done "complete"`, reports its confidence and
+ *           result, and exits. Nothing wakes it.
+ *   gate    after they exit the orchestrator LPOPs each `:done` and GETs each
+ *           `:confidence`: no `:done`, no confidence, a non-zero exit or a
+ *           timeout count 0.0 (a failed or timed-out agent is replaced once).
+ *           The exact mean is compared with the gate (0.7496 fails 0.75).
+ *   Loop 2  on a pass the orchestrator LPUSHes `gate-passed` "1", one element
+ *           per validator, and spawns them; each BLPOPs it (one element wakes
+ *           one waiter), reads Loop 3's results, validates, reports, exits.
+ *   PO      on consensus the orchestrator writes what the Product Owner is
+ *           told to read (`loop2:consensus`, `loop2:feedback`,
+ *           `success-criteria`), LPUSHes `consensus-complete` "1" and spawns
+ *           it; the PO LPUSHes its decision as JSON and exits; the
+ *           orchestrator reads it. A failed gate or consensus iterates.
+ *   ITERATE spawns fresh agents (new AGENT_IDs), up to maxIterations.
  *
- * Lifecycle hooks each agent runs: `pre_task` (or `pre`) when it starts,
- * `on_blocking_start` / `on_signal_received` / `on_blocking_timeout` around
- * each wait, `on_error` when it fails, `post_task` (or `post`) when it is done.
+ * Blocking hooks run only where an agent's scenario entry declares blocking
+ * coordination. `waitingMode: true` plays the v1 protocol instead: Loop 3
+ * agents block after reporting until the orchestrator wakes them (reported
+ * as the v2 anti-pattern).
  */
 
 export interface SwarmOptions {
@@ -34,157 +40,209 @@ export interface SwarmOptions {
   onStep?: (step: TimelineStep) => void;
 }
 
-const START_HOOKS = ['pre_task', 'pre'];
-const END_HOOKS = ['post_task', 'post'];
-
-export function reportKeys(task: string, agentId: string): { done: string; confidence: string; result: string } {
-  return {
-    done: `swarm:${task}:${agentId}:done`,
-    confidence: `swarm:${task}:${agentId}:confidence`,
-    result: `swarm:${task}:${agentId}:result`,
-  };
-}
+export { reportKeys };
 
 export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = {}): Promise<SimulationTrace> {
   const T = scenario.task;
+  const keys = swarmKeys(T);
   const world = await World.create({
     swarmId: scenario.swarmId,
     task: scenario.description,
     taskId: T,
     phase: scenario.phase,
     hookTimeoutMs: scenario.hookTimeoutMs,
+    ...(scenario.maxConcurrentStarts !== undefined ? { maxConcurrentStarts: scenario.maxConcurrentStarts } : {}),
     ...(options.session ? { session: options.session } : {}),
     ...(options.createSession ? { createSession: options.createSession } : {}),
     ...(options.onStep ? { onStep: options.onStep } : {}),
   });
+  const crew = createCrew(world, scenario);
   const iterations: IterationRecord[] = [];
   const decisions: DecisionRecord[] = [];
   let outcome = 'iteration-limit';
 
-  const firstHook = async (agent: AgentRecord, names: readonly string[]): Promise<void> => {
-    const profile = await world.profile(agent.profile);
-    const name = names.find((candidate) => profile.hooks.some((hook) => hook.name === candidate));
-    if (name) await world.runHook(agent, name);
+  /** What the orchestrator reads after an agent exited: `LPOP :done`, `GET :confidence`; anything missing is 0.0. */
+  const collect = async (agent: AgentRecord, n: number, what: string): Promise<ScoreRecord> => {
+    const report = reportKeys(T, agent.id);
+    const done = await world.redis(['LPOP', report.done]);
+    const raw = await world.redis(['GET', report.confidence]);
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+    const reason =
+      agent.status === 'timed-out'
+        ? 'timed out'
+        : agent.exitCode !== undefined && agent.exitCode !== 0
+          ? `exited ${agent.exitCode ?? 'killed'}`
+          : typeof done !== 'string'
+            ? typeof raw === 'string'
+              ? 'no completion signal (:confidence without :done)'
+              : 'no completion signal'
+            : !Number.isFinite(value) || value < 0 || value > 1
+              ? typeof raw === 'string'
+                ? `confidence ${JSON.stringify(raw)} is not a score`
+                : 'no confidence reported'
+              : undefined;
+    if (reason) {
+      world.step({ actor: 'orchestrator', kind: 'missing-report', iteration: n, text: `${agent.id}: ${reason}: counted as ${what} 0.0` });
+      return { agentId: agent.id, score: 0, reported: false, reason };
+    }
+    return { agentId: agent.id, score: value, reported: true };
   };
-  const instanceId = (id: string, iteration: number): string => (iteration === 1 ? id : `${id}-it${iteration}`);
 
-  const report = async (agent: AgentRecord, score: number, kind: 'confidence' | 'consensus'): Promise<void> => {
-    const keys = reportKeys(T, agent.id);
-    await world.redis(['SET', keys.confidence, String(score)], agent.id);
-    await world.redis(
-      ['SET', keys.result, JSON.stringify({ agent: agent.id, iteration: agent.iteration, [kind]: score, status: 'complete' })],
-      agent.id,
-    );
-    await world.redis(['LPUSH', keys.done, 'complete'], agent.id);
-    agent.status = 'reported';
-    agent.reported = score;
-    world.step({
-      actor: agent.id,
-      kind: 'report',
-      iteration: agent.iteration,
-      text: `reports ${kind} ${score} (${keys.done}, :confidence, :result)`,
-    });
+  const productOwnerHooksDecide = async (): Promise<boolean> => {
+    if (!scenario.productOwner) return false;
+    const profile = await world.profile(scenario.productOwner.profile);
+    return profile.hooks.some((hook) => /\b[lr]push\b/i.test(hook.text) && hook.text.includes('product-owner:decision'));
   };
 
   try {
     for (const spec of [...scenario.loop3, ...scenario.loop2, ...(scenario.productOwner ? [scenario.productOwner] : [])])
       await world.profile(spec.profile);
+    const hooksDecide = scenario.productOwner?.decisions.length === 0 && (await productOwnerHooksDecide());
+    const criteria =
+      scenario.successCriteria ??
+      JSON.stringify({ task: scenario.description, gate: scenario.thresholds.gate, consensus: scenario.thresholds.consensus });
+    await world.redis(['SET', keys.successCriteria, criteria]);
 
     for (let n = 1; n <= scenario.maxIterations; n++) {
       world.step({ actor: 'orchestrator', kind: 'iteration', iteration: n, text: `iteration ${n} of at most ${scenario.maxIterations}` });
-      if (n > 1) await world.redis(['DEL', `swarm:${T}:gate-passed`, `swarm:${T}:consensus-complete`]);
-      const wake: Signal = world.signal();
+      await world.redis(['RPUSH', keys.metricsIterationStart, String(Date.now())]);
+      if (n > 1) await world.redis(['DEL', keys.gatePassed, keys.consensusComplete]);
 
-      // Loop 3: every implementer at once; the barrier is "reported (or not) and blocked".
-      const implementers = scenario.loop3.map((spec) => runImplementer(spec, n, wake));
-      const settled = await Promise.all(implementers.map((implementer) => implementer.ready));
+      // Loop 3. In waiting mode (v1) the orchestrator goes on once each has reported and parked itself.
+      let wake: ((data: unknown) => void) | undefined;
+      const woken = new Promise<{ data: unknown }>((resolve) => {
+        wake = (data) => resolve({ data });
+      });
+      const parked: Array<Promise<void>> = [];
+      const implementers = scenario.loop3.map((spec) => {
+        let markParked!: () => void;
+        parked.push(
+          new Promise<void>((resolve) => {
+            markParked = resolve;
+          }),
+        );
+        const work: Work = async (agent, { first }) => {
+          await crew.report(agent, spec, forIteration(spec.confidence, n), 'confidence', first);
+          if (scenario.waitingMode) {
+            markParked();
+            await world.block(agent, {
+              blockingType: 'consensus',
+              thresholdMs: scenario.blockingTimeoutMs,
+              waitingFor: 'the orchestrator to wake it (v1 waiting mode)',
+              signal: woken,
+            });
+          }
+          return 'finished';
+        };
+        const slot = crew.slot(spec, 'implementer', n, work);
+        void slot.then(markParked, markParked);
+        return slot;
+      });
+      if (scenario.waitingMode) await Promise.all(parked);
+      const loop3Agents = scenario.waitingMode ? finalInstances(world, scenario.loop3, n) : await Promise.all(implementers);
 
-      const confidences: IterationRecord['implementers'] = [];
-      for (const agent of settled) {
-        const raw = await world.redis(['GET', reportKeys(T, agent.id).confidence]);
-        const value = typeof raw === 'string' ? Number(raw) : NaN;
-        const reported = Number.isFinite(value);
-        if (!reported)
-          world.step({
-            actor: 'orchestrator',
-            kind: 'missing-report',
-            iteration: n,
-            text: `no report from ${agent.id}: counted as confidence 0.0`,
-          });
-        confidences.push({ agentId: agent.id, confidence: reported ? value : 0, reported });
-      }
-      const mean = round(average(confidences.map((c) => c.confidence)));
-      const gate = { threshold: scenario.thresholds.gate, confidence: mean, passed: mean >= scenario.thresholds.gate };
+      const confidences: ScoreRecord[] = [];
+      for (const agent of loop3Agents) confidences.push(await collect(agent, n, 'confidence'));
+      const gateCheck = meanAgainst(
+        confidences.map((c) => c.score),
+        scenario.thresholds.gate,
+      );
+      const gate = { threshold: scenario.thresholds.gate, confidence: gateCheck.mean, passed: gateCheck.passed };
+      await world.redis(['RPUSH', keys.metricsLoop3, JSON.stringify({ iteration: n, ...gate, scores: confidences.map((c) => c.score) })]);
       world.step({
         actor: 'orchestrator',
         kind: 'gate',
         iteration: n,
-        text: `gate ${gate.passed ? 'passed' : 'failed'}: mean confidence ${mean} ${gate.passed ? '≥' : '<'} ${gate.threshold} (${scenario.mode})`,
+        text: `gate ${gate.passed ? 'passed' : 'failed'}: mean confidence ${formatScore(gate.confidence)} ${gate.passed ? '≥' : '<'} ${gate.threshold} (${scenario.mode})`,
       });
 
       let record: IterationRecord;
       if (!gate.passed) {
-        const decision: DecisionRecord = { iteration: n, by: 'gate', decision: 'ITERATE', confidence: mean };
-        record = { iteration: n, implementers: confidences, gate, decision };
-        wakeAll(wake, { type: 'gate-failed', iteration: n, confidence: mean, threshold: gate.threshold, decision: 'ITERATE' }, settled);
+        record = {
+          iteration: n,
+          implementers: confidences,
+          gate,
+          decision: { iteration: n, by: 'gate', decision: 'ITERATE', confidence: gate.confidence },
+        };
       } else {
-        const signal = { type: 'gate-passed', task: T, iteration: n, confidence: mean };
-        await world.redis(['LPUSH', `swarm:${T}:gate-passed`, JSON.stringify(signal)]);
+        // One element per validator: each BLPOP takes one.
+        const validatorIds = scenario.loop2.map((v) => instanceId(v.id, n));
+        // This round's feedback only: the Product Owner reads the whole list.
+        await world.redis(['DEL', keys.loop2Feedback]);
+        await world.redis(['LPUSH', keys.gatePassed, ...validatorIds.map(() => SIGNAL_VALUE)]);
         world.step({
           actor: 'orchestrator',
           kind: 'signal',
           iteration: n,
-          text: `signals swarm:${T}:gate-passed`,
-          to: scenario.loop2.map((v) => instanceId(v.id, n)),
+          text: `LPUSH ${keys.gatePassed} "1" ×${validatorIds.length}; spawns Loop 2`,
         });
-        const gatePassedAt = world.now();
-
-        const consensusSignal = world.signal();
-        const productOwner = scenario.productOwner ? runProductOwner(n, consensusSignal) : undefined;
-        const scores = await Promise.all(scenario.loop2.map((spec) => runValidator(spec, n, signal, gatePassedAt)));
-        const consensusScore = round(average(scores.map((s) => s.score)));
-        const consensus = {
-          threshold: scenario.thresholds.consensus,
-          score: consensusScore,
-          passed: consensusScore >= scenario.thresholds.consensus,
-        };
-        const complete = {
-          type: 'consensus-complete',
-          task: T,
-          iteration: n,
-          consensus: consensusScore,
-          threshold: consensus.threshold,
-          passed: consensus.passed,
-        };
-        await world.redis(['LPUSH', `swarm:${T}:consensus-complete`, JSON.stringify(complete)]);
+        const validators = await Promise.all(
+          scenario.loop2.map((spec) =>
+            crew.slot(spec, 'validator', n, async (agent, { first }) => {
+              const viaHooks = await crew.hooksDo(spec, 'blpop', 'gate-passed');
+              const popped = viaHooks ? [] : await world.redis(['BLPOP', keys.gatePassed, crew.waitSeconds()], agent.id);
+              if (!Array.isArray(popped)) {
+                world.step({ actor: agent.id, kind: 'note', iteration: n, text: `BLPOP ${keys.gatePassed}: nothing for it` });
+                return 'hung';
+              }
+              world.step({
+                actor: agent.id,
+                kind: viaHooks ? 'note' : 'signal',
+                iteration: n,
+                text: viaHooks ? `its hooks BLPOP ${keys.gatePassed}` : `BLPOP ${keys.gatePassed} → "${String(popped[1])}"`,
+              });
+              for (const implementer of loop3Agents) {
+                const theirs = reportKeys(T, implementer.id);
+                await world.redis(['GET', theirs.result], agent.id);
+                await world.redis(['GET', theirs.confidence], agent.id);
+              }
+              await crew.report(agent, spec, forIteration(spec.consensus, n), 'consensus', first);
+              return 'finished';
+            }),
+          ),
+        );
+        const scores: ScoreRecord[] = [];
+        for (const agent of validators) {
+          scores.push(await collect(agent, n, 'consensus'));
+          const result = await world.redis(['GET', reportKeys(T, agent.id).result]);
+          if (typeof result === 'string') await world.redis(['RPUSH', keys.loop2Feedback, result]);
+        }
+        const check = meanAgainst(
+          scores.map((s) => s.score),
+          scenario.thresholds.consensus,
+        );
+        const consensus = { threshold: scenario.thresholds.consensus, score: check.mean, passed: check.passed };
+        await world.redis(['SET', keys.loop2Consensus, String(consensus.score)]);
+        await world.redis(['RPUSH', keys.metricsLoop2, JSON.stringify({ iteration: n, ...consensus, scores: scores.map((s) => s.score) })]);
         world.step({
           actor: 'orchestrator',
           kind: 'consensus',
           iteration: n,
-          text: `consensus ${consensus.passed ? 'reached' : 'failed'}: ${consensusScore} ${consensus.passed ? '≥' : '<'} ${consensus.threshold}; signals swarm:${T}:consensus-complete`,
-          ...(scenario.productOwner ? { to: [instanceId(scenario.productOwner.id, n)] } : {}),
+          text: `consensus ${consensus.passed ? 'reached' : 'failed'}: ${formatScore(consensus.score)} ${consensus.passed ? '≥' : '<'} ${consensus.threshold}`,
         });
-        consensusSignal.fire(complete);
-
-        let decided: Decision;
-        if (productOwner) {
-          decided = await productOwner(consensus.passed);
+        let decision: DecisionRecord;
+        if (!consensus.passed) {
+          decision = { iteration: n, by: 'consensus', decision: 'ITERATE', confidence: gate.confidence, consensus: consensus.score };
+        } else if (!scenario.productOwner) {
+          decision = { iteration: n, by: 'consensus', decision: 'PROCEED', confidence: gate.confidence, consensus: consensus.score };
+          world.step({ actor: 'orchestrator', kind: 'decision', iteration: n, text: 'no Product Owner: PROCEED on consensus' });
         } else {
-          decided = consensus.passed ? 'PROCEED' : 'ITERATE';
-          await world.redis(['SET', `swarm:${T}:product-owner:decision`, decided]);
-          world.step({ actor: 'orchestrator', kind: 'decision', iteration: n, text: `no Product Owner: ${decided} by consensus` });
+          const decided = await productOwnerRound(n, hooksDecide);
+          decision = { iteration: n, by: 'product-owner', decision: decided, confidence: gate.confidence, consensus: consensus.score };
         }
-        const decision: DecisionRecord = {
-          iteration: n,
-          by: 'product-owner',
-          decision: decided,
-          confidence: mean,
-          consensus: consensusScore,
-        };
         record = { iteration: n, implementers: confidences, gate, validators: scores, consensus, decision };
-        wakeAll(wake, { type: 'product-owner-decision', iteration: n, decision: decided, consensus: consensusScore }, settled);
       }
-      await Promise.all(implementers.map((implementer) => implementer.finished));
+      if (scenario.waitingMode) {
+        world.step({
+          actor: 'orchestrator',
+          kind: 'signal',
+          iteration: n,
+          text: `wakes Loop 3 (v1 waiting mode): ${record.decision.decision}`,
+          to: loop3Agents.filter((a) => a.status === 'blocked').map((a) => a.id),
+        });
+        wake!({ type: 'wake', iteration: n, decision: record.decision.decision });
+        await Promise.all(implementers);
+      }
       iterations.push(record);
       decisions.push(record.decision);
 
@@ -204,7 +262,6 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
           iteration: n,
           text: `iteration limit (${scenario.maxIterations}) reached without PROCEED: stops`,
         });
-        outcome = 'iteration-limit';
       }
     }
     if (outcome !== 'iteration-limit')
@@ -229,159 +286,62 @@ export async function simulateSwarm(scenario: Scenario, options: SwarmOptions = 
     outcome,
     iterations,
     decisions,
+    ...(scenario.waitingModeRange ? { waitingMode: { file: scenario.file, range: scenario.waitingModeRange } } : {}),
   });
 
-  function wakeAll(wake: Signal, data: unknown, agents: AgentRecord[]): void {
-    const waiting = agents.filter((agent) => agent.status === 'blocked');
+  /** Spawns the Product Owner and reads what it LPUSHed; no decision counts as ITERATE. */
+  async function productOwnerRound(n: number, hooksDecide: boolean): Promise<Decision> {
+    const spec = scenario.productOwner!;
+    await world.redis(['LPUSH', keys.consensusComplete, SIGNAL_VALUE]);
     world.step({
       actor: 'orchestrator',
       kind: 'signal',
-      iteration: (data as { iteration: number }).iteration,
-      text: `wakes Loop 3: ${JSON.stringify(data)}`,
-      to: waiting.map((agent) => agent.id),
+      iteration: n,
+      text: `LPUSH ${keys.consensusComplete} "1"; spawns the Product Owner`,
     });
-    wake.fire(data);
-  }
-
-  /** One implementer's iteration; `ready` once it reported (or could not) and blocked, `finished` when its lifecycle is over. */
-  function runImplementer(spec: ImplementerSpec, n: number, wake: Signal): { ready: Promise<AgentRecord>; finished: Promise<void> } {
-    let markReady!: (agent: AgentRecord) => void;
-    const ready = new Promise<AgentRecord>((resolve) => {
-      markReady = resolve;
-    });
-    const finished = (async () => {
-      let agent = world.spawn({ id: instanceId(spec.id, n), specId: spec.id, role: 'implementer', profile: spec.profile, iteration: n });
-      await firstHook(agent, START_HOOKS);
-      if (spec.timeoutIn.includes(n)) {
-        world.step({
-          actor: agent.id,
-          kind: 'note',
-          iteration: n,
-          text: `works past the agent timeout (${scenario.agentTimeoutMs} ms) without reporting`,
-        });
-        await delay(scenario.agentTimeoutMs);
-        agent.status = 'timed-out';
-        world.step({
-          actor: 'orchestrator',
-          kind: 'replace',
-          iteration: n,
-          text: `${agent.id} did not report within ${scenario.agentTimeoutMs} ms: replaced by a fresh agent`,
-        });
-        const replaced = agent;
-        replaced.status = 'replaced';
-        agent = world.spawn({
-          id: `${replaced.id}-r1`,
-          specId: spec.id,
-          role: 'implementer',
-          profile: spec.profile,
-          iteration: n,
-          replaces: replaced.id,
-        });
-        await firstHook(agent, START_HOOKS);
-      } else if (spec.failIn.includes(n)) {
-        world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'fails before reporting' });
-        await world.runHook(agent, 'on_error', { ERROR: 'simulated agent failure' });
-        agent.status = 'failed';
-        markReady(agent);
-        return;
-      }
-      if (spec.noReportIn.includes(n)) {
-        world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'finishes without reporting' });
-        agent.status = 'no-report';
-      } else {
-        await report(agent, forIteration(spec.confidence, n), 'confidence');
-      }
-      const me = agent;
-      const waited = world.block(me, {
-        blockingType: 'gate',
-        thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
-        waitingFor: "the iteration's outcome (gate or Product Owner)",
-        get signal() {
-          markReady(me);
-          return wake.promise;
-        },
-        signalId: `swarm:${T}:iteration-${n}`,
+    const before = Number(await world.redis(['LLEN', keys.decision])) || 0;
+    await crew.slot(spec, 'product-owner', n, async (agent) => {
+      const viaHooks = await crew.hooksDo(spec, 'blpop', 'consensus-complete');
+      const popped = viaHooks ? [] : await world.redis(['BLPOP', keys.consensusComplete, crew.waitSeconds()], agent.id);
+      if (!Array.isArray(popped)) return 'hung';
+      world.step({
+        actor: agent.id,
+        kind: viaHooks ? 'note' : 'signal',
+        iteration: n,
+        text: viaHooks ? `its hooks BLPOP ${keys.consensusComplete}` : `BLPOP ${keys.consensusComplete} → "${String(popped[1])}"`,
       });
-      await waited;
-      await firstHook(me, END_HOOKS);
-      me.status = 'done';
-    })();
-    // Should the lifecycle throw before blocking, the barrier must not hang.
-    void finished.catch(() => undefined);
-    return { ready, finished: finished.then(() => undefined) };
-  }
-
-  async function runValidator(
-    spec: ValidatorSpec,
-    n: number,
-    gateSignal: unknown,
-    gatePassedAt: number,
-  ): Promise<{ agentId: string; score: number; reported: boolean }> {
-    const agent = world.spawn({ id: instanceId(spec.id, n), specId: spec.id, role: 'validator', profile: spec.profile, iteration: n });
-    await firstHook(agent, START_HOOKS);
-    const blocking = forIteration(spec.blocking, n);
-    // The gate signal is already in Redis; it reaches this validator N ms after the gate passed.
-    const signal =
-      blocking === 'timeout'
-        ? undefined
-        : delay(Math.max(0, gatePassedAt + blocking.signalAfterMs - world.now())).then(() => ({ data: gateSignal }));
-    const waited = await world.block(agent, {
-      blockingType: 'gate',
-      thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
-      waitingFor: `swarm:${T}:gate-passed${blocking === 'timeout' ? ' (it will not reach this validator)' : ` (reaches it ${blocking.signalAfterMs} ms after the gate)`}`,
-      ...(signal ? { signal } : {}),
-      signalId: `swarm:${T}:gate-passed`,
+      const consensus = await world.redis(['GET', keys.loop2Consensus], agent.id);
+      await world.redis(['LRANGE', keys.loop2Feedback, '0', '-1'], agent.id);
+      await world.redis(['GET', keys.successCriteria], agent.id);
+      if (hooksDecide) return 'finished';
+      const decided = spec.decisions.length > 0 ? forIteration(spec.decisions, n) : 'PROCEED';
+      const json = JSON.stringify({ decision: decided, iteration: n, consensus: Number(consensus), agent: agent.id });
+      await world.redis(['LPUSH', keys.decision, json], agent.id);
+      world.step({ actor: agent.id, kind: 'decision', iteration: n, text: `LPUSH ${keys.decision} ${json}` });
+      return 'finished';
     });
-    if (waited.kind === 'timeout') {
+    const after = Number(await world.redis(['LLEN', keys.decision])) || 0;
+    const fresh = after > before ? await world.redis(['LRANGE', keys.decision, '0', String(after - before - 1)]) : [];
+    for (const raw of Array.isArray(fresh) ? fresh : []) {
+      const parsed = parseDecision(raw);
+      if (!parsed.decision) continue;
       world.step({
         actor: 'orchestrator',
-        kind: 'missing-report',
+        kind: 'decision',
         iteration: n,
-        text: `no consensus report from ${agent.id}: counted as 0.0`,
+        text: `reads the Product Owner's decision: ${parsed.decision}${parsed.json ? '' : ' (a bare word, not the documented JSON)'}`,
       });
-      agent.status = 'timed-out';
-      return { agentId: agent.id, score: 0, reported: false };
+      return parsed.decision;
     }
-    const score = forIteration(spec.consensus, n);
-    await report(agent, score, 'consensus');
-    await firstHook(agent, END_HOOKS);
-    agent.status = 'done';
-    return { agentId: agent.id, score, reported: true };
-  }
-
-  /** Spawns the Product Owner, which blocks on consensus-complete; the returned function decides once consensus is known. */
-  function runProductOwner(n: number, consensusSignal: Signal): (consensusPassed: boolean) => Promise<Decision> {
-    const spec = scenario.productOwner!;
-    const agent = world.spawn({ id: instanceId(spec.id, n), specId: spec.id, role: 'product-owner', profile: spec.profile, iteration: n });
-    const waited = (async () => {
-      await firstHook(agent, START_HOOKS);
-      return world.block(agent, {
-        blockingType: 'consensus',
-        thresholdMs: spec.blockingTimeoutMs ?? scenario.blockingTimeoutMs,
-        waitingFor: `swarm:${T}:consensus-complete`,
-        signal: consensusSignal.promise,
-        signalId: `swarm:${T}:consensus-complete`,
-      });
-    })();
-    return async (consensusPassed) => {
-      const wait = await waited;
-      const configured = spec.decisions.length > 0 ? forIteration(spec.decisions, n) : undefined;
-      const decided: Decision = configured ?? (consensusPassed ? 'PROCEED' : 'ITERATE');
-      if (wait.kind === 'timeout')
-        world.step({ actor: agent.id, kind: 'note', iteration: n, text: 'timed out waiting for consensus; decides on what it has' });
-      await world.redis(['SET', `swarm:${T}:product-owner:decision`, decided], agent.id);
-      world.step({ actor: agent.id, kind: 'decision', iteration: n, text: `decides ${decided} (swarm:${T}:product-owner:decision)` });
-      await firstHook(agent, END_HOOKS);
-      agent.status = 'done';
-      return decided;
-    };
+    world.step({ actor: 'orchestrator', kind: 'decision', iteration: n, text: 'no decision from the Product Owner: ITERATE' });
+    return 'ITERATE';
   }
 }
 
-function average(values: number[]): number {
-  return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+/** Each Loop 3 entry's last instance in iteration n (the replacement, when there is one). */
+function finalInstances(world: World, specs: Scenario['loop3'], n: number): AgentRecord[] {
+  return specs.map((spec) => {
+    const mine = world.agents.filter((agent) => agent.specId === spec.id && agent.iteration === n && agent.role === 'implementer');
+    return mine[mine.length - 1]!;
+  });
 }

@@ -7,8 +7,8 @@ import {
   type Severity,
 } from '../diagnostics.js';
 import type { EventOperation, MemoryOperation, RedisOperation, TraceOperation } from '../executor/trace.js';
-import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES, type LineMatcher } from './locate.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
 
@@ -33,78 +33,17 @@ export const SIMULATION_RULES = {
     severity: 'error',
     description: 'A hook waited without a timeout (e.g. `BLPOP key 0`) and blocked until it was killed.',
   },
+  'redis-error-reply': {
+    severity: 'error',
+    description: "Redis answered a hook's command with an error (WRONGTYPE and others): the command did nothing.",
+  },
+  'lifecycle-waiting-mode': {
+    severity: 'warning',
+    description: 'The v1 waiting-mode protocol ran; AGENT_LIFECYCLE v2 forbids it (agents report and exit).',
+  },
 } as const satisfies Record<string, { severity: Severity; description: string }>;
 
 export type SimulationRuleId = keyof typeof SIMULATION_RULES;
-
-const REDIS_WRITES = new Set([
-  'set',
-  'setex',
-  'psetex',
-  'setnx',
-  'mset',
-  'msetnx',
-  'getset',
-  'append',
-  'incr',
-  'incrby',
-  'incrbyfloat',
-  'decr',
-  'decrby',
-  'lpush',
-  'rpush',
-  'lpushx',
-  'rpushx',
-  'lset',
-  'linsert',
-  'rpoplpush',
-  'lmove',
-  'hset',
-  'hmset',
-  'hsetnx',
-  'hincrby',
-  'hincrbyfloat',
-  'sadd',
-  'smove',
-  'zadd',
-  'zincrby',
-  'xadd',
-  'pfadd',
-  'setrange',
-  'copy',
-  'rename',
-  'renamenx',
-  'restore',
-  'publish',
-]);
-const REDIS_READS = new Set([
-  'get',
-  'getdel',
-  'getex',
-  'hget',
-  'hgetall',
-  'hmget',
-  'hkeys',
-  'hvals',
-  'lrange',
-  'lindex',
-  'llen',
-  'lpop',
-  'rpop',
-  'smembers',
-  'scard',
-  'sismember',
-  'zrange',
-  'zscore',
-  'zcard',
-  'strlen',
-  'exists',
-  'blpop',
-  'brpop',
-  'xrange',
-  'xread',
-]);
-const REDIS_BLOCKING = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', 'bzpopmin', 'bzpopmax', 'blmpop', 'bzmpop']);
 
 interface Write {
   t: number;
@@ -112,22 +51,29 @@ interface Write {
   level?: string;
   agentId: string;
   runId?: number;
+  command?: string;
 }
 
 interface Pending {
   ruleId: SimulationRuleId;
   file: string;
   range: Range;
-  hook: string;
+  hook?: string;
   message: string;
+  /** The message with each agent's own id (and iteration) written as variables: what several agents share. */
+  general: string;
   agents: Set<string>;
   related?: RelatedInformation[];
 }
+
+/** Waiting-mode commands (lifecycle v1): parking or resuming an agent. */
+const WAITING_MODE = /(?:^|[\s/;&|(])invoke-waiting-mode(?:\.sh)?\s+(enter|wait)\b/m;
 
 export function simulationFindings(
   runs: readonly HookRunRecord[],
   operations: readonly TraceOperation[],
   profiles: ReadonlyMap<string, LoadedProfile>,
+  extra: { waitingMode?: { file: string; range: Range } } = {},
 ): LintResult[] {
   const runsById = new Map(runs.map((run) => [run.runId, run]));
   const memoryWrites: Write[] = [];
@@ -152,8 +98,9 @@ export function simulationFindings(
           : lower === 'rpoplpush' || lower === 'lmove' || lower === 'copy' || lower === 'smove'
             ? [args[1] ?? '']
             : [args[0] ?? ''];
+      if (isErrorReply(op.reply)) continue;
       for (const key of keys)
-        redisWrites.push({ t: op.t, key, agentId: op.agentId, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
+        redisWrites.push({ t: op.t, key, agentId: op.agentId, command: lower, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
     }
   }
 
@@ -176,12 +123,15 @@ export function simulationFindings(
     matcher: LineMatcher | 'key',
     message: string,
     related?: RelatedInformation[],
+    stable?: string,
   ): void => {
     const profile = profiles.get(run.profile);
     const hook = profile?.hooks.find((candidate) => candidate.name === run.hook);
     if (!profile || !hook) return;
     const range = matcher === 'key' ? hook.keyRange : locateInHook(hook, profile, matcher);
-    const id = `${ruleId}|${profile.file}|${range.line}:${range.column}|${message}`;
+    // One cause, one finding: agents running the same line differ only in their own ids.
+    const general = generalize(message, run);
+    const id = `${ruleId}|${profile.file}|${range.line}:${range.column}|${stable ?? general}`;
     const existing = pending.get(id);
     if (existing) {
       existing.agents.add(run.agentId);
@@ -193,10 +143,39 @@ export function simulationFindings(
       range,
       hook: run.hook,
       message,
+      general,
       agents: new Set([run.agentId]),
       ...(related ? { related } : {}),
     });
   };
+
+  if (extra.waitingMode)
+    pending.set('waiting-mode-scenario', {
+      ruleId: 'lifecycle-waiting-mode',
+      file: extra.waitingMode.file,
+      range: extra.waitingMode.range,
+      message:
+        'Unexpected `waitingMode: true`: the v1 waiting-mode protocol is the v2 anti-pattern; agents report and exit, and the orchestrator spawns fresh agents for the next iteration (AGENT_LIFECYCLE v2, "Anti-Pattern 1").',
+      general: '',
+      agents: new Set(),
+    });
+
+  // The protocol's own commands (the orchestrator's, or an agent's report) that Redis refused: the hook that wrote the key broke it.
+  for (const op of operations) {
+    if (op.kind !== 'redis' || op.push || op.runId !== undefined || !isErrorReply(op.reply)) continue;
+    const [name = '', key = ''] = op.command;
+    const write = [...redisWrites].reverse().find((w) => w.key === key && w.t <= op.t && w.runId !== undefined);
+    const run = write?.runId !== undefined ? runsById.get(write.runId) : undefined;
+    if (!write || !run) continue;
+    add(
+      run,
+      'redis-error-reply',
+      { commands: ['redis-cli'], words: [write.command ?? ''], key },
+      `Unexpected type for \`${key}\`: this hook's ${(write.command ?? '').toUpperCase()} made the protocol's \`${name.toUpperCase()} ${key}\` (by ${op.agentId}) fail with ${String(op.reply.error).split('\n')[0] ?? ''}.`,
+      undefined,
+      `protocol-type ${write.command ?? ''}`,
+    );
+  }
 
   for (const run of runs) {
     if (run.timedOut)
@@ -205,6 +184,8 @@ export function simulationFindings(
         'hook-timed-out',
         'key',
         `Unexpected hook timeout: \`${run.hook}\` ran past its timeout and was killed after ${Math.round(run.durationMs)} ms; the runtime logs it and carries on without what the rest of the hook would have done.`,
+        undefined,
+        `timeout ${run.hook}`,
       );
     else if (run.error) add(run, 'hook-failed', 'key', `Unexpected hook failure: \`${run.hook}\` could not start (${run.error}).`);
     else if (run.failed) {
@@ -216,6 +197,15 @@ export function simulationFindings(
         `Unexpected hook failure: \`${run.hook}\` exited with ${run.exitCode === null ? 'no status (killed by a signal)' : `status ${run.exitCode}`}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
       );
     }
+
+    const waiting = WAITING_MODE.exec(hookText(run) ?? '');
+    if (waiting)
+      add(
+        run,
+        'lifecycle-waiting-mode',
+        { commands: ['invoke-waiting-mode'], words: [waiting[1]!] },
+        `Unexpected \`invoke-waiting-mode.sh ${waiting[1] ?? ''}\`: the agent enters waiting mode, the v2 anti-pattern; report, then exit cleanly (AGENT_LIFECYCLE v2).`,
+      );
 
     for (const op of run.operations) {
       if (op.kind === 'memory') memoryFinding(run, op);
@@ -266,7 +256,7 @@ export function simulationFindings(
       run,
       'memory-read-unwritten',
       matcher,
-      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}.`,
+      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
       writerLocation(later ?? similar, '/sqlite-memory'),
     );
   }
@@ -286,6 +276,23 @@ export function simulationFindings(
         );
         return;
       }
+    }
+    if (isErrorReply(op.reply)) {
+      const reply = String(op.reply.error);
+      const key = args[0] ?? '';
+      add(
+        run,
+        'redis-error-reply',
+        { commands: ['redis-cli'], words: [lower], key },
+        `Unexpected Redis error for \`${[name.toUpperCase(), ...args.slice(0, 1)].join(' ')}\`: ${reply.split('\n')[0] ?? ''}; the command did nothing${
+          reply.startsWith('WRONGTYPE') ? keyType(key, op.t) : ''
+        }.`,
+        writerLocation(
+          [...redisWrites].reverse().find((w) => w.key === key && w.t <= op.t),
+          'redis-cli',
+        ),
+      );
+      return;
     }
     if (!REDIS_READS.has(lower)) return;
     const keys = REDIS_BLOCKING.has(lower) ? args.slice(0, -1) : lower === 'exists' ? args : [args[0] ?? ''];
@@ -309,7 +316,7 @@ export function simulationFindings(
         run,
         'redis-read-unwritten',
         { commands: ['redis-cli'], words: [lower], key },
-        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}.`,
+        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
         writerLocation(later ?? similar, 'redis-cli'),
       );
     }
@@ -340,6 +347,17 @@ export function simulationFindings(
     return [...memoryWrites].reverse().find((w) => w.key === key && w.level === 'agent')?.agentId;
   }
 
+  /** What the key held when a WRONGTYPE came back, from the trace's writes. */
+  function keyType(key: string, t: number): string {
+    const write = [...redisWrites].reverse().find((w) => w.key === key && w.t <= t);
+    if (!write) return '';
+    return ` (\`${key}\` was written by ${write.agentId === 'orchestrator' ? 'the orchestrator' : write.agentId} with ${(write.command ?? '?').toUpperCase()})`;
+  }
+
+  function hookText(run: HookRunRecord): string | undefined {
+    return profiles.get(run.profile)?.hooks.find((candidate) => candidate.name === run.hook)?.text;
+  }
+
   const byFile = new Map<string, Diagnostic[]>();
   for (const finding of pending.values()) {
     const count = finding.agents.size;
@@ -348,8 +366,8 @@ export function simulationFindings(
       ruleId: finding.ruleId,
       severity: SIMULATION_RULES[finding.ruleId].severity,
       ...finding.range,
-      message: `${finding.message} [simulated: ${who}]`,
-      hook: finding.hook,
+      message: count === 0 ? finding.message : `${count > 1 ? finding.general : finding.message} [simulated: ${who}]`,
+      ...(finding.hook ? { hook: finding.hook } : {}),
       ...(finding.related ? { related: finding.related } : {}),
     };
     const list = byFile.get(finding.file) ?? [];
@@ -361,103 +379,8 @@ export function simulationFindings(
     .map(([filePath, diagnostics]) => ({ filePath, diagnostics: diagnostics.sort(compareDiagnostics) }));
 }
 
-function firstLine(text: string): string {
-  const line =
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l.length > 0) ?? '';
-  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+function isErrorReply(reply: unknown): reply is { error: unknown } {
+  return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply;
 }
 
-function closestKey(key: string, writes: readonly Write[]): Write | undefined {
-  let best: Write | undefined;
-  let bestScore = Infinity;
-  for (const write of writes) {
-    const score = editDistance(key, write.key);
-    if (score < bestScore) {
-      best = write;
-      bestScore = score;
-    }
-  }
-  // A typo, or a segment renamed.
-  if (best && bestScore <= Math.max(3, Math.floor(key.length / 3))) return best;
-  // A segment added or left out: `agent:a:context` for `agent:a:blocking:context`.
-  return writes.find((write) => segmentsWithin(key, write.key) || segmentsWithin(write.key, key));
-}
-
-/** Whether `short`'s `:`-segments appear in order in `long`, with the same first and last segment. */
-function segmentsWithin(short: string, long: string): boolean {
-  const a = short.split(':');
-  const b = long.split(':');
-  if (a.length >= b.length || a.length < 2 || a[0] !== b[0] || a.at(-1) !== b.at(-1)) return false;
-  let j = 0;
-  for (const segment of b) if (segment === a[j]) j++;
-  return j === a.length;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
-
-export interface LineMatcher {
-  /** The line must contain one of these (the command). */
-  commands: string[];
-  /** ...and, preferably, these words (the subcommand), case-insensitive. */
-  words?: string[];
-  /** ...and a word that, its variables read as wildcards, matches this (the key or type as run). */
-  key?: string;
-}
-
-/**
- * The script line that most likely ran an operation: a line with the command,
- * then the subcommand, then a word that matches the key once `${VAR}`,
- * `$VAR` and `$(...)` are read as wildcards. Continuation lines (`\`) count
- * as part of the command's line. Falls back to the hook's key.
- */
-export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: LineMatcher): Range {
-  const lines = hook.text.split('\n');
-  let best: { line: number; score: number } | undefined;
-  for (let index = 0; index < lines.length; index++) {
-    let joined = lines[index]!;
-    for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]!}`;
-    if (/^\s*#/.test(joined) || !matcher.commands.some((command) => joined.includes(command))) continue;
-    let score = 1;
-    if (matcher.words?.every((word) => new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(joined))) score += 1;
-    if (matcher.key !== undefined && wordsOf(joined).some((word) => wordPattern(word).test(matcher.key!))) score += 2;
-    if (!best || score > best.score) best = { line: index + 1, score };
-  }
-  if (!best || !profile.lines) return hook.keyRange;
-  const text = lines[best.line - 1]!;
-  const start = text.length - text.trimStart().length + 1;
-  const mapped = new ScriptSourceMap(hook, profile.lines).mapRange({
-    line: best.line,
-    column: start,
-    endLine: best.line,
-    endColumn: text.trimEnd().length + 1,
-  });
-  return mapped.range;
-}
-
-function wordsOf(line: string): string[] {
-  return (line.match(/"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"']+(?:"(?:[^"\\]|\\.)*"[^\s"']*)*/g) ?? []).map((word) =>
-    word.replace(/^["']|["']$/g, '').replace(/^--[a-z-]+=/, ''),
-  );
-}
-
-function wordPattern(word: string): RegExp {
-  const parts = word.split(/(\$\{[^}]*\}|\$\([^)]*\)|\$[A-Za-z_][A-Za-z0-9_]*)/);
-  const source = parts.map((part, i) => (i % 2 === 1 ? '.*' : escapeRegExp(part.replace(/["']/g, '')))).join('');
-  return new RegExp(`^${source}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+export { locateInHook, type LineMatcher };

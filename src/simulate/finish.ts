@@ -1,3 +1,4 @@
+import type { Range } from '../diagnostics.js';
 import type { RedisOperation } from '../executor/trace.js';
 import { simulationFindings } from './findings.js';
 import type { DecisionRecord, IterationRecord, SimulationTrace } from './trace.js';
@@ -21,6 +22,8 @@ export async function finishTrace(
     outcome: string;
     iterations?: IterationRecord[];
     decisions?: DecisionRecord[];
+    /** Where a scenario asked for the v1 waiting mode, to report it. */
+    waitingMode?: { file: string; range: Range };
   },
 ): Promise<SimulationTrace> {
   try {
@@ -65,7 +68,7 @@ export async function finishTrace(
       redisKeys: await world.redisSnapshot(),
       memory,
       events: world.allEvents(),
-      findings: simulationFindings(world.hookRuns, operations, profiles),
+      findings: simulationFindings(world.hookRuns, operations, profiles, fields.waitingMode ? { waitingMode: fields.waitingMode } : {}),
     };
   } finally {
     await world.close();

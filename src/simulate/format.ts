@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
+import { formatScore } from './protocol.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 
 /**
@@ -69,7 +70,7 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     for (const decision of trace.decisions) {
       lines.push(
         `  iteration ${decision.iteration}: ${decision.decision} by ${decision.by}` +
-          `${decision.confidence !== undefined ? `, confidence ${decision.confidence}` : ''}${decision.consensus !== undefined ? `, consensus ${decision.consensus}` : ''}`,
+          `${decision.confidence !== undefined ? `, confidence ${formatScore(decision.confidence)}` : ''}${decision.consensus !== undefined ? `, consensus ${formatScore(decision.consensus)}` : ''}`,
       );
     }
     lines.push(`Outcome: ${trace.outcome}`);
@@ -129,6 +130,10 @@ function marker(step: TimelineStep): string {
     iteration: '═',
     outcome: '■',
     note: '·',
+    exit: '⏻',
+    escalate: '⇡',
+    retry: '↺',
+    reschedule: '⇢',
   }[step.kind];
 }
 

@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
 import { finishTrace } from './finish.js';
+import type { BlockingType } from './scenario.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 import { delay, World } from './world.js';
 
@@ -23,7 +24,8 @@ export interface LifecycleOptions {
   task?: string;
   iteration?: number;
   phase?: string;
-  blockingType?: string;
+  /** BLOCKING_TYPE: one of the documented consensus, validation, dependency (default consensus). */
+  blockingType?: BlockingType;
   /** SIGNAL_DATA (default: a coordinator's completion signal). */
   signalData?: string;
   hookTimeoutMs?: number;
@@ -71,7 +73,7 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
     // The signal's clock starts when the agent starts waiting, as a coordinator's would.
     let signal: Promise<{ data: unknown }> | undefined;
     const result = await world.block(agent, {
-      blockingType: options.blockingType ?? 'coordination',
+      blockingType: options.blockingType ?? 'consensus',
       thresholdMs,
       waitingFor: options.scenario === 'signal' ? `a signal (arrives after ${signalAfterMs} ms)` : 'a signal (none will come)',
       get signal() {

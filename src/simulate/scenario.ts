@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { nodeAtPath } from '../profile/profile.js';
-import { CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
+import { BLOCKING_TYPES, CFN_AGENT_TIMEOUTS_MS, CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { validate } from '../schema/generated/scenario-validator.js';
 
 /**
@@ -14,36 +14,47 @@ import { validate } from '../schema/generated/scenario-validator.js';
 
 export type CfnMode = keyof typeof CFN_MODES;
 export type Decision = 'PROCEED' | 'ITERATE' | 'ABORT';
-export type BlockingSpec = 'timeout' | { signalAfterMs: number };
+export type BlockingType = (typeof BLOCKING_TYPES)[number];
+export type TimeoutRole = 'implementer' | 'validator' | 'productOwner' | 'researcher';
+export type AfterTimeout = 'escalate' | 'retry' | 'reschedule';
 
-export interface ImplementerSpec {
+/** One declared blocking wait (agent-lifecycle-hooks.md): the hooks around it, and how it ends. */
+export interface BlockingSpec {
+  type: BlockingType;
+  /** Iterations it happens in; empty: every iteration. */
+  iterations: number[];
+  /** Counted from on_blocking_start; undefined: no signal comes. */
+  signalAfterMs?: number;
+  from: string;
+  signalData?: string;
+  thresholdMs?: number;
+  afterTimeout: AfterTimeout;
+}
+
+export interface AgentSpec {
   id: string;
   /** Absolute path of the profile. */
   profile: string;
-  confidence: number[];
+  blocking: BlockingSpec[];
+  timeoutRole: TimeoutRole;
   failIn: number[];
-  noReportIn: number[];
   timeoutIn: number[];
-  blockingTimeoutMs?: number;
+  noReportIn: number[];
+  noDoneIn: number[];
   /** Where the entry is in the scenario file. */
   range: Range;
 }
 
-export interface ValidatorSpec {
-  id: string;
-  profile: string;
-  consensus: number[];
-  blocking: BlockingSpec[];
-  blockingTimeoutMs?: number;
-  range: Range;
+export interface ImplementerSpec extends AgentSpec {
+  confidence: number[];
 }
 
-export interface ProductOwnerSpec {
-  id: string;
-  profile: string;
+export interface ValidatorSpec extends AgentSpec {
+  consensus: number[];
+}
+
+export interface ProductOwnerSpec extends AgentSpec {
   decisions: Decision[];
-  blockingTimeoutMs?: number;
-  range: Range;
 }
 
 export interface Scenario {
@@ -57,11 +68,20 @@ export interface Scenario {
   maxIterations: number;
   blockingTimeoutMs: number;
   agentTimeoutMs: number;
+  agentTimeouts: Record<TimeoutRole, number>;
   hookTimeoutMs: number;
+  waitingMode: boolean;
+  /** Where `waitingMode: true` is, to report it. */
+  waitingModeRange?: Range;
+  successCriteria?: string;
+  maxConcurrentStarts?: number;
   loop3: ImplementerSpec[];
   loop2: ValidatorSpec[];
   productOwner?: ProductOwnerSpec;
 }
+
+/** AGENT_LIFECYCLE.md, "Timeout Handling": role-based agent timeouts. */
+export const DOCUMENTED_AGENT_TIMEOUTS: Record<TimeoutRole, number> = CFN_AGENT_TIMEOUTS_MS;
 
 export const SCENARIO_DEFAULTS = {
   phase: 'implementation',
@@ -70,6 +90,16 @@ export const SCENARIO_DEFAULTS = {
   agentTimeoutMs: 1000,
 } as const;
 
+interface RawBlocking {
+  type: BlockingType;
+  iterations?: number[];
+  signalAfterMs?: number;
+  from?: string;
+  signalData?: string;
+  thresholdMs?: number;
+  afterTimeout?: AfterTimeout;
+}
+
 interface RawAgent {
   id: string;
   profile: string;
@@ -77,10 +107,11 @@ interface RawAgent {
   consensus?: number | number[];
   failIn?: number[];
   noReportIn?: number[];
+  noDoneIn?: number[];
   timeoutIn?: number[];
-  blocking?: BlockingSpec | BlockingSpec[];
+  blocking?: RawBlocking[];
+  timeoutRole?: TimeoutRole;
   decisions?: Decision[];
-  blockingTimeoutMs?: number;
 }
 
 interface RawScenario {
@@ -93,7 +124,11 @@ interface RawScenario {
   maxIterations?: number;
   blockingTimeoutMs?: number;
   agentTimeoutMs?: number;
+  agentTimeouts?: Partial<Record<TimeoutRole, number>>;
   hookTimeoutMs?: number;
+  waitingMode?: boolean;
+  successCriteria?: string;
+  maxConcurrentStarts?: number;
   loop3: RawAgent[];
   loop2: RawAgent[];
   productOwner?: Omit<RawAgent, 'id'> & { id?: string };
@@ -221,33 +256,35 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
     return { id, profile };
   };
 
+  const common = (agent: RawAgent | NonNullable<RawScenario['productOwner']>, role: TimeoutRole) => ({
+    blocking: (agent.blocking ?? []).map(
+      (b): BlockingSpec => ({
+        type: b.type,
+        iterations: b.iterations ?? [],
+        ...(b.signalAfterMs !== undefined ? { signalAfterMs: b.signalAfterMs } : {}),
+        from: b.from ?? 'coordinator',
+        ...(b.signalData !== undefined ? { signalData: b.signalData } : {}),
+        ...(b.thresholdMs !== undefined ? { thresholdMs: b.thresholdMs } : {}),
+        afterTimeout: b.afterTimeout ?? 'escalate',
+      }),
+    ),
+    timeoutRole: agent.timeoutRole ?? role,
+    failIn: agent.failIn ?? [],
+    timeoutIn: agent.timeoutIn ?? [],
+    noReportIn: agent.noReportIn ?? [],
+    noDoneIn: agent.noDoneIn ?? [],
+  });
   const loop3: ImplementerSpec[] = [];
   for (const [index, agent] of raw.loop3.entries()) {
     const path = ['loop3', String(index)];
     const { id, profile } = await checkAgent(agent, path, agent.id);
-    loop3.push({
-      id,
-      profile,
-      confidence: list(agent.confidence ?? 0),
-      failIn: agent.failIn ?? [],
-      noReportIn: agent.noReportIn ?? [],
-      timeoutIn: agent.timeoutIn ?? [],
-      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}),
-      range: at(path),
-    });
+    loop3.push({ id, profile, confidence: list(agent.confidence ?? 0), ...common(agent, 'implementer'), range: at(path) });
   }
   const loop2: ValidatorSpec[] = [];
   for (const [index, agent] of raw.loop2.entries()) {
     const path = ['loop2', String(index)];
     const { id, profile } = await checkAgent(agent, path, agent.id);
-    loop2.push({
-      id,
-      profile,
-      consensus: list(agent.consensus ?? 0),
-      blocking: agent.blocking === undefined ? [{ signalAfterMs: 0 }] : Array.isArray(agent.blocking) ? agent.blocking : [agent.blocking],
-      ...(agent.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: agent.blockingTimeoutMs } : {}),
-      range: at(path),
-    });
+    loop2.push({ id, profile, consensus: list(agent.consensus ?? 0), ...common(agent, 'validator'), range: at(path) });
   }
   let productOwner: ProductOwnerSpec | undefined;
   if (raw.productOwner) {
@@ -256,7 +293,7 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
       id,
       profile,
       decisions: raw.productOwner.decisions ?? [],
-      ...(raw.productOwner.blockingTimeoutMs !== undefined ? { blockingTimeoutMs: raw.productOwner.blockingTimeoutMs } : {}),
+      ...common(raw.productOwner, 'productOwner'),
       range: at(['productOwner']),
     };
   }
@@ -276,7 +313,12 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
       maxIterations: raw.maxIterations ?? CFN_MAX_ITERATIONS,
       blockingTimeoutMs: raw.blockingTimeoutMs ?? SCENARIO_DEFAULTS.blockingTimeoutMs,
       agentTimeoutMs: raw.agentTimeoutMs ?? SCENARIO_DEFAULTS.agentTimeoutMs,
+      agentTimeouts: { ...DOCUMENTED_AGENT_TIMEOUTS, ...raw.agentTimeouts },
       hookTimeoutMs: raw.hookTimeoutMs ?? HOOK_TIMEOUT_MS,
+      waitingMode: raw.waitingMode ?? false,
+      ...(raw.waitingMode ? { waitingModeRange: at(['waitingMode']) } : {}),
+      ...(raw.successCriteria !== undefined ? { successCriteria: raw.successCriteria } : {}),
+      ...(raw.maxConcurrentStarts !== undefined ? { maxConcurrentStarts: raw.maxConcurrentStarts } : {}),
       loop3,
       loop2,
       ...(productOwner ? { productOwner } : {}),

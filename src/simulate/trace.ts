@@ -16,10 +16,25 @@ export interface AgentRecord {
   role: AgentRole;
   profile: string;
   iteration?: number;
-  /** The instance this one replaced after it timed out. */
+  /** The instance this one replaced after it failed, timed out or gave its task back. */
   replaces?: string;
-  status: 'running' | 'reported' | 'no-report' | 'failed' | 'timed-out' | 'replaced' | 'blocked' | 'resumed' | 'done';
+  status:
+    | 'running'
+    | 'reported'
+    | 'no-report'
+    | 'failed'
+    | 'timed-out'
+    | 'replaced'
+    | 'rescheduled'
+    | 'blocked'
+    | 'resumed'
+    | 'exited'
+    | 'done';
   spawnedAt: number;
+  /** Its documented role timeout (AGENT_LIFECYCLE.md, "Timeout Handling"), in ms. */
+  timeoutMs?: number;
+  /** How its process ended: 0, non-zero, or null when it was killed. */
+  exitCode?: number | null;
   /** What it reported (confidence for Loop 3, consensus score for Loop 2). */
   reported?: number;
 }
@@ -60,7 +75,11 @@ export type StepKind =
   | 'decision'
   | 'iteration'
   | 'outcome'
-  | 'note';
+  | 'note'
+  | 'exit'
+  | 'escalate'
+  | 'retry'
+  | 'reschedule';
 
 export interface TimelineStep {
   t: number;
@@ -76,18 +95,27 @@ export interface TimelineStep {
 
 export interface DecisionRecord {
   iteration: number;
-  /** Who decided: the gate (a failed gate iterates without Loop 2), the Product Owner, or the iteration limit. */
-  by: 'gate' | 'product-owner' | 'iteration-limit';
+  /** Who decided: the gate or consensus (a failed check iterates), the Product Owner, or the iteration limit. */
+  by: 'gate' | 'consensus' | 'product-owner' | 'iteration-limit';
   decision: 'PROCEED' | 'ITERATE' | 'ABORT';
   confidence?: number;
   consensus?: number;
 }
 
+/** One agent's score as the orchestrator read it: 0.0 unless it signalled `:done` and reported a confidence. */
+export interface ScoreRecord {
+  agentId: string;
+  score: number;
+  reported: boolean;
+  /** Why it counts 0.0. */
+  reason?: string;
+}
+
 export interface IterationRecord {
   iteration: number;
-  implementers: Array<{ agentId: string; confidence: number; reported: boolean }>;
+  implementers: ScoreRecord[];
   gate: { threshold: number; confidence: number; passed: boolean };
-  validators?: Array<{ agentId: string; score: number; reported: boolean }>;
+  validators?: ScoreRecord[];
   consensus?: { threshold: number; score: number; passed: boolean };
   decision: DecisionRecord;
 }

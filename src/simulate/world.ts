@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ExecutorSession, ExecutorSessionOptions, HookRunResult } from '../executor/session.js';
@@ -9,7 +10,10 @@ import type { HookScript } from '../hooks/types.js';
 import { profileFromBytes } from '../profile/profile.js';
 import { runtimeEnvFor } from '../runtime/contract.js';
 import type { LineIndex } from '../text/line-index.js';
+import { Limiter, Signal, waitWithThreshold } from './sync.js';
 import type { AgentRecord, AgentRole, HookRunRecord, TimelineStep } from './trace.js';
+
+export { delay, Limiter, Signal, waitWithThreshold } from './sync.js';
 
 /**
  * What every simulation shares: one executor session (one memory, one Redis,
@@ -29,7 +33,8 @@ export interface WorldOptions {
   phase?: string;
   /** Called for each timeline step as it happens. */
   onStep?: (step: TimelineStep) => void;
-  clock?: () => number;
+  /** How many sandboxes may be setting up at once (default: the CPUs, at least 2). */
+  maxConcurrentStarts?: number;
 }
 
 export interface LoadedProfile {
@@ -62,25 +67,6 @@ export interface HookMetrics {
   hooks: Record<string, { executions: number; failures: number; avg_duration_ms: number; max_duration_ms: number }>;
 }
 
-/** A signal an agent may be waiting for: resolved once, with its data. */
-export class Signal<T = unknown> {
-  readonly promise: Promise<{ data: T; at: number }>;
-  private resolveFn!: (value: { data: T; at: number }) => void;
-  fired = false;
-
-  constructor(private readonly now: () => number) {
-    this.promise = new Promise((resolve) => {
-      this.resolveFn = resolve;
-    });
-  }
-
-  fire(data: T): void {
-    if (this.fired) return;
-    this.fired = true;
-    this.resolveFn({ data, at: this.now() });
-  }
-}
-
 export type WaitOutcome = { kind: 'signal'; data: unknown; waitMs: number } | { kind: 'timeout'; durationMs: number; exceededByMs: number };
 
 export class World {
@@ -90,29 +76,31 @@ export class World {
   readonly profiles = new Map<string, Promise<LoadedProfile>>();
   private readonly logs = new Map<string, HookLogEntry[]>();
   private readonly metrics: HookMetrics = { hooks: {} };
-  private readonly started: number;
+  private readonly starts: Limiter;
 
   private constructor(
     readonly session: ExecutorSession,
     readonly options: WorldOptions,
-    private readonly clock: () => number,
   ) {
-    this.started = clock();
+    this.starts = new Limiter(options.maxConcurrentStarts ?? Math.max(2, availableParallelism()));
   }
 
   static async create(options: WorldOptions): Promise<World> {
-    const clock = options.clock ?? (() => performance.now());
     const session = await (options.createSession ?? createExecutorSession)({
       swarmId: options.swarmId,
       ...(options.hookTimeoutMs !== undefined ? { timeoutMs: options.hookTimeoutMs } : {}),
       ...options.session,
     });
-    return new World(session, options, clock);
+    return new World(session, options);
   }
 
-  /** Milliseconds since the simulation began. */
+  /**
+   * Milliseconds since the session began: the session's own clock, the one
+   * hook runs and Redis operations are stamped with, so the timeline, the
+   * JSON trace and the Mermaid diagram agree.
+   */
   now(): number {
-    return Math.round((this.clock() - this.started) * 10) / 10;
+    return Math.round(this.session.trace.now() * 10) / 10;
   }
 
   signal<T = unknown>(): Signal<T> {
@@ -178,14 +166,23 @@ export class World {
     const profile = await this.profile(agent.profile);
     const hook = profile.hooks.find((candidate) => candidate.name === hookName);
     if (!hook) return undefined;
-    const result = await this.session.runHook(hook, {
-      agentId: agent.id,
-      swarmId: this.options.swarmId,
-      task: this.options.task,
-      ...(agent.iteration !== undefined ? { iteration: agent.iteration } : {}),
-      ...(this.options.phase !== undefined ? { phase: this.options.phase } : {}),
-      env: { ...(this.options.taskId !== undefined ? { TASK_ID: this.options.taskId } : {}), ...env },
-    });
+    // Sandboxes start a few at a time; each hook's budget starts with its own process, so waiting here costs it nothing.
+    const release = await this.starts.acquire();
+    let result: HookRunResult;
+    try {
+      result = await this.session.runHook(hook, {
+        agentId: agent.id,
+        swarmId: this.options.swarmId,
+        task: this.options.task,
+        ...(agent.iteration !== undefined ? { iteration: agent.iteration } : {}),
+        ...(this.options.phase !== undefined ? { phase: this.options.phase } : {}),
+        // TASK_ID is not among the hooks' documented variables: agents get it on their command line, hooks do not.
+        env,
+        onProcessStart: release,
+      });
+    } finally {
+      release();
+    }
     const record = this.recordRun(agent, result);
     await this.logRun(record);
     const status = record.timedOut
@@ -204,7 +201,7 @@ export class World {
   }
 
   private recordRun(agent: AgentRecord, result: HookRunResult): HookRunRecord {
-    const runtimeNames = new Set<string>([...runtimeEnvFor(result.hook), 'TASK_ID']);
+    const runtimeNames = new Set<string>([...runtimeEnvFor(result.hook), 'TASK_ID', 'ERROR']);
     const env = Object.fromEntries(Object.entries(result.env).filter(([name]) => runtimeNames.has(name)));
     const record: HookRunRecord = {
       runId: result.runId,
@@ -317,7 +314,7 @@ export class World {
       actor: agent.id,
       kind: 'timeout',
       iteration: agent.iteration,
-      text: `blocking timeout: no ${options.waitingFor} within ${options.thresholdMs} ms`,
+      text: `blocking timeout: ${options.thresholdMs} ms passed waiting for ${options.waitingFor}`,
     });
     await this.runHook(agent, 'on_blocking_timeout', {
       ...common,
@@ -370,27 +367,6 @@ export class World {
 
 export function roleName(role: AgentRole): string {
   return { agent: 'agent', implementer: 'Loop 3 implementer', validator: 'Loop 2 validator', 'product-owner': 'Product Owner' }[role];
-}
-
-/** Waits for the signal or the threshold, whichever comes first; the timer never outlives the wait. */
-export async function waitWithThreshold(
-  signal: Promise<{ data: unknown }> | undefined,
-  thresholdMs: number,
-): Promise<{ kind: 'signal'; data: unknown } | { kind: 'timeout' }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<{ kind: 'timeout' }>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), thresholdMs);
-  });
-  try {
-    const signalled = signal ? signal.then(({ data }) => ({ kind: 'signal' as const, data })) : new Promise<never>(() => undefined);
-    return await Promise.race([signalled, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 export function shorten(text: string, max = 160): string {

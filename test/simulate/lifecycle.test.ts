@@ -43,7 +43,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox("simulate: one agent'
     expect(trace.outcome).toBe('signal');
     expect(trace.hookRuns.map((run) => run.hook)).toEqual(['on_blocking_start', 'on_signal_received']);
     const [start, received] = trace.hookRuns;
-    expect(start!.stdout).toBe('type=coordination threshold=300000 signal=unset\n');
+    expect(start!.stdout).toBe('type=consensus threshold=300000 signal=unset\n');
     const stored = trace.memory.find((entry) => entry.key === 'agent:saver-7:saved')!;
     expect(stored).toMatchObject({ level: 'agent', owner: 'saver-7', value: '{"step":"4","phase":"auth"}' });
     const lines = received!.stdout.trimEnd().split('\n');
