@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
@@ -19,8 +19,8 @@ import {
   EVENTBUS_COMMAND_NAME,
   KNOWN_SLASH_COMMANDS,
   MEMORY_COMMAND_NAME,
-  noSandboxPrelude,
   redisCliShim,
+  shellFunctions,
   SANDBOX_PATHS,
   slashCommandsIn,
 } from './shims.js';
@@ -206,6 +206,27 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
     { mode: 0o755 },
   );
+  // Functions for every command a run may call, grown as hooks name new ones; replaced whole
+  // (rename), so a sandbox that is starting reads either the old file or the new one.
+  const functionNames = new Set<string>();
+  let functionsWritten: Promise<void> = Promise.resolve();
+  const ensureFunctions = (names: readonly string[]): Promise<void> => {
+    if (names.every((name) => functionNames.has(name))) return functionsWritten;
+    for (const name of names) functionNames.add(name);
+    const text = shellFunctions({
+      redisCli: SANDBOX_PATHS.realRedisCli,
+      redisSocket: SANDBOX_PATHS.redisSocket,
+      controlSocket: SANDBOX_PATHS.controlSocket,
+      commands: [...functionNames].sort(),
+    });
+    const target = join(binDir, basename(SANDBOX_PATHS.functions));
+    const next = `${target}.${functionNames.size}`;
+    functionsWritten = functionsWritten.then(async () => {
+      await writeFile(next, text, { mode: 0o644 });
+      await rename(next, target);
+    });
+    return functionsWritten;
+  };
   await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(etcDir, name), text, { mode: 0o644 })));
 
   let redis: RedisSide;
@@ -344,8 +365,15 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let cgroup: RunCgroup | undefined;
     try {
       if (mode === 'bwrap') {
-        env = buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) });
-        const slashCommands = await Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) })));
+        env = {
+          BASH_ENV: SANDBOX_PATHS.functions,
+          ...SHELL_LEVEL,
+          ...buildHookEnvironment({ hookName: hook.name, context, ...(runOptions.env ? { overrides: runOptions.env } : {}) }),
+        };
+        const [slashCommands] = await Promise.all([
+          Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) }))),
+          ensureFunctions(slashNames),
+        ]);
         const args = bwrapArguments({
           script: hook.text,
           limits: runLimits,
@@ -406,7 +434,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
               'vah-limits',
               hook.text,
             ],
-            env: { BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue },
+            env: { BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue },
             cwd: agent.workspace,
             detached: true,
           },
@@ -528,6 +556,14 @@ function redisCliLocations(realRedisCli: string): string[] {
 }
 
 /**
+ * A bash whose stdin is a socket (Node's pipes are socket pairs) and whose
+ * SHLVL is below 2 takes itself for a shell started by sshd: it reads
+ * ~/.bashrc and skips BASH_ENV, so the hook would lose the commands'
+ * functions. A runtime started from a terminal gives its hooks SHLVL 2 too.
+ */
+const SHELL_LEVEL = { SHLVL: '1' } as const;
+
+/**
  * --no-sandbox: the same commands, as files in the run's directory (the
  * sockets' host paths are baked in) and as bash functions named `/NAME`.
  */
@@ -556,8 +592,16 @@ async function noSandboxLayout(options: {
       commands[name] = path;
     }),
   );
-  const prelude = join(options.runDir, 'prelude.bash');
-  await writeFile(prelude, noSandboxPrelude({ commands }));
+  const prelude = join(options.runDir, 'functions.bash');
+  await writeFile(
+    prelude,
+    shellFunctions({
+      redisCli: options.realRedisCli,
+      redisSocket: options.redisSocket,
+      controlSocket: options.controlSocket,
+      commands: Object.keys(commands).sort(),
+    }),
+  );
   return {
     prelude,
     shell: {
