@@ -1,38 +1,51 @@
-// Bundles the lint path of the CLI into dist/bundle/cli.mjs. Start-up matters
-// (a lint runs on every save and commit): loading one file instead of ~80
-// modules saves tens of milliseconds. Subcommands (run, simulate, lsp,
-// init-pre-commit) stay in dist/src and are imported from there on demand,
-// because they locate files of their own relative to their modules.
+// Bundles the CLI into two files, because start-up matters (a lint runs on every save and commit;
+// loading one file instead of ~80 modules saves tens of milliseconds):
+// - dist/bundle/cli.mjs, the lint path. Subcommands (run, simulate, lsp, init-pre-commit) stay in
+//   dist/src and are imported from there on demand, because they locate files of their own
+//   relative to their modules.
+// - dist/bundle/exec.mjs, run and simulate, without the lint path; bin/ picks it by command name.
 import { build } from 'esbuild';
 import { dirname, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const SUBCOMMAND = /^\.\/(run|simulate|init-pre-commit)\.js$|^\.\.\/lsp\//;
 
-await build({
-  entryPoints: [resolve(root, 'src/cli/entry.ts')],
-  outfile: resolve(root, 'dist/bundle/cli.mjs'),
+/** Imports matching `filter` stay outside the bundle, as imports of their compiled modules in dist/src. */
+const keepOutside = (filter) => ({
+  name: 'keep-outside',
+  setup(b) {
+    b.onResolve({ filter }, (args) => {
+      const source = resolve(dirname(args.importer), args.path);
+      const compiled = resolve(root, 'dist', relative(root, source));
+      return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
+    });
+  },
+});
+
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   minifyWhitespace: true,
   minifySyntax: true,
-  // web-tree-sitter finds its .wasm next to its own module; chalk is loaded only for colour.
-  external: ['web-tree-sitter', 'chalk'],
+  // web-tree-sitter and sql.js find their .wasm next to their own modules; chalk is loaded only for colour.
+  external: ['web-tree-sitter', 'sql.js', 'chalk'],
   // Some dependencies ship CommonJS that requires Node built-ins.
   banner: { js: "import { createRequire as __vahCreateRequire } from 'node:module'; const require = __vahCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [
-    {
-      name: 'subcommands-stay-outside',
-      setup(b) {
-        b.onResolve({ filter: SUBCOMMAND }, (args) => {
-          const source = resolve(dirname(args.importer), args.path);
-          const compiled = resolve(root, 'dist', relative(root, source));
-          return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
-        });
-      },
-    },
-  ],
-});
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [resolve(root, 'src/cli/entry.ts')],
+    outfile: resolve(root, 'dist/bundle/cli.mjs'),
+    plugins: [keepOutside(/^\.\/(run|simulate|init-pre-commit)\.js$|^\.\.\/lsp\//)],
+  }),
+  build({
+    ...common,
+    entryPoints: [resolve(root, 'src/cli/exec-entry.ts')],
+    outfile: resolve(root, 'dist/bundle/exec.mjs'),
+    plugins: [keepOutside(/^\.\/main\.js$/)],
+  }),
+]);

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { memoryIO } from '../src/cli/io.js';
@@ -172,6 +172,23 @@ describe('CLI', () => {
     const { code, out } = await run(['--all', '--root', DEMO, '--no-shellcheck'], ROOT);
     expect(code).toBe(1);
     expect(out).toContain('command-rm-rf');
+  });
+
+  it('run and simulate start from their own bundle, without loading the lint path', () => {
+    const loaded = (args: string[]): { status: number | null; files: string[] } => {
+      const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_DEBUG: 'esm' },
+      });
+      const files = new Set([...result.stderr.matchAll(/file:\/\/(\S+?\.m?js)\b/g)].map((m) => relative(ROOT, m[1]!)));
+      return { status: result.status, files: [...files] };
+    };
+    for (const command of ['run', 'simulate']) {
+      const { status, files } = loaded([command, '--help']);
+      expect(status).toBe(0);
+      expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/bundle/exec.mjs']);
+    }
+    expect(loaded(['--version']).files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/bundle/cli.mjs']);
   });
 
   it('the bin shim runs main in a real process', () => {

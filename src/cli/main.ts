@@ -9,7 +9,8 @@ import type { ReporterOptions } from '../reporters/types.js';
 import type { LintInput } from '../engine/lint.js';
 import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
-import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
+import { discoverFiles, readAll, UsageError } from './discover.js';
+import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from './io.js';
 
@@ -99,14 +100,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (subcommand) return await (await subcommand())(rest, io);
     return await lintCommand(argv, io);
   } catch (error) {
-    if (isUsageError(error)) {
-      io.stderr(`validate-agent-hooks: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`validate-agent-hooks: internal error: ${message}\n`);
-    if (io.env.VALIDATE_AGENT_HOOKS_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-    return EXIT_USAGE;
+    return reportFailure(error, io);
   }
 }
 
