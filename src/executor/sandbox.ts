@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { findExecutable } from './host.js';
-import { probeKey, recalledProbe, rememberProbe } from './probe-cache.js';
+import { probeKey, recalledProbe, rememberProbe } from '../cache/tool-probe.js';
 import { SANDBOX_PATHS, shellQuote } from './shims.js';
 
 /**

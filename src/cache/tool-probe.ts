@@ -3,33 +3,35 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 /**
- * Remembers that a bwrap binary could build a sandbox here, so a `run` does
- * not build a throw-away sandbox before the real one. The key is the binary
- * (path, inode, size, mtime), the host user it runs as and the boot: a new
- * bwrap or a reboot (after which user-namespace settings may differ) probes
- * again. Only success is remembered; a failed probe is repeated every time,
- * so fixing the machine is noticed at once.
+ * Remembers what probing an external tool found, so that a run does not
+ * start the tool only to ask it: that bwrap could build a sandbox here (no
+ * throw-away sandbox before the real one), ShellCheck's version (no blocking
+ * `shellcheck --version` on every lint). The key is the binary (path, inode,
+ * size, mtime) plus what else the answer depends on, and the boot: a new
+ * binary or a reboot probes again. Only success is remembered; a failed probe
+ * is repeated every time, so fixing the machine is noticed at once.
  */
 export interface ProbeCacheOptions {
-  /** The cache file; default $XDG_CACHE_HOME (or ~/.cache)/validate-agent-hooks/bwrap-probe.json. */
+  /** The cache file; default $XDG_CACHE_HOME (or ~/.cache)/validate-agent-hooks/tool-probes.json. */
   file?: string;
 }
 
 export function defaultProbeCacheFile(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'validate-agent-hooks', 'bwrap-probe.json');
+  return join(base, 'validate-agent-hooks', 'tool-probes.json');
 }
 
-export function probeKey(bwrapPath: string, hostUid: number | undefined, hostGid: number | undefined): string | undefined {
+/** The key of a binary's probe, or undefined when the binary cannot be found. `extra` is what else the answer depends on. */
+export function probeKey(binaryPath: string, ...extra: (string | number | undefined)[]): string | undefined {
   try {
-    const stat = statSync(bwrapPath);
+    const stat = statSync(binaryPath);
     let boot = '';
     try {
       boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
     } catch {
       // no /proc: the binary's identity alone
     }
-    return [bwrapPath, stat.ino, stat.size, stat.mtimeMs, hostUid ?? '', hostGid ?? '', boot].join('|');
+    return [binaryPath, stat.ino, stat.size, stat.mtimeMs, ...extra.map((part) => part ?? ''), boot].join('|');
   } catch {
     return undefined;
   }

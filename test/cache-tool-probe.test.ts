@@ -1,12 +1,12 @@
-// `run` builds no throw-away sandbox once a bwrap binary is known to work: the probe's answer is
-// remembered per binary, host user and boot.
+// Probing external tools once per binary: bwrap (`run` builds no throw-away sandbox once a bwrap binary
+// is known to work) and ShellCheck (no blocking `shellcheck --version` on every lint).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findExecutable } from '../../src/executor/host.js';
-import { probeKey, recalledProbe, rememberProbe } from '../../src/executor/probe-cache.js';
-import { probeBwrap } from '../../src/executor/sandbox.js';
-import { tempDir } from './helpers.js';
+import { findExecutable } from '../src/executor/host.js';
+import { probeKey, recalledProbe, rememberProbe } from '../src/cache/tool-probe.js';
+import { probeBwrap } from '../src/executor/sandbox.js';
+import { tempDir } from './executor/helpers.js';
 
 const bwrapPath = findExecutable('bwrap');
 
@@ -60,6 +60,40 @@ describe.skipIf(!bwrapPath)('bwrap probe cache', () => {
       expect(recalledProbe('k', { file })).toBeUndefined();
       rememberProbe('k', '1.0', { file });
       expect(recalledProbe('k', { file })).toBe('1.0');
+    } finally {
+      remove();
+    }
+  });
+});
+
+describe('ShellCheck version probe', () => {
+  it('asks a binary for its version once, then answers from the cache until the binary changes', async () => {
+    const { findShellCheckLazily } = await import('../src/shellcheck/index.js');
+    const { dir, remove } = tempDir('vah-scprobe-');
+    try {
+      const fake = join(dir, 'shellcheck');
+      const calls = join(dir, 'calls');
+      const write = (version: string) =>
+        writeFileSync(
+          fake,
+          `#!/bin/sh\necho x >> '${calls}'\necho 'ShellCheck - shell script analysis tool'\necho 'version: ${version}'\n`,
+          { mode: 0o755 },
+        );
+      const count = () => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean).length : 0);
+      const file = join(dir, 'probes.json');
+      write('1.2.3');
+      expect((await findShellCheckLazily(fake, { file }))?.version).toBe('1.2.3');
+      expect((await findShellCheckLazily(fake, { file }))?.version).toBe('1.2.3');
+      expect(count()).toBe(1);
+      write('1.2.4');
+      utimesSync(fake, new Date(), new Date(Date.now() + 5_000));
+      expect((await findShellCheckLazily(fake, { file }))?.version).toBe('1.2.4');
+      expect(count()).toBe(2);
+      // A binary that cannot be run is not remembered: asked again each time.
+      writeFileSync(fake, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+      utimesSync(fake, new Date(), new Date(Date.now() + 10_000));
+      expect(await findShellCheckLazily(fake, { file })).toBeUndefined();
+      expect(await findShellCheckLazily(join(dir, 'missing'), { file })).toBeUndefined();
     } finally {
       remove();
     }
