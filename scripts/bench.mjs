@@ -15,7 +15,7 @@ const bin = join(root, 'bin', 'validate-agent-hooks');
 const corpus = join(root, '..', 'shared', 'corpus', 'claude-flow-novice');
 const quick = process.argv.includes('--quick');
 const PAIRS = quick ? 5 : 21;
-const [SMALL, LARGE] = quick ? [400, 2000] : [2000, 10000];
+const [SMALL, LARGE] = quick ? [200, 1000] : [2000, 10000];
 const node = process.execPath;
 const shellcheckVersion = (() => {
   try {
