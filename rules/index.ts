@@ -37,7 +37,7 @@ import processControl from './process-control/index.js';
 import shellSyntax from './shell-syntax/index.js';
 import suppressionUnused from './suppression-unused/index.js';
 
-export const rules: Rule<any>[] = [
+export const rules: Rule<unknown>[] = [
   commandChmod777,
   commandChownRoot,
   commandCustom,

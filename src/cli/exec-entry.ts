@@ -1,11 +1,11 @@
 // The CLI's entry for the executor's commands, bundled apart from the lint path (scripts/bundle.mjs):
 // `run` and `simulate` start without loading the linter, and from one file instead of ~100 modules.
 import { reportFailure } from './failure.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 import { runCommand } from './run.js';
 import { simulateCommand } from './simulate.js';
 
-export { processIO } from './io.js';
+export { processIO } from '../io.js';
 
 const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = { run: runCommand, simulate: simulateCommand };
 

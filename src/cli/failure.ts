@@ -1,5 +1,5 @@
 import { isUsageError } from './discover.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const EXIT_USAGE = 2;
 

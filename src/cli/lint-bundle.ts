@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Script } from 'node:vm';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 /**
  * Loads the lint path's bundle (dist/bundle/cli.cjs, scripts/bundle.mjs) with

@@ -12,7 +12,7 @@ import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index
 import { discoverFiles, readAll, UsageError } from './discover.js';
 import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -135,7 +135,7 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
       },
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(`${(error as Error).message.split('\n')[0]!} (see --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';

@@ -80,7 +80,7 @@ const availabilityCache = new Map<string, BwrapAvailability>();
 export function probeBwrap(
   options: { hostUid?: number; hostGid?: number; searchPath?: string; probeCacheFile?: string } = {},
 ): BwrapAvailability {
-  const cacheKey = `${options.hostUid}:${options.hostGid}:${options.searchPath ?? ''}:${options.probeCacheFile ?? ''}`;
+  const cacheKey = `${String(options.hostUid)}:${String(options.hostGid)}:${options.searchPath ?? ''}:${options.probeCacheFile ?? ''}`;
   const cached = availabilityCache.get(cacheKey);
   if (cached) return cached;
   const availability = probeUncached(options);
@@ -122,7 +122,11 @@ function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath
     },
   );
   if (probe.status !== 0) {
-    const detail = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim();
+    const detail = (
+      probe.stderr ||
+      probe.error?.message ||
+      (probe.status === null ? `killed by ${probe.signal ?? 'a signal'}` : `exit status ${probe.status}`)
+    ).trim();
     return {
       ok: false,
       path,

@@ -150,7 +150,7 @@ class Reader {
         end = block.node.range![2];
       } else {
         value = this.flowScalar(line, valueStart, rest);
-        valueData = (value as Scalar).value;
+        valueData = value.value;
         i++;
         end = line.next;
         this.nothingMoreIndented(i, indent);
@@ -313,8 +313,9 @@ function doubleQuoted(rest: string): { value: string; length: number } {
       continue;
     }
     const e = rest[++k];
-    if (e !== undefined && e in ESCAPES) {
-      value += ESCAPES[e];
+    const escaped = e === undefined ? undefined : ESCAPES[e];
+    if (escaped !== undefined) {
+      value += escaped;
     } else if (e === 'x' || e === 'u') {
       const digits = e === 'x' ? 2 : 4;
       const hex = rest.slice(k + 1, k + 1 + digits);

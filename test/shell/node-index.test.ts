@@ -48,7 +48,7 @@ const EDGE_SCRIPTS = [
   '',
 ];
 
-async function scripts(): Promise<string[]> {
+function scripts(): string[] {
   const out = [...EDGE_SCRIPTS];
   if (!corpusMissing)
     for (const { path, bytes } of corpusFiles()) {
@@ -63,7 +63,7 @@ describe('syntax-tree index', () => {
     if (corpusMissing) console.log(`node-index: corpus part skipped: ${corpusMissing}`);
     const parser = await loadShellParser();
     let questions = 0;
-    for (const text of await scripts()) {
+    for (const text of scripts()) {
       const tree = parseShell(parser, text);
       try {
         // Asked in a different order per tree, so types are also added to the index after it was built.
@@ -72,7 +72,7 @@ describe('syntax-tree index', () => {
             questions++;
             expect(
               nodesOfType(root, types).map((n) => n.id),
-              `${JSON.stringify(text.slice(0, 80))} ${types} from ${root.type} ${root.startIndex}-${root.endIndex}`,
+              `${JSON.stringify(text.slice(0, 80))} ${types.join(',')} from ${root.type} ${root.startIndex}-${root.endIndex}`,
             ).toEqual(walk(root, types));
           }
       } finally {
