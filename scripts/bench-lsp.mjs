@@ -42,7 +42,7 @@ export function profile200() {
   return lines.join('\n');
 }
 
-export async function measure({ root, runs }) {
+export async function measure({ root, pairs }) {
   const rows = [];
   for (const shellcheck of [false, true]) {
     const child = spawn(
@@ -85,7 +85,7 @@ export async function measure({ root, runs }) {
     const times = [];
     // An editor's server is long-lived: the first edits also pay for JIT warm-up, which is reported apart.
     const warmup = 10;
-    const n = Math.max(60, runs * 10);
+    const n = Math.max(60, pairs * 3);
     const warmupTimes = [];
     for (let version = 2; version < 2 + warmup + n; version++) {
       wait = published(version);
@@ -106,7 +106,8 @@ export async function measure({ root, runs }) {
     rows.push({
       what: `LSP didChange → diagnostics, 200-line profile, ${shellcheck ? 'with' : 'no'} ShellCheck`,
       value: `${median.toFixed(1)} ms (${sorted[0].toFixed(1)}–${sorted.at(-1).toFixed(1)} ms)`,
-      note: `${n} edits after ${warmup} warm-up edits (those: median ${[...warmupTimes].sort((a, b) => a - b)[warmup >> 1].toFixed(1)} ms), debounce 0${shellcheck ? ", until ShellCheck's findings are published (pause 0; the quick publish before it carries the last ones)" : ' (target ≤ 15 ms)'}`,
+      note: `${n} edits after ${warmup} warm-up edits (those: median ${[...warmupTimes].sort((a, b) => a - b)[warmup >> 1].toFixed(1)} ms), debounce 0${shellcheck ? ", until ShellCheck's findings are published (pause 0; the quick publish before it carries the last ones)" : ''}`,
+      ...(shellcheck ? {} : { target: '≤ 10 ms', met: median <= 10 }),
     });
   }
   return rows;

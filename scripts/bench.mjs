@@ -1,19 +1,22 @@
-// The benchmark: `npm run bench` (after the README's set-up). Prints a table
-// of medians (with min and max) measured on this machine, as ratios where
-// machines differ. `--write-readme` puts the table into README.md;
-// `--quick` uses fewer runs and sizes (for trying it out, not for the README).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// The benchmark: `npm run bench` (after the README's set-up). Every figure is
+// a paired ratio (scripts/bench-pair.mjs): the tool and a baseline measured
+// side by side, alternating, the median of the per-pair ratios, compared with
+// its target. `--write-readme` puts the table into README.md; `--quick` uses
+// fewer runs and smaller trees (for trying it out, not for the README).
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { command, paired, spread } from './bench-pair.mjs';
 import { generateTree } from './generate-profiles.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'validate-agent-hooks');
 const corpus = join(root, '..', 'shared', 'corpus', 'claude-flow-novice');
 const quick = process.argv.includes('--quick');
-const RUNS = quick ? 3 : 7;
-const SIZES = quick ? [200, 2000] : [200, 2000, 10000];
+const PAIRS = quick ? 5 : 21;
+const [SMALL, LARGE] = quick ? [200, 1000] : [2000, 10000];
+const node = process.execPath;
 const shellcheckVersion = (() => {
   try {
     return /version:\s*(\S+)/.exec(execFileSync('shellcheck', ['--version'], { encoding: 'utf8' }))[1];
@@ -22,55 +25,56 @@ const shellcheckVersion = (() => {
   }
 })();
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+/** The rows of the table: a figure, its two sides, the paired ratio and its target. */
+const rows = [];
+function row(r) {
+  rows.push(r);
+  console.error(`  ${r.what}: ${r.value}${r.ratio ? ` → ${r.ratio}` : ''}${r.met === undefined ? '' : r.met ? ' (met)' : ' (missed)'}`);
+}
+const ratioText = (p) => `**${p.ratio.median.toFixed(2)}×** (${p.ratio.min.toFixed(2)}–${p.ratio.max.toFixed(2)})`;
+function pairedRow(what, p, against, target, extra = '') {
+  row({
+    what,
+    value: spread(p.b),
+    against: `${against}: ${spread(p.a)}`,
+    ratio: ratioText(p),
+    target: target === undefined ? '' : `≤ ${target}×`,
+    met: target === undefined ? undefined : p.ratio.median <= target,
+    note: extra,
+  });
+}
+const mustExit = (allowed) => (ra, rb) => {
+  for (const r of [ra, rb])
+    if (r.status !== undefined && !allowed.includes(r.status)) throw new Error(`a measured command exited ${r.status}: ${r.stderr ?? ''}`);
 };
-const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
-const spread = (s) => `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
-
-/**
- * Wall time (measured here, to the microsecond: /usr/bin/time only counts
- * hundredths) and peak RSS (KiB, as wait4 reports it for the process tree).
- */
-function timed(command, args, options = {}) {
-  const started = performance.now();
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, ...options });
-  const ms = performance.now() - started;
-  const rss = Number(result.stderr.trim().split('\n').pop());
-  return { ms, rssKiB: rss, status: result.status };
-}
-
-function repeat(n, fn) {
-  const runs = [];
-  for (let i = 0; i < n; i++) runs.push(fn());
-  return runs;
-}
 
 /** As many processes as src/shellcheck runs for the corpus (one per core, at least 8 scripts a process), the scripts dealt round-robin so they finish together. */
-async function shellcheckAlone(files) {
+function shellcheckAlone(files) {
   const count = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 8)));
   const groups = Array.from({ length: count }, () => []);
   files.forEach((f, i) => groups[i % count].push(f));
-  const started = performance.now();
-  await Promise.all(
-    groups.map(
-      (group) =>
-        new Promise((resolve) => {
-          const child = spawn('shellcheck', ['-f', 'json1', '--norc', '-s', 'bash', ...group], { stdio: ['ignore', 'ignore', 'ignore'] });
-          child.on('close', resolve);
-        }),
-    ),
-  );
-  return performance.now() - started;
+  return async () => {
+    const started = performance.now();
+    await Promise.all(
+      groups.map(
+        (group) =>
+          new Promise((resolve) => {
+            const child = spawn('shellcheck', ['-f', 'json1', '--norc', '-s', 'bash', ...group], { stdio: ['ignore', 'ignore', 'ignore'] });
+            child.on('close', resolve);
+          }),
+      ),
+    );
+    return { ms: performance.now() - started };
+  };
 }
 
-async function extractScripts(dir) {
+/** Every hook script of a tree, written out one per file for ShellCheck alone; and how many are distinct. */
+async function extractScripts(dir, out) {
   const { profileFromBytes } = await import(join(root, 'dist/src/profile/profile.js'));
   const { extractHooks } = await import(join(root, 'dist/src/hooks/extract.js'));
-  const out = mkdtempSync(join(tmpdir(), 'vah-bench-sc-'));
+  mkdirSync(out, { recursive: true });
   const files = [];
+  const distinct = new Set();
   for (const rel of readdirSync(dir, { recursive: true })) {
     if (!String(rel).endsWith('.md')) continue;
     const loaded = profileFromBytes(rel, readFileSync(join(dir, rel)));
@@ -79,111 +83,139 @@ async function extractScripts(dir) {
       const path = join(out, `${files.length}.sh`);
       writeFileSync(path, hook.text);
       files.push(path);
+      distinct.add(hook.text);
     }
   }
-  return { out, files };
+  return { files, distinct: distinct.size };
 }
 
-const rows = [];
-const row = (what, value, note = '') => {
-  rows.push({ what, value, note });
-  console.error(`  ${what}: ${value} ${note}`);
-};
+console.error(`validate-agent-hooks benchmark (${PAIRS} pairs a figure${quick ? ', quick' : ''})`);
+const scratch = mkdtempSync(join(tmpdir(), 'vah-bench-'));
+try {
+  const nodeAlone = command(node, ['-e', '']);
 
-console.error('validate-agent-hooks benchmark');
-const node = stats(repeat(RUNS * 2, () => timed(process.execPath, ['-e', '']).ms));
-row("`node -e ''` (baseline)", spread(node));
-
-const single = join(root, 'fixtures', 'demo', '.claude', 'agents', 'blocking-coordinator.md');
-const coldNoSc = stats(repeat(RUNS * 2, () => timed(process.execPath, [bin, single, '--no-shellcheck']).ms));
-row('single-file lint, no ShellCheck', spread(coldNoSc), `**${(coldNoSc.median / node.median).toFixed(2)}×** node (target ≤ 2.5×)`);
-if (shellcheckVersion) {
-  const coldSc = stats(repeat(RUNS * 2, () => timed(process.execPath, [bin, single]).ms));
-  row('single-file lint, with ShellCheck', spread(coldSc), `**${(coldSc.median / node.median).toFixed(2)}×** node`);
-
-  const { out, files } = await extractScripts(corpus);
-  const alone = [];
-  for (let i = 0; i < RUNS; i++) alone.push(await shellcheckAlone(files));
-  rmSync(out, { recursive: true, force: true });
-  const full = stats(
-    repeat(RUNS, () => timed(process.execPath, [bin, corpus, '--format', 'json'], { stdio: ['ignore', 'ignore', 'pipe'] }).ms),
+  // One clean profile of the usual shape (checked clean: exit 0).
+  const single = join(root, 'fixtures', 'demo', '.claude', 'agents', 'blocking-coordinator.md');
+  pairedRow(
+    'single clean profile, no ShellCheck',
+    await paired(nodeAlone, command(node, [bin, single, '--no-shellcheck']), { n: PAIRS, check: mustExit([0]) }),
+    "`node -e ''`",
+    2.2,
   );
-  const aloneStats = stats(alone);
-  row(
-    `corpus (139 profiles, ${files.length} scripts), with ShellCheck`,
-    spread(full),
-    `**${(full.median / aloneStats.median).toFixed(2)}×** ShellCheck alone (${spread(aloneStats)}; target ≤ 1.15×)`,
-  );
-}
+  if (shellcheckVersion)
+    pairedRow(
+      'single clean profile, with ShellCheck',
+      await paired(nodeAlone, command(node, [bin, single]), { n: PAIRS, check: mustExit([0]) }),
+      "`node -e ''`",
+    );
 
-const trees = mkdtempSync(join(tmpdir(), 'vah-bench-'));
-const walls = {};
-for (const size of SIZES) {
-  const dir = join(trees, String(size));
-  generateTree(dir, size, 42);
-  for (const sc of shellcheckVersion ? [false, true] : [false]) {
-    const runs = size >= 10000 ? Math.min(RUNS, 3) : RUNS;
-    const results = repeat(runs, () =>
-      timed(process.execPath, [bin, '--all', '--root', dir, '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      }),
+  const { files, distinct } = await extractScripts(corpus, join(scratch, 'corpus-scripts'));
+  const corpusWhat = `corpus (${readdirSync(corpus, { recursive: true }).filter((f) => String(f).endsWith('.md')).length} profiles, ${files.length} scripts, ${distinct} distinct)`;
+  if (shellcheckVersion)
+    pairedRow(
+      `${corpusWhat}, with ShellCheck`,
+      await paired(shellcheckAlone(files), command(node, [bin, corpus, '--format', 'json']), { n: PAIRS, check: mustExit([0, 1]) }),
+      `ShellCheck alone (${Math.min(availableParallelism(), Math.ceil(files.length / 8))} processes)`,
+      1.8,
     );
-    const wall = stats(results.map((r) => r.ms));
-    const rss = Math.max(...results.map((r) => r.rssKiB)) / 1024;
-    walls[`${size}:${sc}`] = wall.median;
-    const previous = SIZES[SIZES.indexOf(size) - 1];
-    const growth = previous ? ` growth ×${(wall.median / walls[`${previous}:${sc}`]).toFixed(2)} vs ${previous}` : '';
-    row(
-      `${size} generated profiles, ${sc ? 'with' : 'no'} ShellCheck`,
-      spread(wall),
-      `${Math.round(size / (wall.median / 1000))} profiles/s, peak RSS ${rss.toFixed(0)} MB${growth}`,
-    );
+  pairedRow(
+    `${corpusWhat}, no ShellCheck`,
+    await paired(nodeAlone, command(node, [bin, corpus, '--format', 'json', '--no-shellcheck']), { n: PAIRS, check: mustExit([0, 1]) }),
+    "`node -e ''`",
+    4.5,
+  );
+
+  // Growth: the large tree against the small one, each run alternating with the other.
+  const trees = {};
+  for (const size of [SMALL, LARGE]) {
+    trees[size] = join(scratch, String(size));
+    generateTree(trees[size], size, 42);
   }
-}
+  const { files: largeScripts, distinct: largeDistinct } = await extractScripts(
+    join(trees[LARGE], '.claude'),
+    join(scratch, 'large-scripts'),
+  );
+  rmSync(join(scratch, 'large-scripts'), { recursive: true, force: true });
+  for (const sc of shellcheckVersion ? [true, false] : [false]) {
+    const lint = (size) => command(node, [bin, '--all', '--root', trees[size], '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])]);
+    const p = await paired(lint(SMALL), lint(LARGE), { n: quick ? 3 : 5, warmup: 0, check: mustExit([0, 1]) });
+    const rssMB = p.rssKiB.b / 1024;
+    const what = `${LARGE} vs ${SMALL} generated profiles (${largeDistinct} distinct scripts in ${largeScripts.length}), ${sc ? 'with' : 'no'} ShellCheck`;
+    if (sc)
+      row({
+        what,
+        value: spread(p.b),
+        against: `${SMALL}: ${spread(p.a)}`,
+        ratio: ratioText(p),
+        target: '≤ 5.0×, peak RSS < 300 MB',
+        met: p.ratio.median <= 5.0 && rssMB < 300,
+        note: `peak RSS ${rssMB.toFixed(0)} MB (${SMALL}: ${(p.rssKiB.a / 1024).toFixed(0)} MB); ${Math.round(LARGE / (p.b.median / 1000))} profiles/s`,
+      });
+    else
+      pairedRow(
+        what,
+        p,
+        String(SMALL),
+        undefined,
+        `peak RSS ${rssMB.toFixed(0)} MB; ${Math.round(LARGE / (p.b.median / 1000))} profiles/s`,
+      );
+  }
 
-// Cache: a cold run that writes the cache, then re-runs with nothing changed.
-{
-  const dir = join(trees, String(SIZES[1]));
-  const cacheFile = join(trees, 'cache.json');
-  const args = [bin, '--all', '--root', dir, '--format', 'json', '--cache', '--cache-location', cacheFile];
-  const cold = stats(
-    repeat(RUNS, () => {
+  // Cache: a re-run with nothing changed against the cold run that wrote the cache.
+  {
+    const cacheFile = join(scratch, 'cache.json');
+    const args = [bin, '--all', '--root', trees[SMALL], '--format', 'json', '--cache', '--cache-location', cacheFile];
+    const cold = async () => {
       rmSync(cacheFile, { force: true });
-      return timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] }).ms;
-    }),
-  );
-  timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const warm = stats(repeat(RUNS, () => timed(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] }).ms));
-  row(
-    `--cache re-run, nothing changed (${SIZES[1]} profiles)`,
-    spread(warm),
-    `**${((warm.median / cold.median) * 100).toFixed(0)}%** of the cold run ${fmt(cold.median)} (target ≤ 10%)`,
-  );
-}
-rmSync(trees, { recursive: true, force: true });
-
-for (const extra of ['bench-lsp.mjs', 'bench-executor.mjs', 'bench-simulate.mjs']) {
-  try {
-    const { measure } = await import(`./${extra}`);
-    for (const r of await measure({ root, runs: RUNS })) row(r.what, r.value, r.note ?? '');
-  } catch (error) {
-    if (error.code !== 'ERR_MODULE_NOT_FOUND') row(extra, 'failed', String(error.message).split('\n')[0]);
+      return command(node, args)();
+    };
+    const p = await paired(cold, command(node, args), { n: quick ? 3 : 7, check: mustExit([0, 1]) });
+    row({
+      what: `--cache re-run, nothing changed (${SMALL} profiles)`,
+      value: spread(p.b),
+      against: `cold run: ${spread(p.a)}`,
+      ratio: `**${(p.ratio.median * 100).toFixed(0)}%**`,
+      target: '≤ 10%',
+      met: p.ratio.median <= 0.1,
+      note: '',
+    });
   }
+
+  for (const extra of ['bench-lsp.mjs', 'bench-executor.mjs', 'bench-simulate.mjs']) {
+    try {
+      const { measure } = await import(`./${extra}`);
+      for (const r of await measure({ root, pairs: PAIRS, scratch, quick })) row({ against: '', ratio: '', target: '', note: '', ...r });
+    } catch (error) {
+      // A figure that fails is shown as failed; the others still stand.
+      if (error.code !== 'ERR_MODULE_NOT_FOUND') row({ what: extra, value: 'failed', note: String(error.message).split('\n')[0] });
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
 
+const met = rows.filter((r) => r.met === true).length;
+const judged = rows.filter((r) => r.met !== undefined).length;
 const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ShellCheck ${shellcheckVersion ?? 'not installed'}`;
 const table = [
-  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. Medians of ${RUNS} runs (min–max).`,
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. Each ratio is the median over ${PAIRS} pairs (fewer for the large trees) of the two sides run alternately (min–max of the pairs); ${met} of ${judged} targets met.`,
   '',
-  '| measurement | median (min–max) | ratio / notes |',
-  '| --- | --- | --- |',
-  ...rows.map((r) => `| ${r.what} | ${r.value} | ${r.note} |`),
+  '| figure | measured, median (min–max) | against | ratio | target | met |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...rows.map(
+    (r) =>
+      `| ${r.what} | ${r.value}${r.note ? `; ${r.note}` : ''} | ${r.against ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : '**no**'} |`,
+  ),
 ].join('\n');
 console.log(table);
-if (process.argv.includes('--write-readme') && !quick) {
-  const path = join(root, 'README.md');
-  const readme = readFileSync(path, 'utf8');
-  const begin = '<!-- bench:begin -->';
-  const end = '<!-- bench:end -->';
-  writeFileSync(path, readme.slice(0, readme.indexOf(begin) + begin.length) + `\n${table}\n` + readme.slice(readme.indexOf(end)));
+if (process.argv.includes('--write-readme')) {
+  if (quick) {
+    console.error('--write-readme ignored with --quick: the README gets full runs only.');
+  } else {
+    const path = join(root, 'README.md');
+    const readme = readFileSync(path, 'utf8');
+    const begin = '<!-- bench:begin -->';
+    const end = '<!-- bench:end -->';
+    writeFileSync(path, `${readme.slice(0, readme.indexOf(begin) + begin.length)}\n${table}\n${readme.slice(readme.indexOf(end))}`);
+  }
 }

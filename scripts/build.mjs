@@ -1,4 +1,4 @@
-// The build: tsc, then the assets, then the bundle. Everything it prints goes
+// The build: tsc, then the assets, then the bundles and the lint bundle's V8 code cache. Everything it prints goes
 // to stderr, because `npm pack` (prepack) is read by tools that take its
 // standard output as the tarball's name (the pre-commit framework does).
 // `--if-stale` skips the build when dist/ was built from the same inputs
@@ -18,6 +18,7 @@ const INPUT_FILES = [
   'scripts/build.mjs',
   'scripts/copy-assets.mjs',
   'scripts/bundle.mjs',
+  'scripts/code-cache.mjs',
 ];
 
 function inputsHash() {
@@ -45,6 +46,7 @@ const steps = [
   [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')],
   [join(root, 'scripts', 'copy-assets.mjs')],
   [join(root, 'scripts', 'bundle.mjs')],
+  [join(root, 'scripts', 'code-cache.mjs')],
 ];
 for (const [script, ...args] of steps) {
   // stdout of each step onto our stderr: tsc prints its errors on stdout.

@@ -1,40 +1,69 @@
-// Bundles the lint path of the CLI into dist/bundle/cli.mjs. Start-up matters
-// (a lint runs on every save and commit): loading one file instead of ~80
-// modules saves tens of milliseconds. Subcommands (run, simulate, test, lsp,
-// init-pre-commit) stay in dist/src and are imported from there on demand,
-// because they locate files of their own relative to their modules.
+// Bundles the CLI into two files, because start-up matters (a lint runs on every save and commit;
+// loading one file instead of ~80 modules saves tens of milliseconds):
+// - dist/bundle/cli.cjs, the lint path, CommonJS so that src/cli/lint-bundle.ts can load it with
+//   V8's code cache (scripts/code-cache.mjs). Subcommands (run, simulate, test, lsp, init-pre-commit)
+//   stay in dist/src and are imported from there on demand, because they locate files of their
+//   own relative to their modules.
+// - dist/bundle/exec.mjs, run and simulate, without the lint path; bin/ picks it by command name.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { dirname, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const SUBCOMMAND = /^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//;
 
-await build({
-  entryPoints: [resolve(root, 'src/cli/entry.ts')],
-  outfile: resolve(root, 'dist/bundle/cli.mjs'),
+/** Imports matching `filter` stay outside the bundle, as imports of their compiled modules in dist/src. */
+const keepOutside = (filter) => ({
+  name: 'keep-outside',
+  setup(b) {
+    b.onResolve({ filter }, (args) => {
+      const source = resolve(dirname(args.importer), args.path);
+      const compiled = resolve(root, 'dist', relative(root, source));
+      return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
+    });
+  },
+});
+
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   minifyWhitespace: true,
   minifySyntax: true,
-  // web-tree-sitter finds its .wasm next to its own module; chalk is loaded only for colour.
-  external: ['web-tree-sitter', 'chalk'],
+  // web-tree-sitter and sql.js find their .wasm next to their own modules; chalk is loaded only for colour.
+  external: ['web-tree-sitter', 'sql.js', 'chalk'],
   // jsonc-parser's UMD build requires its parts by computed paths esbuild cannot follow; its ESM build bundles.
   alias: { 'jsonc-parser': resolve(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
   // Some dependencies ship CommonJS that requires Node built-ins.
   banner: { js: "import { createRequire as __vahCreateRequire } from 'node:module'; const require = __vahCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [
-    {
-      name: 'subcommands-stay-outside',
-      setup(b) {
-        b.onResolve({ filter: SUBCOMMAND }, (args) => {
-          const source = resolve(dirname(args.importer), args.path);
-          const compiled = resolve(root, 'dist', relative(root, source));
-          return { path: relative(resolve(root, 'dist/bundle'), compiled), external: true };
-        });
-      },
-    },
-  ],
-});
+};
+
+const lintBundle = resolve(root, 'dist/bundle/cli.cjs');
+rmSync(resolve(root, 'dist/bundle/cli.mjs'), { force: true });
+rmSync(`${lintBundle}.cache`, { force: true });
+
+await Promise.all([
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [resolve(root, 'src/cli/entry.ts')],
+    outfile: lintBundle,
+    plugins: [keepOutside(/^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//)],
+    define: { 'import.meta.url': '__vahImportMetaUrl' },
+    banner: { js: 'const __vahImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  }),
+  build({
+    ...common,
+    entryPoints: [resolve(root, 'src/cli/exec-entry.ts')],
+    outfile: resolve(root, 'dist/bundle/exec.mjs'),
+    plugins: [keepOutside(/^\.\/main\.js$/)],
+  }),
+]);
+
+// A script run by vm.Script has no import(): its dynamic imports become calls of the loader's
+// __vahImport (src/cli/lint-bundle.ts). All of them are calls with a literal specifier.
+const code = readFileSync(lintBundle, 'utf8');
+const rewritten = code.replace(/\bimport\((?=["'`])/g, '__vahImport(');
+if (/\bimport\(/.test(rewritten)) throw new Error('dist/bundle/cli.cjs: an import() without a literal specifier is left');
+writeFileSync(lintBundle, rewritten);

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { memoryIO } from '../src/io.js';
@@ -170,6 +170,62 @@ describe('CLI', () => {
     const { code, out } = await run(['--all', '--root', DEMO, '--no-shellcheck'], ROOT);
     expect(code).toBe(1);
     expect(out).toContain('command-rm-rf');
+  });
+
+  it('run and simulate start from their own bundle, without loading the lint path', () => {
+    const loaded = (args: string[]): { status: number | null; files: string[] } => {
+      const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, NODE_DEBUG: 'esm' },
+      });
+      const files = new Set([...result.stderr.matchAll(/file:\/\/(\S+?\.m?js)\b/g)].map((m) => relative(ROOT, m[1]!)));
+      return { status: result.status, files: [...files] };
+    };
+    for (const command of ['run', 'simulate']) {
+      const { status, files } = loaded([command, '--help']);
+      expect(status).toBe(0);
+      expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/bundle/exec.mjs']);
+    }
+    // The lint path: one small loader, then the bundle through vm.Script (which NODE_DEBUG=esm does not list).
+    expect(loaded(['--version']).files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/src/cli/lint-bundle.js']);
+  });
+
+  it('loads the lint bundle with the code cache the build made, and lints the same with or without it', () => {
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(ROOT, 'dist/src/cli/lint-bundle.js'))}); console.log(m.loadLintBundle().cache)`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(probe.stdout.trim()).toBe('accepted');
+    // A cache V8 rejects (another V8, other flags) costs time, never correctness.
+    const dir = tempTree({ 'bad.md': BAD });
+    // Inside dist/, so the copy finds the packages the bundle leaves outside.
+    const bundleDir = mkdtempSync(join(ROOT, 'dist', 'bundle-test-'));
+    try {
+      copyFileSync(join(ROOT, 'dist/bundle/cli.cjs'), join(bundleDir, 'cli.cjs'));
+      writeFileSync(join(bundleDir, 'cli.cjs.cache'), Buffer.alloc(4096, 7));
+      const lint = (bundle: string) =>
+        spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            `const m = await import(${JSON.stringify(join(ROOT, 'dist/src/cli/lint-bundle.js'))}); const b = m.loadLintBundle(${JSON.stringify(bundle)}); console.error(b.cache); process.exitCode = await b.entry.main(['bad.md', '--no-shellcheck', '--format', 'json'], b.entry.processIO());`,
+          ],
+          { cwd: dir, encoding: 'utf8' },
+        );
+      const withCache = lint(join(ROOT, 'dist/bundle/cli.cjs'));
+      const damaged = lint(join(bundleDir, 'cli.cjs'));
+      expect([withCache.stderr.trim(), damaged.stderr.trim()]).toEqual(['accepted', 'rejected']);
+      expect(damaged.status).toBe(1);
+      expect(damaged.stdout).toBe(withCache.stdout);
+    } finally {
+      rmSync(bundleDir, { recursive: true, force: true });
+    }
   });
 
   it('the bin shim runs main in a real process', () => {

@@ -9,7 +9,8 @@ import type { ReporterOptions } from '../reporters/types.js';
 import type { LintInput } from '../engine/lint.js';
 import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
-import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
+import { discoverFiles, readAll, UsageError } from './discover.js';
+import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from '../io.js';
 import { argsErrorMessage, colorFromEnv } from './output-flags.js';
@@ -106,14 +107,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (subcommand) return await (await subcommand())(rest, io);
     return await lintCommand(argv, io);
   } catch (error) {
-    if (isUsageError(error)) {
-      io.stderr(`validate-agent-hooks: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`validate-agent-hooks: internal error: ${message}\n`);
-    if (io.env.VALIDATE_AGENT_HOOKS_DEBUG && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
-    return EXIT_USAGE;
+    return reportFailure(error, io);
   }
 }
 
@@ -199,6 +193,9 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT_OK;
   }
 
+  // Asked now, answered while the files are read (or at once from the probe cache).
+  const shellcheckProbe = flags.shellcheck ? probeShellCheck(io) : undefined;
+  shellcheckProbe?.catch(() => undefined);
   const { lintInputs } = await import('../engine/lint.js');
   const { rules } = await import('../../rules/index.js');
   const { ConfigResolver, ConfigError } = await import('../config/load.js');
@@ -229,7 +226,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     throw error;
   }
 
-  const shellcheck = await shellcheckFor(flags, [...configs.keys()], io);
+  const shellcheck = await shellcheckFor(flags, [...configs.keys()], io, shellcheckProbe);
   if (shellcheck === 'missing-in-ci') return EXIT_USAGE;
   // A short run beside ShellCheck: its processes hold every core, and V8's
   // optimising compiler, competing with them, costs more than it saves.
@@ -323,11 +320,15 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
  * The ShellCheck analyzer to use, undefined when ShellCheck is off or
  * missing (a one-line notice), or 'missing-in-ci' when --ci needs it.
  */
-async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliIO): Promise<ShellCheckTool | undefined | 'missing-in-ci'> {
-  if (!flags.shellcheck || !configs.some((c) => c.shellcheckEnabled)) return undefined;
-  const { findShellCheck, SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
-  const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
-  const tool = findShellCheck(binary);
+async function shellcheckFor(
+  flags: LintFlags,
+  configs: LoadedConfig[],
+  io: CliIO,
+  probe: ReturnType<typeof probeShellCheck> | undefined,
+): Promise<ShellCheckTool | undefined | 'missing-in-ci'> {
+  if (!flags.shellcheck || !probe || !configs.some((c) => c.shellcheckEnabled)) return undefined;
+  const { SHELLCHECK_INSTALL_HINT } = await import('../shellcheck/index.js');
+  const { binary, tool } = await probe;
   if (tool === undefined) {
     if (flags.ci) {
       io.stderr(`validate-agent-hooks: ShellCheck is required under --ci but was not found (${binary}): ${SHELLCHECK_INSTALL_HINT}.\n`);
@@ -336,6 +337,11 @@ async function shellcheckFor(flags: LintFlags, configs: LoadedConfig[], io: CliI
     io.stderr(`validate-agent-hooks: ShellCheck not found; its checks are skipped (${SHELLCHECK_INSTALL_HINT}).\n`);
   }
   return tool;
+}
+
+function probeShellCheck(io: CliIO): Promise<{ binary: string; tool: ShellCheckTool | undefined }> {
+  const binary = io.env.VALIDATE_AGENT_HOOKS_SHELLCHECK || 'shellcheck';
+  return import('../shellcheck/index.js').then(async ({ findShellCheckLazily }) => ({ binary, tool: await findShellCheckLazily(binary) }));
 }
 
 /** Patterns are absolute (the configuration made them so), hence matched from the file system root. */

@@ -12,9 +12,11 @@ import type { CommandOutcome } from './slash-commands.js';
  * agent, which is how identity reaches the memory store without trusting
  * anything the hook can change.
  *
- * Every reply is one bulk string `EXIT \x1f STDERR \x1f STDOUT`, which the shim
- * splits back into an exit status and two streams (redis-cli itself exits 0
- * even on error replies, so errors cannot carry the status).
+ * Every reply is one bulk string `EXIT \x1f STDERR \x1f STDOUT \x1f`, which the
+ * shim splits back into an exit status and two streams (redis-cli itself exits
+ * 0 even on error replies, so errors cannot carry the status). The closing
+ * separator keeps STDOUT's trailing newlines through the shell's command
+ * substitution, which strips them, without a second command to mark the end.
  */
 
 export const REPLY_SEPARATOR = '\x1f';
@@ -28,7 +30,7 @@ export interface ControlServer {
 
 export function packOutcome(result: CommandOutcome): string {
   const stderr = result.stderr.replaceAll(REPLY_SEPARATOR, ' ');
-  return `${result.exitCode}${REPLY_SEPARATOR}${stderr}${REPLY_SEPARATOR}${result.stdout}`;
+  return `${result.exitCode}${REPLY_SEPARATOR}${stderr}${REPLY_SEPARATOR}${result.stdout}${REPLY_SEPARATOR}`;
 }
 
 /** Frames bigger than this are refused: hook arguments cannot exceed the kernel's 128 KiB per argument anyway. */

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { findExecutable } from './host.js';
+import { probeKey, recalledProbe, rememberProbe } from '../cache/tool-probe.js';
 import { SANDBOX_PATHS, shellQuote } from './shims.js';
 
 /**
@@ -76,8 +77,10 @@ const availabilityCache = new Map<string, BwrapAvailability>();
  * user namespaces has the binary but cannot use it, and that should be said
  * before any hook runs.
  */
-export function probeBwrap(options: { hostUid?: number; hostGid?: number; searchPath?: string } = {}): BwrapAvailability {
-  const cacheKey = `${String(options.hostUid)}:${String(options.hostGid)}:${options.searchPath ?? ''}`;
+export function probeBwrap(
+  options: { hostUid?: number; hostGid?: number; searchPath?: string; probeCacheFile?: string } = {},
+): BwrapAvailability {
+  const cacheKey = `${String(options.hostUid)}:${String(options.hostGid)}:${options.searchPath ?? ''}:${options.probeCacheFile ?? ''}`;
   const cached = availabilityCache.get(cacheKey);
   if (cached) return cached;
   const availability = probeUncached(options);
@@ -85,9 +88,13 @@ export function probeBwrap(options: { hostUid?: number; hostGid?: number; search
   return availability;
 }
 
-function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath?: string }): BwrapAvailability {
+function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath?: string; probeCacheFile?: string }): BwrapAvailability {
   const path = findExecutable('bwrap', options.searchPath);
   if (!path) return { ok: false, problem: `bubblewrap (bwrap) was not found on PATH. ${INSTALL_HINT}` };
+  const key = probeKey(path, options.hostUid, options.hostGid);
+  const cacheOptions = options.probeCacheFile === undefined ? {} : { file: options.probeCacheFile };
+  const recalled = key === undefined ? undefined : recalledProbe(key, cacheOptions);
+  if (recalled !== undefined) return { ok: true, path, version: recalled };
   const version = spawnSync(path, ['--version'], { encoding: 'utf8' })
     .stdout.trim()
     .replace(/^bubblewrap\s*/, '');
@@ -131,6 +138,7 @@ function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath
         'Alternatively run with --no-sandbox (not recommended).',
     };
   }
+  if (key !== undefined) rememberProbe(key, version, cacheOptions);
   return { ok: true, path, version };
 }
 

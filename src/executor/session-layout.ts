@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ShellLayout } from './env.js';
 import { findExecutable } from './host.js';
-import { controlShim, noSandboxPrelude, redisCliShim } from './shims.js';
+import { controlShim, redisCliShim, shellFunctions } from './shims.js';
 
 /** Where a session's files go on the host, and how they are made; see session.ts. */
 
@@ -103,8 +103,16 @@ export async function noSandboxLayout(options: {
       commands[name] = path;
     }),
   );
-  const prelude = join(options.runDir, 'prelude.bash');
-  await writeFile(prelude, noSandboxPrelude({ commands }));
+  const prelude = join(options.runDir, 'functions.bash');
+  await writeFile(
+    prelude,
+    shellFunctions({
+      redisCli: options.realRedisCli,
+      redisSocket: options.redisSocket,
+      controlSocket: options.controlSocket,
+      commands: Object.keys(commands).sort(),
+    }),
+  );
   return {
     prelude,
     shell: {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
@@ -41,6 +41,7 @@ import {
   KNOWN_SLASH_COMMANDS,
   MEMORY_COMMAND_NAME,
   redisCliShim,
+  shellFunctions,
   SANDBOX_PATHS,
   slashCommandsIn,
 } from './shims.js';
@@ -264,6 +265,27 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
     { mode: 0o755 },
   );
+  // Functions for every command a run may call, grown as hooks name new ones; replaced whole
+  // (rename), so a sandbox that is starting reads either the old file or the new one.
+  const functionNames = new Set<string>();
+  let functionsWritten: Promise<void> = Promise.resolve();
+  const ensureFunctions = (names: readonly string[]): Promise<void> => {
+    if (names.every((name) => functionNames.has(name))) return functionsWritten;
+    for (const name of names) functionNames.add(name);
+    const text = shellFunctions({
+      redisCli: SANDBOX_PATHS.realRedisCli,
+      redisSocket: SANDBOX_PATHS.redisSocket,
+      controlSocket: SANDBOX_PATHS.controlSocket,
+      commands: [...functionNames].sort(),
+    });
+    const target = join(binDir, basename(SANDBOX_PATHS.functions));
+    const next = `${target}.${functionNames.size}`;
+    functionsWritten = functionsWritten.then(async () => {
+      await writeFile(next, text, { mode: 0o644 });
+      await rename(next, target);
+    });
+    return functionsWritten;
+  };
   await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(etcDir, name), text, { mode: 0o644 })));
 
   let redis: RedisSide;
@@ -456,13 +478,20 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       warnings.push(`no seccomp filter on this architecture (${process.arch}); see src/executor/seccomp.ts`);
     try {
       if (mode === 'bwrap') {
-        env = buildHookEnvironment({
-          hookName: hook.name,
-          context,
-          ...(runOptions.env ? { overrides: runOptions.env } : {}),
-          ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
-        });
-        const slashCommands = await Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) })));
+        env = {
+          BASH_ENV: SANDBOX_PATHS.functions,
+          ...SHELL_LEVEL,
+          ...buildHookEnvironment({
+            hookName: hook.name,
+            context,
+            ...(runOptions.env ? { overrides: runOptions.env } : {}),
+            ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
+          }),
+        };
+        const [slashCommands] = await Promise.all([
+          Promise.all(slashNames.map(async (name) => ({ name, shimPath: await shimFor(name) }))),
+          ensureFunctions(slashNames),
+        ]);
         const args = bwrapArguments({
           script: hook.text,
           limits: runLimits,
@@ -528,7 +557,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
         });
         const marker = `VAH_RUN_MARKER=${markerValue}`;
-        await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...env, VAH_RUN_MARKER: markerValue }), { mode: 0o600 });
+        await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }), { mode: 0o600 });
         startedAt = trace.now();
         outcome = await superviseProcess({
           runner,
@@ -599,3 +628,11 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   }
   return session;
 }
+
+/**
+ * A bash whose stdin is a socket (Node's pipes are socket pairs) and whose
+ * SHLVL is below 2 takes itself for a shell started by sshd: it reads
+ * ~/.bashrc and skips BASH_ENV, so the hook would lose the commands'
+ * functions. A runtime started from a terminal gives its hooks SHLVL 2 too.
+ */
+const SHELL_LEVEL = { SHLVL: '1' } as const;

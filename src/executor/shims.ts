@@ -1,15 +1,19 @@
 import { REPLY_SEPARATOR } from './control-server.js';
 
 /**
- * The small scripts the sandbox runs in place of the runtime's commands. They
- * are bash plus the real `redis-cli`, so a call costs two short-lived
- * processes (~5 ms) instead of a Node start (~50 ms).
+ * What the sandbox runs in place of the runtime's commands: bash functions
+ * (loaded through BASH_ENV by every bash in the sandbox) that run the real
+ * `redis-cli`, so a call is one short-lived process; and, for callers that do
+ * not look functions up (`exec`, `env`, `xargs`, `command`, `timeout`), small
+ * scripts at the same names that do the same in two.
  */
 
 /** Where things are inside the sandbox. */
 export const SANDBOX_PATHS = {
   runDir: '/run/vah',
   binDir: '/run/vah/bin',
+  /** Not executable, hence not a command although it sits in a PATH directory. */
+  functions: '/run/vah/bin/.functions.bash',
   realRedisCli: '/run/vah/libexec/redis-cli',
   controlSocket: '/run/vah/control.sock',
   redisSocket: '/run/vah/redis.sock',
@@ -93,15 +97,13 @@ export function slashCommandsIn(script: string): string[] {
  * reply back into stdout, stderr and an exit status.
  */
 export function controlShim(options: { commandName: string; redisCli: string; controlSocket: string }): string {
-  const sep = `$'\\x${REPLY_SEPARATOR.charCodeAt(0).toString(16).padStart(2, '0')}'`;
+  const sep = separatorWord();
   return `#!/bin/bash
 # validate-agent-hooks: /${options.commandName} inside the sandbox.
 # The executor implements it from the runtime's documentation; this script only carries the call.
 unset REDISCLI_AUTH
 name=${shellQuote(options.commandName)}
-reply=$(${shellQuote(options.redisCli)} -s ${shellQuote(options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null; printf x)
-reply=\${reply%x}
-reply=\${reply%$'\\n'}
+reply=$(${shellQuote(options.redisCli)} -s ${shellQuote(options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null)
 code=\${reply%%${sep}*}
 case $code in
   ''|*[!0-9]*) printf '%s: the executor did not answer\\n' "/$name" >&2; exit 70 ;;
@@ -110,9 +112,59 @@ rest=\${reply#*${sep}}
 err=\${rest%%${sep}*}
 out=\${rest#*${sep}}
 [ -n "$err" ] && printf '%s' "$err" >&2
-printf '%s' "$out"
+printf '%s' "\${out%${sep}}"
 exit "$code"
 `;
+}
+
+/**
+ * The runtime's commands as bash functions, for BASH_ENV. A call runs one
+ * process, the real `redis-cli` (the command substitution execs it in its
+ * own fork); the reply's closing separator keeps the trailing newlines of
+ * the output that command substitution strips. Each function keeps the
+ * caller's `set -x` out of its own lines, and its `set -e` and `-u` off
+ * them, as a separate program's lines would be. In POSIX mode bash refuses
+ * names with a slash or a dash, so there only the scripts serve.
+ */
+export function shellFunctions(options: {
+  redisCli: string;
+  redisSocket: string;
+  controlSocket: string;
+  commands: readonly string[];
+}): string {
+  const sep = separatorWord();
+  const redisCli = shellQuote(options.redisCli);
+  const lines = [
+    "# validate-agent-hooks: the runtime's commands as functions, one process a call (scripts of the same names serve exec, env, xargs).",
+    'if ! shopt -oq posix; then',
+    `redis-cli() { { local -; set +x; } 2>/dev/null; ${redisCli} -s ${shellQuote(options.redisSocket)} "$@"; }`,
+    // Called only by the functions below, which have turned the caller's options off.
+    '__vah_call() {',
+    '  local __vah_reply __vah_code __vah_err',
+    `  __vah_reply=$(unset REDISCLI_AUTH; exec ${redisCli} -s ${shellQuote(options.controlSocket)} VAH.CALL "$@" </dev/null 2>/dev/null)`,
+    `  __vah_code=\${__vah_reply%%${sep}*}`,
+    '  case $__vah_code in',
+    `    ''|*[!0-9]*) printf '%s: the executor did not answer\\n' "/$1" >&2; return 70 ;;`,
+    '  esac',
+    `  __vah_reply=\${__vah_reply#*${sep}}`,
+    `  __vah_err=\${__vah_reply%%${sep}*}`,
+    `  __vah_reply=\${__vah_reply#*${sep}}`,
+    `  [ -z "$__vah_err" ] || printf '%s' "$__vah_err" >&2`,
+    `  printf '%s' "\${__vah_reply%${sep}}"`,
+    '  return "$__vah_code"',
+    '}',
+  ];
+  for (const name of options.commands) {
+    if (!/^[a-z][a-z0-9_-]*$/.test(name)) continue;
+    lines.push(`/${name}() { { local -; set +xeu; } 2>/dev/null; __vah_call ${name} "$@"; }`);
+  }
+  lines.push('fi');
+  return `${lines.join('\n')}\n`;
+}
+
+/** The reply separator as a bash word. */
+function separatorWord(): string {
+  return `$'\\x${REPLY_SEPARATOR.charCodeAt(0).toString(16).padStart(2, '0')}'`;
 }
 
 /** `redis-cli` as hooks call it, aimed at the session's Redis (fake or real) whatever host and port they name. */
@@ -122,20 +174,6 @@ export function redisCliShim(options: { redisCli: string; redisSocket: string })
 # -s wins over -h/-p/-u, so scripts that name a host still reach it.
 exec ${shellQuote(options.redisCli)} -s ${shellQuote(options.redisSocket)} "$@"
 `;
-}
-
-/**
- * For `--no-sandbox`: bash cannot have a file at `/sqlite-memory` without
- * writing to the host's root, but it accepts functions with a slash in their
- * name. `BASH_ENV` makes every non-interactive bash, children included,
- * define them before running anything.
- */
-export function noSandboxPrelude(options: { commands: Record<string, string> }): string {
-  const lines = ["# validate-agent-hooks --no-sandbox: the runtime's slash commands as functions."];
-  for (const [name, shimPath] of Object.entries(options.commands)) {
-    lines.push(`/${name}() { ${shellQuote(shimPath)} "$@"; }`);
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 export function shellQuote(text: string): string {

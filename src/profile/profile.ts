@@ -2,6 +2,7 @@ import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node 
 import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { LineIndex } from '../text/line-index.js';
+import { fastYaml } from './fast-yaml.js';
 import { bytePosition, decodeSource, fromText, MAX_FILE_BYTES, type SourceProblem, type SourceText } from './source.js';
 
 /** Aliases expanded while converting YAML to data; more means a "billion laughs" document. */
@@ -190,6 +191,12 @@ function parseProfile(path: string, source: SourceText): Profile {
       ...lines.rangeOf(start + tooDeep, start + tooDeep + 1),
       message: `Invalid YAML: collections nested deeper than ${MAX_YAML_DEPTH} levels are not read.`,
     });
+    return profile;
+  }
+  const fast = fastYaml(yamlText);
+  if (fast) {
+    // The fast path only accepts documents yaml reads without an error or a warning.
+    profile.frontmatter = { start, end, doc: fast.doc, data: fast.data };
     return profile;
   }
   const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });

@@ -2,55 +2,45 @@ import type { SyntaxNode, SyntaxTree } from './parser.js';
 
 interface IndexedNode {
   node: SyntaxNode;
-  depth: number;
   start: number;
   end: number;
+  /** Position in the tree's pre-order: document order, an ancestor before its descendants. */
+  order: number;
 }
 
 interface TreeIndex {
   byType: Map<string, IndexedNode[]>;
-  depthById: Map<number, number>;
+  types: ReadonlySet<string>;
 }
 
 const indexes = new WeakMap<SyntaxTree, TreeIndex>();
 
+/** Every node type a rule has asked for in this process; the rules ask for about a dozen. */
+const wantedTypes = new Set<string>();
+
 /**
- * The named nodes of a tree by type, built in one walk the first time a rule
- * asks. Rules ask "which nodes of type T are under N" many times per hook;
- * answered by web-tree-sitter's `descendantsOfType`, each question walked the
- * whole subtree in WASM and took most of a lint's time.
+ * The named nodes of the types rules ask for, by type, from one
+ * `descendantsOfType` call per tree: the walk stays in WASM and only the
+ * wanted nodes come out as JS objects. (Walking every named node with a
+ * cursor and materialising each cost 2-4x the parse; answering each
+ * question with `descendantsOfType` under its own node walked the subtree
+ * again every time.) A type first asked for after the tree was indexed
+ * indexes the tree again, once.
  */
-function treeIndex(tree: SyntaxTree): TreeIndex {
-  let index = indexes.get(tree);
-  if (index) return index;
-  index = { byType: new Map(), depthById: new Map() };
-  const cursor = tree.walk();
-  try {
-    let depth = 0;
-    for (;;) {
-      if (cursor.nodeIsNamed) {
-        const node = cursor.currentNode;
-        const entry = { node, depth, start: node.startIndex, end: node.endIndex };
-        const list = index.byType.get(node.type);
-        if (list) list.push(entry);
-        else index.byType.set(node.type, [entry]);
-        index.depthById.set(node.id, depth);
-      }
-      if (cursor.gotoFirstChild()) {
-        depth++;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          indexes.set(tree, index);
-          return index;
-        }
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
+function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
+  const existing = indexes.get(tree);
+  if (existing && types.every((type) => existing.types.has(type))) return existing;
+  for (const type of types) wantedTypes.add(type);
+  const index: TreeIndex = { byType: new Map(), types: new Set(wantedTypes) };
+  tree.rootNode.descendantsOfType([...wantedTypes]).forEach((node, order) => {
+    if (!node?.isNamed) return;
+    const entry = { node, start: node.startIndex, end: node.endIndex, order };
+    const list = index.byType.get(node.type);
+    if (list) list.push(entry);
+    else index.byType.set(node.type, [entry]);
+  });
+  indexes.set(tree, index);
+  return index;
 }
 
 /**
@@ -58,9 +48,10 @@ function treeIndex(tree: SyntaxTree): TreeIndex {
  * same answer as `root.descendantsOfType(types)`, from the tree's index.
  */
 export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
-  const index = treeIndex(root.tree);
-  const rootDepth = index.depthById.get(root.id);
-  if (rootDepth === undefined) return root.descendantsOfType([...types]).filter((n): n is SyntaxNode => n !== null);
+  if (types.length === 0) return [];
+  // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
+  if (types.includes('ERROR')) return walkForTypes(root, types);
+  const index = treeIndex(root.tree, types);
   const start = root.startIndex;
   const end = root.endIndex;
   const found: IndexedNode[] = [];
@@ -68,9 +59,41 @@ export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxN
     for (const entry of index.byType.get(type) ?? []) {
       if (entry.start < start) continue;
       if (entry.start > end) break;
-      if (entry.end <= end && (entry.depth > rootDepth || entry.node.id === root.id)) found.push(entry);
+      if (entry.end > end) continue;
+      // A node of some width strictly inside the root's range descends from it (siblings do not
+      // overlap); one with the root's very range, or empty, or at its edge, may be an ancestor or a
+      // neighbour, and is asked.
+      const clear = entry.start < entry.end && entry.start > start && entry.end < end;
+      if (entry.node.id === root.id || clear || descendsFrom(entry.node, root)) found.push(entry);
     }
   }
-  if (types.length > 1) found.sort((a, b) => a.start - b.start || a.depth - b.depth);
+  if (types.length > 1) found.sort((a, b) => a.order - b.order);
   return found.map((entry) => entry.node);
+}
+
+function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) {
+    if (parent.id === root.id) return true;
+    if (parent.startIndex < root.startIndex || parent.endIndex > root.endIndex) return false;
+  }
+  return false;
+}
+
+/** The named nodes of the types at or below `root`, in pre-order, by a cursor walk of the subtree. */
+function walkForTypes(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      if (cursor.nodeIsNamed && types.includes(cursor.nodeType)) found.push(cursor.currentNode);
+      if (cursor.gotoFirstChild()) continue;
+      for (;;) {
+        if (cursor.currentNode.id === root.id) return found;
+        if (cursor.gotoNextSibling()) break;
+        if (!cursor.gotoParent()) return found;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
 }

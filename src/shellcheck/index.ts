@@ -8,6 +8,8 @@ import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import { probeKey, recalledProbe, rememberProbe, type ProbeCacheOptions } from '../cache/tool-probe.js';
+import { findExecutable } from '../executor/host.js';
 import { holdDirectory, holdProcess, releaseDirectory } from './cleanup.js';
 
 /** The arguments every run uses; part of the cache key too. */
@@ -55,7 +57,32 @@ export interface ShellCheckTool {
 /** Probes the binary once; undefined when it cannot be run (each caller says so in its own way). */
 export function findShellCheck(binary = 'shellcheck'): ShellCheckTool | undefined {
   const version = shellcheckVersion(binary);
+  return version === undefined ? undefined : shellcheckTool(binary, version);
+}
+
+/**
+ * As findShellCheck, off the critical path: the version remembered for this
+ * very binary (path, inode, size, mtime; src/cache/tool-probe.ts) without
+ * starting it, or else asked asynchronously, so the caller reads its files
+ * meanwhile. Resolves to undefined when the binary cannot be run.
+ */
+export async function findShellCheckLazily(binary = 'shellcheck', cache: ProbeCacheOptions = {}): Promise<ShellCheckTool | undefined> {
+  const path = binary.includes('/') ? binary : findExecutable(binary);
+  if (path === undefined) return undefined;
+  const key = probeKey(path, 'shellcheck');
+  const recalled = key === undefined ? undefined : recalledProbe(key, cache);
+  if (recalled !== undefined) return shellcheckTool(binary, recalled);
+  const version = await new Promise<string | undefined>((resolve) => {
+    execFile(path, ['--version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) =>
+      resolve(error ? undefined : (/version:\s*(\S+)/.exec(stdout)?.[1] ?? 'unknown')),
+    );
+  });
   if (version === undefined) return undefined;
+  if (key !== undefined) rememberProbe(key, version, cache);
+  return shellcheckTool(binary, version);
+}
+
+function shellcheckTool(binary: string, version: string): ShellCheckTool {
   return {
     version,
     args: SHELLCHECK_ARGS,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -8,7 +8,7 @@ import { findExecutable } from '../../src/executor/host.js';
 import { toTraceValue } from '../../src/executor/redis-proxy.js';
 import { asCommand, RespProtocolError, RespReplyDecoder } from '../../src/executor/redis/reply-decoder.js';
 import { encodeCommand } from '../../src/executor/redis/resp.js';
-import { controlShim, slashCommandsIn } from '../../src/executor/shims.js';
+import { controlShim, shellFunctions, slashCommandsIn } from '../../src/executor/shims.js';
 import type { CommandOutcome } from '../../src/executor/slash-commands.js';
 import { hasRedisCli, tempDir } from './helpers.js';
 
@@ -101,7 +101,8 @@ describe('slash command discovery', () => {
   });
 });
 
-describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
+// The same call two ways: the script at /NAME (for exec, env, xargs) and the bash function BASH_ENV defines.
+describe.skipIf(!hasRedisCli).each(['script', 'function'] as const)('control shim over the control socket (%s)', (caller) => {
   const { dir, remove } = tempDir('vah-shim-');
   let server: ControlServer;
   let next: CommandOutcome = { exitCode: 0, stdout: '', stderr: '' };
@@ -118,6 +119,24 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
       controlShim({ commandName: 'sqlite-memory', redisCli: findExecutable('redis-cli')!, controlSocket: server.socketPath }),
       { mode: 0o755 },
     );
+    writeFileSync(
+      join(dir, 'functions.bash'),
+      shellFunctions({
+        redisCli: findExecutable('redis-cli')!,
+        redisSocket: join(dir, 'redis.sock'),
+        controlSocket: server.socketPath,
+        commands: ['sqlite-memory'],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'orphan.bash'),
+      shellFunctions({
+        redisCli: findExecutable('redis-cli')!,
+        redisSocket: join(dir, 'redis.sock'),
+        controlSocket: join(dir, 'missing.sock'),
+        commands: ['eventbus'],
+      }),
+    );
   });
   afterAll(async () => {
     await server.close();
@@ -125,9 +144,14 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
   });
 
   // Not spawnSync: the control server answers from this very event loop.
-  const call = (args: string[], file = shim) =>
+  const call = (args: string[], file = shim, prefix = '') =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('bash', [file, ...args]);
+      const functions = file === shim ? 'functions.bash' : 'orphan.bash';
+      const name = file === shim ? 'sqlite-memory' : 'eventbus';
+      const child =
+        caller === 'script'
+          ? spawn('bash', [file, ...args])
+          : spawn('bash', ['-c', `${prefix}/${name} "$@"`, 'hook', ...args], { env: { ...process.env, BASH_ENV: join(dir, functions) } });
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (text: string) => {
@@ -169,5 +193,46 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
     const result = await call(['publish'], orphan);
     expect(result.status).toBe(70);
     expect(result.stderr).toContain('/eventbus: the executor did not answer');
+  });
+
+  it.skipIf(caller === 'script')("keeps the caller's set -x, -e and -u out of its own lines, and gives them back", async () => {
+    next = { exitCode: 0, stdout: 'value\n', stderr: '' };
+    const result = await call(['retrieve', '--key', 'k'], shim, 'set -xeu; ');
+    expect(result.stdout).toBe('value\n');
+    // Only the caller's line is traced, as for a program; not the function's inner lines.
+    expect(result.stderr.trim().split('\n')).toEqual(['+ /sqlite-memory retrieve --key k']);
+    next = { exitCode: 4, stdout: '', stderr: '' };
+    const failed = await call(['retrieve'], shim, 'set -e; ');
+    expect(failed.status).toBe(4);
+  });
+});
+
+describe.skipIf(!hasRedisCli || !findExecutable('strace'))('a slash command or redis-cli call in a hook', () => {
+  it('runs one process (the real redis-cli), not a shim script and a subshell', () => {
+    const { dir, remove } = tempDir('vah-fn-');
+    try {
+      const functions = join(dir, 'functions.bash');
+      writeFileSync(
+        functions,
+        shellFunctions({
+          redisCli: findExecutable('redis-cli')!,
+          redisSocket: join(dir, 'none.sock'),
+          controlSocket: join(dir, 'none.sock'),
+          commands: ['sqlite-memory'],
+        }),
+      );
+      const execs = (script: string): string[] => {
+        const traced = spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-e', 'signal=none', 'bash', '-c', script], {
+          env: { ...process.env, BASH_ENV: functions },
+          encoding: 'utf8',
+        });
+        return traced.stderr.split('\n').filter((line) => line.includes('execve(') && !line.includes('ENOENT'));
+      };
+      const baseline = execs(':').length;
+      expect(execs('/sqlite-memory store --key k').length - baseline).toBe(1);
+      expect(execs('redis-cli PING').length - baseline).toBe(1);
+    } finally {
+      remove();
+    }
   });
 });

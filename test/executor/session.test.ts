@@ -51,6 +51,25 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     expect(Object.keys(env).filter((name) => /VITEST|NODE_OPTIONS|npm_/.test(name))).toEqual([]);
   });
 
+  it("gives the hook's own bash the commands as functions (one process a call), and scripts to what does not look functions up", async () => {
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        [
+          'type -t redis-cli /sqlite-memory /eventbus /fleet',
+          'bash -c "type -t /sqlite-memory"',
+          '/sqlite-memory store --key fn --level agent --data 5 && /sqlite-memory retrieve --key fn --level agent',
+          'command redis-cli SET viascript 1 && redis-cli GET viascript',
+          'env /eventbus publish --type a.b --data {} --priority 7; echo "script=$?"',
+        ].join('\n'),
+      ),
+      { agentId: 'functions-1' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('function\nfunction\nfunction\nfunction\nfunction\n5\nOK\n1\nscript=0\n');
+    expect(result.events).toHaveLength(1);
+  });
+
   it('traces memory writes, events, Redis commands and other slash commands with exact keys', async () => {
     const hook = hookScript(
       'on_blocking_start',

@@ -13,7 +13,6 @@ import { profileFromText } from '../../src/profile/profile.js';
 import type { HookScript } from '../../src/hooks/types.js';
 import { LineIndex } from '../../src/text/line-index.js';
 import { shellcheckAnalyzer, shellcheckVersion } from '../../src/shellcheck/index.js';
-// @ts-expect-error: a plain .mjs script without types
 import { generateTree } from '../../scripts/generate-profiles.mjs';
 import { corpusFiles, corpusMissing, note } from './helpers.js';
 
@@ -189,7 +188,7 @@ describe('mapped positions point at the same text', () => {
     const before = totals.exact;
     const dir = mkdtempSync(join(tmpdir(), 'vah-positions-'));
     try {
-      const agents = generateTree(dir, 300, 7) as string;
+      const agents = generateTree(dir, 300, 7);
       const paths = readdirSync(agents, { recursive: true })
         .map(String)
         .filter((f) => f.endsWith('.md'))

@@ -1,0 +1,349 @@
+import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
+
+/**
+ * A reader for the frontmatter shapes profiles are written in: a block map
+ * at the margin whose values are one-line plain or quoted scalars, `|`, `|-`,
+ * `>` and `>-` block scalars, nested block maps and sequences of one-line
+ * scalars, with comment and blank lines between entries. It builds the same
+ * nodes, ranges and data that `yaml`'s composer would, because the rules read
+ * positions from them. Anything else (flow collections, anchors, tags,
+ * multi-line flow scalars, tabs, numbers other than plain integers, duplicate
+ * keys, any shape `yaml` would warn about) makes it give up, and the caller
+ * parses with `yaml`: giving up is always correct, guessing never is.
+ * test/profile/fast-yaml.test.ts holds it equal to `yaml` on the corpus and on
+ * generated variants.
+ *
+ * Why: `yaml` with positions is about a fifth of a cold corpus lint; this
+ * subset is read in one pass over the lines.
+ */
+
+class Unsupported extends Error {}
+
+interface Line {
+  start: number;
+  /** Leading spaces. */
+  indent: number;
+  /** The line after its indentation, without `\r`. */
+  content: string;
+  /** Offset after the line's newline. */
+  next: number;
+  /** Blank or a comment only. */
+  insignificant: boolean;
+}
+
+export interface FastYaml {
+  doc: Document.Parsed;
+  data: unknown;
+}
+
+const KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):( +|$)/;
+const PLAIN_INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
+const DOC_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as const;
+
+export function fastYaml(text: string): FastYaml | undefined {
+  // A BOM, a tab or a bare carriage return anywhere is left to `yaml`.
+  if (/[\t\uFEFF]|\r(?!\n)/.test(text)) return undefined;
+  try {
+    return new Reader(text).read();
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
+function unsupported(): never {
+  throw new Unsupported();
+}
+
+class Reader {
+  private readonly lines: Line[] = [];
+  private readonly doc: Document.Parsed;
+
+  constructor(private readonly text: string) {
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      const next = end === -1 ? text.length : end + 1;
+      if (end === -1) end = text.length;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      let indent = start;
+      while (indent < end && text.charCodeAt(indent) === 32) indent++;
+      const content = text.slice(indent, end);
+      this.lines.push({ start, indent: indent - start, content, next, insignificant: content === '' || content[0] === '#' });
+      start = next;
+    }
+    this.doc = new Document(null, DOC_OPTIONS) as unknown as Document.Parsed;
+  }
+
+  read(): FastYaml {
+    const first = this.significant(0);
+    if (first === this.lines.length || this.lines[first]!.indent !== 0) unsupported();
+    const { node, data, next } = this.map(first, 0);
+    if (this.significant(next) !== this.lines.length) unsupported();
+    this.doc.contents = node as unknown as YAMLMap.Parsed;
+    this.doc.range = [0, this.text.length, this.text.length];
+    return { doc: this.doc, data };
+  }
+
+  /**
+   * The next line that is not blank or a comment. An indented comment line
+   * stretches the end of the node before it in ways that depend on the
+   * nesting (see the test), so the reader leaves those documents to `yaml`.
+   */
+  private significant(from: number): number {
+    let i = from;
+    for (; i < this.lines.length; i++) {
+      const line = this.lines[i]!;
+      if (!line.insignificant) break;
+      if (line.content !== '' && line.indent > 0) unsupported();
+    }
+    return i;
+  }
+
+  private map(from: number, indent: number): { node: YAMLMap; data: Record<string, unknown>; next: number } {
+    const node = new YAMLMap(this.doc.schema);
+    const data: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    let i = from;
+    let end = 0;
+    for (;;) {
+      i = this.significant(i);
+      const line = this.lines[i];
+      if (!line || line.indent < indent) break;
+      if (line.indent > indent) unsupported();
+      const match = KEY.exec(line.content);
+      if (!match) unsupported();
+      const name = match[1]!;
+      if (seen.has(name) || name === '__proto__' || typeof resolvePlain(name) !== 'string') unsupported();
+      seen.add(name);
+      const keyStart = line.start + indent;
+      const key = scalar(name, name, Scalar.PLAIN, keyStart, keyStart + name.length, keyStart + name.length);
+      const rest = line.content.slice(match[0].length);
+      const valueStart = keyStart + match[0].length;
+      let value: YamlNode;
+      let valueData: unknown;
+      if (rest === '') {
+        const j = this.significant(i + 1);
+        const below = this.lines[j];
+        if (below && below.indent > indent) {
+          const inner = below.content === '-' || below.content.startsWith('- ') ? this.seq(j, below.indent) : this.map(j, below.indent);
+          value = inner.node;
+          valueData = inner.data;
+          i = inner.next;
+          end = inner.node.range![2];
+        } else {
+          if (below && below.indent === indent && below.content.startsWith('-')) unsupported();
+          // Comment lines after an empty value stretch its end in yaml.
+          for (let k = i + 1; k < j; k++) if (this.lines[k]!.content !== '') unsupported();
+          // yaml puts an empty value after the spaces that follow the colon, and ends it there.
+          const at = line.start + line.indent + line.content.length;
+          value = scalar(null, '', Scalar.PLAIN, at, at, at);
+          valueData = null;
+          i++;
+          end = at;
+        }
+      } else if (rest[0] === '|' || rest[0] === '>') {
+        const block = this.blockScalar(i, indent, valueStart, rest);
+        value = block.node;
+        valueData = block.node.value;
+        i = block.next;
+        end = block.node.range![2];
+      } else {
+        value = this.flowScalar(line, valueStart, rest);
+        valueData = value.value;
+        i++;
+        end = line.next;
+        this.nothingMoreIndented(i, indent);
+      }
+      node.items.push(new Pair(key, value));
+      data[name] = valueData;
+    }
+    if (node.items.length === 0) unsupported();
+    const first = node.items[0]!.key as Scalar;
+    node.range = [first.range![0], end, end];
+    return { node, data, next: i };
+  }
+
+  private seq(from: number, indent: number): { node: YAMLSeq; data: unknown[]; next: number } {
+    const node = new YAMLSeq(this.doc.schema);
+    const data: unknown[] = [];
+    let i = from;
+    let end = 0;
+    for (;;) {
+      i = this.significant(i);
+      const line = this.lines[i];
+      if (!line || line.indent < indent) break;
+      if (line.indent > indent || !line.content.startsWith('- ')) unsupported();
+      let skip = 2;
+      while (line.content[skip] === ' ') skip++;
+      const rest = line.content.slice(skip);
+      if (rest === '' || rest[0] === '|' || rest[0] === '>') unsupported();
+      const item = this.flowScalar(line, line.start + indent + skip, rest);
+      node.items.push(item);
+      data.push(item.value);
+      i++;
+      end = line.next;
+      this.nothingMoreIndented(i, indent);
+    }
+    node.range = [this.lines[from]!.start + indent, end, end];
+    return { node, data, next: i };
+  }
+
+  /** A one-line scalar is not continued on a more indented line (that would be a multi-line plain scalar). */
+  private nothingMoreIndented(from: number, indent: number): void {
+    const below = this.lines[this.significant(from)];
+    if (below && below.indent > indent) unsupported();
+  }
+
+  /** A one-line plain or quoted scalar, optionally followed by a comment. */
+  private flowScalar(line: Line, start: number, rest: string): Scalar {
+    const quote = rest[0];
+    if (quote === '"' || quote === "'") {
+      const { value, length } = quote === '"' ? doubleQuoted(rest) : singleQuoted(rest);
+      const after = rest.slice(length);
+      if (after !== '' && !/^ +(?:#.*)?$/.test(after)) unsupported();
+      return scalar(value, value, quote === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, start, start + length, line.next);
+    }
+    if ('[]{}&*!|>%@`#,?:-'.includes(quote!)) unsupported();
+    const hash = rest.indexOf(' #');
+    let raw = hash === -1 ? rest : rest.slice(0, hash);
+    raw = raw.trimEnd();
+    if (raw.includes(': ') || raw.endsWith(':')) unsupported();
+    const value = resolvePlain(raw);
+    return scalar(value, raw, Scalar.PLAIN, start, start + raw.length, line.next);
+  }
+
+  /** `|`, `|-`, `>` or `>-` whose lines all sit at one indentation past the parent's. */
+  private blockScalar(at: number, parentIndent: number, start: number, header: string): { node: Scalar; next: number } {
+    if (!/^[|>]-?$/.test(header)) unsupported();
+    const folded = header[0] === '>';
+    const strip = header.length === 2;
+    let contentIndent = -1;
+    const texts: string[] = [];
+    let i = at + 1;
+    let lastContent = -1;
+    for (; i < this.lines.length; i++) {
+      const line = this.lines[i]!;
+      if (line.content === '') {
+        // A whitespace-only line longer than the indentation keeps spaces yaml may or may not count.
+        if (contentIndent !== -1 && line.indent > contentIndent) unsupported();
+        if (contentIndent === -1 && line.indent > parentIndent + 1) unsupported();
+        texts.push('');
+        continue;
+      }
+      if (contentIndent === -1) {
+        if (line.indent <= parentIndent) break;
+        contentIndent = line.indent;
+      } else if (line.indent < contentIndent) {
+        break;
+      }
+      const text = ' '.repeat(line.indent - contentIndent) + line.content;
+      if (folded && text[0] === ' ') unsupported();
+      texts.push(text);
+      lastContent = i;
+    }
+    if (lastContent === -1) unsupported();
+    const kept = texts.slice(0, lastContent - at);
+    if (kept[0] === '' && folded) unsupported();
+    let value = folded ? fold(kept) : kept.join('\n');
+    if (!strip) value += '\n';
+    const end = this.lines[lastContent]!.next;
+    return { node: scalar(value, value, folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL, start, end, end), next: lastContent + 1 };
+  }
+}
+
+function fold(lines: string[]): string {
+  let out = lines[0]!;
+  let blanks = 0;
+  for (let k = 1; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (line === '') {
+      blanks++;
+      continue;
+    }
+    out += blanks === 0 ? ` ${line}` : '\n'.repeat(blanks) + line;
+    blanks = 0;
+  }
+  return out;
+}
+
+function scalar(value: unknown, source: string, type: Scalar.Type, start: number, valueEnd: number, end: number): Scalar {
+  const node = new Scalar(value);
+  node.range = [start, valueEnd, end];
+  node.source = source;
+  node.type = type;
+  return node;
+}
+
+/** YAML 1.2 core schema for the plain scalars this reader accepts; other numbers are left to `yaml`. */
+function resolvePlain(raw: string): unknown {
+  switch (raw) {
+    case '':
+    case '~':
+    case 'null':
+    case 'Null':
+    case 'NULL':
+      return null;
+    case 'true':
+    case 'True':
+    case 'TRUE':
+      return true;
+    case 'false':
+    case 'False':
+    case 'FALSE':
+      return false;
+  }
+  const c = raw.charCodeAt(0);
+  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
+    if (PLAIN_INT.test(raw)) return Number.parseInt(raw, 10);
+    unsupported();
+  }
+  return raw;
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', ' ': ' ' };
+
+function doubleQuoted(rest: string): { value: string; length: number } {
+  let value = '';
+  for (let k = 1; k < rest.length; k++) {
+    const c = rest[k]!;
+    if (c === '"') return { value, length: k + 1 };
+    if (c !== '\\') {
+      value += c;
+      continue;
+    }
+    const e = rest[++k];
+    const escaped = e === undefined ? undefined : ESCAPES[e];
+    if (escaped !== undefined) {
+      value += escaped;
+    } else if (e === 'x' || e === 'u') {
+      const digits = e === 'x' ? 2 : 4;
+      const hex = rest.slice(k + 1, k + 1 + digits);
+      if (!new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(hex)) unsupported();
+      const code = Number.parseInt(hex, 16);
+      // Lone surrogates are left to yaml.
+      if (code >= 0xd800 && code <= 0xdfff) unsupported();
+      value += String.fromCharCode(code);
+      k += digits;
+    } else {
+      unsupported();
+    }
+  }
+  return unsupported();
+}
+
+function singleQuoted(rest: string): { value: string; length: number } {
+  let value = '';
+  for (let k = 1; k < rest.length; k++) {
+    const c = rest[k]!;
+    if (c !== "'") {
+      value += c;
+    } else if (rest[k + 1] === "'") {
+      value += "'";
+      k++;
+    } else {
+      return { value, length: k + 1 };
+    }
+  }
+  return unsupported();
+}
