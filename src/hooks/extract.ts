@@ -2,8 +2,7 @@ import { isMap, isScalar, isSeq, Scalar, type Node as YamlNode, type Pair } from
 import type { Range } from '../diagnostics.js';
 import { keyName, mapPairs, nodeRange, findPair, rootMap, type Profile } from '../profile/profile.js';
 import { HOOK_SETTING_KEYS, LIFECYCLE_HOOKS, KNOWN_HOOK_NAMES } from '../runtime/contract.js';
-import { isClaudeCodeEntry } from '../runtimes/claude-code/config.js';
-import { fromYaml } from './tree.js';
+import { fromYaml, isClaudeCodeEntry } from './tree.js';
 import type { HookScript, ScalarStyle, SourceSegment } from './types.js';
 
 /** A hook entry as written, script or not; the rules judge the ones that are not scripts. */

@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Diagnostic } from '../diagnostics.js';
 import { profileFromBytes } from '../profile/profile.js';
-import { configScripts } from '../runtimes/claude-code/config.js';
-import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { extractHooks } from './extract.js';
 import type { HookScript } from './types.js';
 
@@ -15,11 +13,4 @@ export async function loadProfileHooks(file: string): Promise<{ hooks: HookScrip
   const loaded = profileFromBytes(file, await readFile(file));
   if (!loaded.ok) return { hooks: [], diagnostics: [loaded.diagnostic] };
   return { hooks: extractHooks(loaded.profile), diagnostics: loaded.profile.problems };
-}
-
-/** A file's Claude Code hook scripts (frontmatter, settings, plugin hooks), for the executor. */
-export async function loadClaudeCodeHooks(file: string): Promise<{ hooks: HookScript[]; diagnostics: Diagnostic[] }> {
-  const loaded = profileFromBytes(file, await readFile(file));
-  if (!loaded.ok) return { hooks: [], diagnostics: [loaded.diagnostic] };
-  return { hooks: configScripts(claudeCodeConfig(loaded.profile)), diagnostics: loaded.profile.problems };
 }

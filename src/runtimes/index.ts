@@ -3,5 +3,7 @@
  * that knows its contract (src/runtimes/<id>/contract.ts); a hook carries the
  * id of the runtime that runs it, decided from the shape of its entry.
  */
-export type RuntimeId = 'claude-flow' | 'claude-code';
+import type { RuntimeId } from '../hooks/types.js';
+
+export type { RuntimeId };
 export const RUNTIME_IDS: readonly RuntimeId[] = ['claude-flow', 'claude-code'];

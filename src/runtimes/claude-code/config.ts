@@ -41,19 +41,7 @@ export interface CcConfig {
   pluginRoot?: string;
 }
 
-/**
- * Whether a key under a frontmatter's `hooks:` belongs to Claude Code rather
- * than claude-flow, from the entry's own shape, never from the file: Claude
- * Code's events are PascalCase and hold lists of matcher groups; claude-flow's
- * hooks are snake_case and hold scripts. A misspelt event (`pre_tool_use:`
- * holding groups) is still Claude Code's, so its did-you-mean offers events.
- */
-export function isClaudeCodeEntry(key: string, value: PNode): boolean {
-  if (/^[A-Z]/.test(key)) return true;
-  if (value.kind === 'array') return value.items.some((item) => item.kind === 'object');
-  if (value.kind === 'object') return value.entries.some((e) => e.key === 'hooks' || e.key === 'matcher');
-  return false;
-}
+export { isClaudeCodeEntry } from '../../hooks/tree.js';
 
 export interface FileFacts {
   /** Whether a path exists (injected so the model can be built for editor buffers and tests). */

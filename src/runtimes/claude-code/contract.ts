@@ -157,17 +157,8 @@ export function envFor(event: string, source: HookSourceKind): string[] {
   return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event))).map((v) => v.name);
 }
 
-/** Where a hook configuration was found; decides which facts apply (`once`, plugin variables, `Stop` → `SubagentStop`). */
-export type HookSourceKind =
-  | 'agent'
-  | 'plugin-agent'
-  | 'skill'
-  | 'plugin-skill'
-  | 'command'
-  | 'settings'
-  | 'settings-local'
-  | 'plugin-hooks'
-  | 'plugin-manifest';
+export type { HookSourceKind } from '../../hooks/types.js';
+import type { HookSourceKind } from '../../hooks/types.js';
 
 /** `once: true` is honoured only in skill (and slash-command) frontmatter. */
 export function honoursOnce(source: HookSourceKind): boolean {

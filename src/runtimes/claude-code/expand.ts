@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { LintInput } from '../../engine/lint.js';
 import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
 import { effectiveEvent } from './contract.js';
@@ -16,7 +15,16 @@ const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
  * A script named on the command line too gets the marks rather than a second
  * entry. Missing scripts are not added: the hook's command gets the error.
  */
-export async function withReferencedScripts(inputs: readonly LintInput[], facts: ScriptFacts = diskFacts): Promise<LintInput[]> {
+/** What the engine lints (its LintInput), as far as this needs to know; the engine sits above runtimes/. */
+interface Input {
+  filePath: string;
+  bytes?: Uint8Array;
+  text?: string;
+  kind?: 'markdown' | 'json' | 'script';
+  calledBy?: string[];
+}
+
+export async function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
   for (const input of inputs) {
     const text =
@@ -34,7 +42,7 @@ export async function withReferencedScripts(inputs: readonly LintInput[], facts:
     }
   }
   if (events.size === 0) return [...inputs];
-  const out = inputs.map((input) => {
+  const out: (T | Input)[] = inputs.map((input): T | Input => {
     const callers = events.get(input.filePath);
     if (!callers) return input;
     events.delete(input.filePath);
