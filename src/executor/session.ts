@@ -557,7 +557,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
           ...(runOptions.runtimeEnv ? { runtimeEnv: runOptions.runtimeEnv } : {}),
         });
         const marker = `VAH_RUN_MARKER=${markerValue}`;
-        await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }), { mode: 0o600 });
+        await writeFile(envFile, environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }), {
+          mode: 0o600,
+        });
         startedAt = trace.now();
         outcome = await superviseProcess({
           runner,
