@@ -115,6 +115,51 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(ours.some((d) => d.startsWith('shellcheck/SC2016@6:'))).toBe(true);
   });
 
+  it('quoting findings on expansions that cannot split or glob become info findings that say why (word-safety analysis)', async () => {
+    const profile = [
+      '---',
+      'name: sc',
+      'hooks:',
+      '  post: |',
+      '    START=$(date +%s)',
+      '    N=$(wc -l < list.txt)',
+      '    echo $START $N $(date -Iseconds) $((N + 1))',
+      '    echo $(date) $(cat list.txt) $OTHER',
+      '    OTHER=$1',
+      '---',
+      '',
+    ].join('\n');
+    const found = await lint(profile);
+    const quoting = found.filter((d) => d.ruleId === 'shellcheck/SC2086' || d.ruleId === 'shellcheck/SC2046');
+    const byPlace = Object.fromEntries(quoting.map((d) => [`${d.ruleId}@${d.line}:${d.column}`, d.severity]));
+    // Digits and ISO dates: kept as info, with the reason in the message.
+    expect(byPlace['shellcheck/SC2086@7:10']).toBe('info');
+    expect(byPlace['shellcheck/SC2086@7:17']).toBe('info');
+    expect(byPlace['shellcheck/SC2046@7:20']).toBe('info');
+    expect(quoting.find((d) => d.line === 7 && d.column === 10)!.message).toMatch(/not reported: .*\$START.* cannot split or glob/);
+    // `$(date)` has spaces, `$(cat …)` and `$OTHER` can be anything: still warnings.
+    expect(byPlace['shellcheck/SC2046@8:10']).toBe('warning');
+    expect(byPlace['shellcheck/SC2046@8:18']).toBe('warning');
+    expect(byPlace['shellcheck/SC2086@8:34']).toBe('warning');
+  });
+
+  it('style-only codes are info by default, and the configuration raises them', async () => {
+    const profile = '---\nname: sc\nhooks:\n  pre: |\n    N=$(grep x f | wc -l)\n    cat f | grep y\n    echo "$N"\n---\n';
+    const found = await lint(profile);
+    expect(found.filter((d) => d.ruleId === 'shellcheck/SC2126' || d.ruleId === 'shellcheck/SC2002').map((d) => d.severity)).toEqual([
+      'info',
+      'info',
+    ]);
+    const config = defaultConfig();
+    config.rules['shellcheck/SC2126'] = 'warn';
+    const [raised] = await lintInputs([{ filePath: '/virtual/p.md', text: profile }], {
+      rules,
+      config,
+      batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })],
+    });
+    expect(raised!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2126')!.severity).toBe('warning');
+  });
+
   it('batches many hooks of many files over a few processes', async () => {
     const inputs = Array.from({ length: 40 }, (_, i) => ({
       filePath: `/virtual/${i}.md`,

@@ -9,6 +9,7 @@ import { collectCommands } from '../shell/commands.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import { settingOptions, settingSeverity, toSeverity, type LintConfig } from './config.js';
 import { applySuppressions } from './suppressions.js';
+import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
 import { DOCS_BASE, formatMessage, type AnalysedHook, type Report, type Rule } from './rule.js';
 
 /** Below this many files a run is not split into slices for the batch analyzers. */
@@ -46,6 +47,8 @@ interface FileState {
   /** Shell code blocks of the Markdown body that rules read (suppression comments count in them too). */
   bodyBlocks: HookScript[];
   entries: HookEntry[];
+  /** Unquoted expansions that cannot split or glob (ShellCheck's quoting findings on them are not reported). */
+  wordSafe: WordSafeExpansion[];
 }
 
 /**
@@ -80,7 +83,7 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   }
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
-  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser);
+  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser, analyzers.length > 0);
   for (const { owned, found } of pending) {
     (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
@@ -109,7 +112,7 @@ function slicesBySize(inputs: readonly LintInput[], count: number): (readonly Li
 
 /** The profile, its parse problems, and its hook scripts with their source maps. */
 function readProfile(input: LintInput): FileState {
-  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [] };
+  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [], wordSafe: [] };
   let profile: Profile;
   if (input.text !== undefined) {
     profile = profileFromText(input.filePath, input.text);
@@ -136,6 +139,7 @@ function checkProfile(
   rules: readonly Rule<any>[],
   optionsOf: ReadonlyMap<string, unknown>,
   parser: Awaited<ReturnType<typeof loadShellParser>>,
+  batchAnalyzed: boolean,
 ): void {
   const profile = state.profile;
   if (!profile) return;
@@ -153,6 +157,7 @@ function checkProfile(
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
     for (const { hook, map } of state.hooks) analysed.push(analyse(hook, map, parseShell(parser, hook.text)));
+    if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
     for (const item of analysed) {
       for (const rule of rules) {
         if (!rule.checkScript || !inScope(rule, 'hooks')) continue;
@@ -223,7 +228,7 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   for (const diagnostic of state.diagnostics) {
     const severity = resolveSeverity(diagnostic, byId.get(diagnostic.ruleId), options.config);
     if (severity === undefined) continue;
-    configured.push({ ...diagnostic, severity });
+    configured.push(suppressWordSafeQuoting(diagnostic, state.wordSafe) ?? { ...diagnostic, severity });
   }
   let kept = withoutSuperseded(configured, byId);
   if (state.profile && options.config.inlineConfig) {
