@@ -33,6 +33,7 @@ export default defineRule<Options>({
   messages: {
     spliced:
       'Unexpected `{{text}}` spliced into JSON text: a `"` or `\\` in its value ends the string and injects JSON. Build the document with `jq -n --arg v "{{quoted}}" \'{…: $v}\'`.',
+    raw: 'Unexpected `{{text}}` pasted into JSON as a raw value: unless it always holds one valid JSON value, the document is invalid (empty, text, two lines) or gains structure. Build the document with `jq -n --argjson v "{{quoted}}" \'{…: $v}\'`.',
     empty:
       'Invalid JSON when `{{text}}` is empty: `{{name}}` is only assigned inside a condition (line {{line}}), and an empty value leaves `{{shape}}`. Give it a default (`${{{name}}:-0}`) or build the document with `jq -n --argjson`.',
   },
@@ -62,7 +63,7 @@ export default defineRule<Options>({
           return;
         }
         context.report({
-          messageId: 'spliced',
+          messageId: inString[index] ? 'spliced' : 'raw',
           data: { text: expansion.text, quoted: expansion.text },
           range: context.range(expansion.startIndex, expansion.endIndex),
         });

@@ -31,7 +31,7 @@ ruleTester(rule, {
     {
       name: 'a raw JSON value',
       code: `--data() { :; }\necho '{"context":'"\${CONTEXT}"'}'`,
-      errors: [{ line: 2, column: 20, endColumn: 30 }],
+      errors: [{ messageId: 'raw', line: 2, column: 20, endColumn: 30 }],
     },
     {
       name: 'escaped quotes in a double-quoted string',
