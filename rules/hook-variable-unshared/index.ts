@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { runtimeEnvFor, SHELL_ENV } from '../../src/runtime/contract.js';
-import { variableUses } from '../../src/shell/analysis.js';
+import { nodesOfType, variableUses } from '../../src/shell/analysis.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
 import { handledVariables, variableWrites } from '../../src/shell/variables.js';
 
 interface Options {
@@ -38,9 +39,14 @@ export default defineRule<Options>({
       const root = item.tree.rootNode;
       const uses = variableUses(root);
       const handled = handledVariables(root, uses, item.commands);
+      // `$((END - START))` reads START without a `$`: arithmetic names are reads too.
+      const reads: { name: string; start: number; end: number }[] = [
+        ...uses.map((u) => ({ name: u.name, start: u.node.startIndex + u.node.text.indexOf('$'), end: u.node.endIndex })),
+        ...arithmeticReads(root),
+      ].sort((a, b) => a.start - b.start);
       const known = new Set<string>([...runtimeEnvFor(item.hook.name), ...SHELL_ENV, ...(context.options.allow ?? [])]);
       const reported = new Set<string>();
-      for (const use of uses) {
+      for (const use of reads) {
         const name = use.name;
         if (known.has(name) || handled.has(name) || writes[index]!.has(name) || reported.has(name)) continue;
         const writer = context.hooks.findIndex((_, i) => i !== index && writes[i]!.has(name));
@@ -58,8 +64,8 @@ export default defineRule<Options>({
             writer: other.hook.name,
             how: exported ? "`export` passes it only to that hook's own child processes" : 'its shell has exited',
           },
-          // The grammar sometimes starts a `$X` in a string at the space before it.
-          range: item.range(use.node.startIndex + use.node.text.indexOf('$'), use.node.endIndex),
+          // The grammar sometimes starts a `$X` in a string at the space before it (skipped above).
+          range: item.range(use.start, use.end),
           related: [
             {
               message: `\`${name}\` is set here, in \`${other.hook.name}\``,
@@ -72,3 +78,25 @@ export default defineRule<Options>({
     });
   },
 });
+
+/** Names read inside `$((…))` / `((…))` without a `$` (not the target of `N++` or `N=…`). */
+function arithmeticReads(root: SyntaxNode): { name: string; start: number; end: number }[] {
+  const reads: { name: string; start: number; end: number }[] = [];
+  for (const arithmetic of nodesOfType(root, ['arithmetic_expansion', 'compound_statement'])) {
+    if (arithmetic.type === 'compound_statement' && !arithmetic.text.startsWith('((')) continue;
+    for (const name of nodesOfType(arithmetic, ['variable_name'])) {
+      const parent = name.parent;
+      if (parent?.type === 'postfix_expression' || parent?.type === 'unary_expression') continue;
+      if (
+        parent?.type === 'binary_expression' &&
+        parent.childForFieldName('left')?.id === name.id &&
+        /=$/.test(parent.childForFieldName('operator')?.text ?? '') &&
+        !/[=!<>]=$/.test(parent.childForFieldName('operator')?.text ?? '')
+      )
+        continue;
+      if (parent?.type === 'subscript' || parent?.type === 'simple_expansion' || parent?.type === 'expansion') continue;
+      reads.push({ name: name.text, start: name.startIndex, end: name.endIndex });
+    }
+  }
+  return reads;
+}

@@ -23,6 +23,11 @@ ruleTester(rule, {
       ],
     },
     {
+      name: 'a name read inside $((…)) without a dollar',
+      profile: profile('  pre: |\n    START=$(date +%s)\n  post: |\n    N=0\n    (( N++ ))\n    echo $(( $(date +%s) - START + N ))\n'),
+      errors: [{ messageId: 'unshared', line: 10, column: 28, endColumn: 33 }],
+    },
+    {
       name: 'every hook kind: a lifecycle hook reads what a blocking hook set',
       profile: profile('  on_blocking_start: |\n    CTX=ready\n  lifecycle:\n    cleanup: |\n      rm -f "/tmp/$CTX"\n'),
       errors: [
