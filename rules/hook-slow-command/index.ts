@@ -81,6 +81,8 @@ export default defineRule<Options>({
     const slow = [...(context.options.slowCommands ?? []), ...(context.options.builtinTable === false ? [] : (table as SlowCommand[]))];
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];
+    const background = backgroundRanges(context.tree.rootNode);
+    const inBackground = (c: ShellCommand): boolean => background.some(([start, end]) => c.start >= start && c.end <= end);
     for (const command of context.commands) {
       if (command.wrappedBy === 'command' || inBackground(command)) continue;
       if (boundedByTimeout(context.commands, command, budget)) continue;
@@ -189,20 +191,41 @@ function hasTimeLimit(command: ShellCommand, base: 'curl' | 'wget'): boolean {
   });
 }
 
-/** `cmd &`: the hook does not wait for it. */
-function inBackground(command: ShellCommand): boolean {
-  let node: SyntaxNode | null = command.name.node;
-  while (node && node.type !== 'command') node = node.parent;
-  for (let current = node; current; current = current.parent) {
-    const next = current.nextSibling;
-    if (next?.type === '&') return true;
-    if (current.type === 'program' || current.type === 'command_substitution' || current.type === 'subshell') break;
+/**
+ * Script ranges of statements run in the background (`cmd &`): the hook does
+ * not wait for them. One walk of the tree with a cursor: asking each command
+ * for its next sibling costs a scan of the parent's children every time.
+ */
+function backgroundRanges(root: SyntaxNode): [number, number][] {
+  const ranges: [number, number][] = [];
+  const cursor = root.walk();
+  const previous: ([number, number] | undefined)[] = [undefined];
+  let depth = 0;
+  try {
+    for (;;) {
+      if (cursor.nodeType === '&') {
+        const before = previous[depth];
+        if (before) ranges.push(before);
+      } else {
+        previous[depth] = [cursor.startIndex, cursor.endIndex];
+      }
+      if (cursor.gotoFirstChild()) {
+        previous[++depth] = undefined;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return ranges;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  return false;
 }
 
 /** `timeout 3 npm test`: the `timeout` wrapper ends it inside the budget. */
 function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand, budget: number): boolean {
+  if (command.wrappedBy !== 'timeout') return false;
   const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
   if (!outer) return false;
   const duration = outer.args.find((a) => a.value !== undefined && !a.value.startsWith('-'))?.value;

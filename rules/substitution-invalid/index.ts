@@ -1,5 +1,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /**
  * `${#VAR:-0}`, `${#arr[@]:-}`, `${$VAR}`: bash parses the script (`bash -n`
@@ -24,10 +25,8 @@ export default defineRule({
   checkScript(context) {
     const text = context.hook.text;
     const seen = new Set<number>();
-    for (const node of nodesOfType(context.tree.rootNode, ['ERROR', 'expansion'])) {
-      // The `${` of a broken expansion sits at the error's start or just before it.
-      const from = Math.max(0, node.startIndex - 3);
-      const span = text.slice(from, node.endIndex);
+    for (const [from, to] of mergedSpans(nodesOfType(context.tree.rootNode, ['ERROR', 'expansion']))) {
+      const span = text.slice(from, to);
       for (const match of span.matchAll(BAD_SUBSTITUTION)) {
         const start = from + match.index;
         if (seen.has(start)) continue;
@@ -52,6 +51,22 @@ export default defineRule({
  * do not match.
  */
 const BAD_SUBSTITUTION = /\$\{(?:(#)([A-Za-z_]\w*)(\[[^\]]*\])?(?![}[\]\w])|#?\$([A-Za-z_]\w*))/g;
+
+/**
+ * The spans to read, each once: error nodes nest and overlap, and reading
+ * each one's text would be quadratic in a large broken script. The `${` of a
+ * broken expansion sits at its error node's start or just before it.
+ */
+function mergedSpans(nodes: readonly SyntaxNode[]): [number, number][] {
+  const spans = nodes.map((n): [number, number] => [Math.max(0, n.startIndex - 3), n.endIndex]).sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  return merged;
+}
 
 /** Offset just past the `}` that closes the `${` at `start`, counting nested `${`. */
 function closingBrace(text: string, start: number): number | undefined {
