@@ -81,7 +81,8 @@ export default defineRule<Options>({
     const slow = [...(context.options.slowCommands ?? []), ...(context.options.builtinTable === false ? [] : (table as SlowCommand[]))];
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];
-    const background = backgroundRanges(context.tree.rootNode);
+    // Walking the tree costs as much as parsing it: only when the text has a lone `&` at all.
+    const background = /(^|[^&>|])&(?![&>])/m.test(context.hook.text) ? backgroundRanges(context.tree.rootNode) : [];
     const inBackground = (c: ShellCommand): boolean => background.some(([start, end]) => c.start >= start && c.end <= end);
     for (const command of context.commands) {
       if (command.wrappedBy === 'command' || inBackground(command)) continue;
@@ -89,19 +90,19 @@ export default defineRule<Options>({
       const base = commandBase(command);
       // MCP tool names never run (command-unavailable); `--version` / `--help` only print.
       if (base === undefined || base.startsWith('mcp__') || command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
-      const range = context.range(command.start, command.end);
+      const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
       const entry = slow.find((s) => matches(command, base, s));
       if (entry && entry.seconds >= budget) {
         context.report({
           messageId: 'slow',
           data: { what: entry.what, text: text(command), cost: `${entry.seconds} s or more`, budget },
-          range,
+          range: range(),
         });
         continue;
       }
       if (base === 'find') {
         const where = unboundedFindRoot(command);
-        if (where) context.report({ messageId: 'find', data: { text: text(command), where, budget }, range });
+        if (where) context.report({ messageId: 'find', data: { text: text(command), where, budget }, range: range() });
         continue;
       }
       if (base === 'npx' && pinnedPackage(command)) npxStarts.push(command);
@@ -113,7 +114,7 @@ export default defineRule<Options>({
             budget,
             limit: base === 'curl' ? `--max-time ${Math.max(1, budget - 2)}` : `--timeout=${Math.max(1, budget - 2)}`,
           },
-          range,
+          range: range(),
         });
       }
     }
