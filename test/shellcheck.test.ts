@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
+import { main } from '../src/cli/main.js';
+import { memoryIO } from '../src/cli/io.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { BLOCKING_HOOKS, runtimeEnvFor } from '../src/runtime/contract.js';
@@ -141,6 +143,22 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(byPlace['shellcheck/SC2046@8:10']).toBe('warning');
     expect(byPlace['shellcheck/SC2046@8:18']).toBe('warning');
     expect(byPlace['shellcheck/SC2086@8:34']).toBe('warning');
+  });
+
+  it('the CLI shows a suppressed quoting finding, with its reason, only under --verbose', async () => {
+    const stdin = '---\nname: sc\ndescription: d\nhooks:\n  post: |\n    START=$(date +%s)\n    echo $START\n---\n';
+    const run = async (extra: string[]) => {
+      const io = memoryIO({ stdin, env: { NO_COLOR: '1' } });
+      const code = await main(['--stdin', '--stdin-filename', 'a.md', ...extra], io);
+      return { code, out: io.out() };
+    };
+    const quiet = await run([]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.out).not.toContain('SC2086');
+    const verbose = await run(['--verbose']);
+    expect(verbose.out).toMatch(
+      /7:10\s+info\s+Double quote.*not reported: `\$START` is only ever assigned values that cannot split or glob/,
+    );
   });
 
   it('style-only codes are info by default, and the configuration raises them', async () => {
