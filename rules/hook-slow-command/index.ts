@@ -118,7 +118,7 @@ export default defineRule<Options>({
         });
       }
     }
-    if (npxStarts.length * NPX_COLD_START_SECONDS >= budget) {
+    if (npxStarts.length > 0 && npxStarts.length * NPX_COLD_START_SECONDS >= budget) {
       const [first, ...rest] = npxStarts;
       context.report({
         messageId: 'npx',

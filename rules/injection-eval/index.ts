@@ -75,7 +75,8 @@ export default defineRule({
         const upstream = upstreamStages(command);
         if (upstream.length === 0) continue;
         const fetcher = upstream.flatMap((stage) => nodesOfType(stage, ['command'])).find((c) => FETCHERS.has(commandName(c)));
-        const range = context.range(command.name.start, command.name.end);
+        // The whole pipeline: what is piped is the problem as much as the shell.
+        const range = context.range(upstream[0]!.startIndex, command.name.end);
         if (fetcher) context.report({ messageId: 'pipeRemote', data: { source: commandName(fetcher), shell: base }, range });
         else context.report({ messageId: 'pipeText', data: { shell: base }, range });
       }
