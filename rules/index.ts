@@ -44,7 +44,7 @@ import shellSyntax from './shell-syntax/index.js';
 import substitutionInvalid from './substitution-invalid/index.js';
 import suppressionUnused from './suppression-unused/index.js';
 
-export const rules: Rule<any>[] = [
+export const rules: Rule<unknown>[] = [
   commandChmod777,
   commandChownRoot,
   commandCustom,

@@ -26,7 +26,7 @@ export function renderCorpusTable(results) {
 
 if (process.argv.includes('--write')) {
   const { main } = await import('../dist/src/cli/main.js');
-  const { memoryIO } = await import('../dist/src/cli/io.js');
+  const { memoryIO } = await import('../dist/src/io.js');
   const corpus = new URL('../../shared/corpus/claude-flow-novice', import.meta.url).pathname;
   const io = memoryIO({ cwd: corpus, env: { NO_COLOR: '1' } });
   await main(['.', '--format', 'json', '--ci'], io);

@@ -1,2 +1,2 @@
 import type { Rule } from '../src/engine/rule.js';
-export function renderRuleTable(rules: readonly Rule<any>[]): string;
+export function renderRuleTable(rules: readonly Rule<unknown>[]): string;

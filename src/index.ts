@@ -38,7 +38,7 @@ export { defaultConfig };
 export { REPORTER_NAMES } from './reporters/index.js';
 
 /** Every registered rule. */
-export const rules: readonly Rule<any>[] = builtinRules;
+export const rules: readonly Rule<unknown>[] = builtinRules;
 
 /** The output formats by name: pure `(results, options) => string` functions. */
 export const formatters: Readonly<Record<ReporterName, Reporter>> = {
@@ -59,7 +59,7 @@ export interface LintOptions {
   /** Run ShellCheck when it is installed (default `true`); or the binary to run. */
   shellcheck?: boolean | { binary: string };
   /** Rules to run instead of the built-in ones. */
-  rules?: readonly Rule<any>[];
+  rules?: readonly Rule<unknown>[];
   /** Apply safe fixes in memory: results of changed files carry `output` (see `outputFixes`). */
   fix?: boolean;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheSettings, ResultCache } from '../src/cache/index.js';
 import { main } from '../src/cli/main.js';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 
 const BAD = '---\nname: bad\ndescription: d\nhooks:\n  pre: |\n    rm -rf ./x\n---\n';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEMO = join(ROOT, 'fixtures', 'demo');
@@ -113,7 +113,7 @@ describe('CLI', () => {
       '---',
       'name: bomb',
       'a: &a ["x","x","x","x","x","x","x","x","x"]',
-      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+      ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]!}`).join(',')}]`),
       '---',
       '',
     ].join('\n');

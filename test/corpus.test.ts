@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 import { shellcheckVersion } from '../src/shellcheck/index.js';
 import { renderCorpusTable } from '../scripts/corpus-table.mjs';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 
 /**
  * Exact output of every format for fixed inputs. `UPDATE_GOLDEN=1 npx vitest

@@ -188,7 +188,7 @@ describe.skipIf(!available)('ShellCheck integration', () => {
       config: defaultConfig(),
       batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning', processes: 2 })],
     });
-    results.forEach((result, i) =>
+    results.forEach((result) =>
       expect(result.diagnostics.map((d) => `${d.ruleId}@${d.line}:${d.column}`)).toContain(`shellcheck/SC2154@5:10`),
     );
     expect(results[7]!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2154')!.message).toContain('x7 is referenced');

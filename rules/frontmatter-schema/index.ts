@@ -29,7 +29,7 @@ export default defineRule({
     const root = rootMap(profile);
     if (data === undefined || data === null || !profile.frontmatter) return;
     if (typeof data !== 'object' || Array.isArray(data) || !root) {
-      const range = nodeRange(profile, profile.frontmatter.doc.contents as never) ?? profile.lines.rangeOf(0, 3);
+      const range = nodeRange(profile, profile.frontmatter.doc.contents) ?? profile.lines.rangeOf(0, 3);
       context.report({ messageId: 'type', data: { path: 'frontmatter', expected: 'a mapping of keys to values' }, range });
       return;
     }
@@ -41,7 +41,7 @@ export default defineRule({
         .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
       const path = segments.join('.') || 'frontmatter';
       const { node, pair } = nodeAtPath(root, segments);
-      const range = nodeRange(profile, node) ?? nodeRange(profile, pair?.key as never) ?? profile.lines.rangeOf(0, 3);
+      const range = nodeRange(profile, node) ?? nodeRange(profile, pair?.key) ?? profile.lines.rangeOf(0, 3);
       switch (error.keyword) {
         case 'required':
           context.report({

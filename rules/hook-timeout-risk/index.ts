@@ -53,7 +53,7 @@ export default defineRule({
       }
     }
     for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
-      const keyword = loop.child(0)?.type;
+      const keyword = loop.child(0)?.type ?? 'while';
       const condition = loop.childForFieldName('condition');
       const body = loop.childForFieldName('body');
       if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;

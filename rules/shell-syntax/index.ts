@@ -22,7 +22,7 @@ export default defineRule({
     const text = context.hook.text;
     const opener = verdict?.message?.includes('unexpected end of file') ? unclosedConstruct(error) : undefined;
     if (opener) {
-      const detail = `\`${opener.text.split(/\s/)[0]}\` is never closed (unexpected end of file)`;
+      const detail = `\`${opener.text.split(/\s/)[0]!}\` is never closed (unexpected end of file)`;
       context.report({
         messageId: 'syntax',
         data: { hook: context.hook.name, detail },

@@ -64,10 +64,14 @@ async function exists(path: string): Promise<boolean> {
 /** Every `*.md` below a directory, in a stable order; symbolic links are not followed (no loops, nothing outside). */
 async function markdownUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
-    .sort();
+  return (
+    entries
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+      // Dirent.parentPath arrived in Node 20.12; the engines field allows 20.0, whose Dirent has only `path`.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- @types/node types it as always present
+      .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name))
+      .sort()
+  );
 }
 
 /** Reads files in parallel, a bounded number at a time, each once. */

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { UsageError } from './discover.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 const exec = promisify(execFile);
 
@@ -49,7 +49,7 @@ async function install(args: string[], io: CliIO): Promise<number> {
       options: { force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
     }));
   } catch (error) {
-    throw new UsageError(`init-pre-commit: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`init-pre-commit: ${(error as Error).message.split('\n')[0]!}`);
   }
   if (values.help) {
     io.stdout(INIT_PRE_COMMIT_HELP);

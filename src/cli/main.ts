@@ -11,7 +11,7 @@ import type { ShellCheckTool } from '../shellcheck/index.js';
 import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
 import { discoverFiles, isUsageError, readAll, UsageError } from './discover.js';
 import { ignored } from './ignore.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -141,7 +141,7 @@ function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version'
       },
     });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]} (see --help)`);
+    throw new UsageError(`${(error as Error).message.split('\n')[0]!} (see --help)`);
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';

@@ -17,7 +17,7 @@ import {
   type ExecutorSessionOptions,
   type HookRunResult,
 } from '../executor/session.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
 

@@ -11,7 +11,7 @@ import { LIFECYCLE_DEFAULTS, simulateLifecycle } from '../simulate/lifecycle.js'
 import { loadScenario } from '../simulate/scenario.js';
 import type { SimulationTrace } from '../simulate/trace.js';
 import { toolVersion } from '../version.js';
-import type { CliIO } from './io.js';
+import type { CliIO } from '../io.js';
 
 export const SIMULATE_HELP = `Usage: validate-agent-hooks simulate PROFILE --scenario signal|timeout [options]
        validate-agent-hooks simulate --swarm SCENARIO.yaml [options]
@@ -120,7 +120,7 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
           () => false,
         ))
       ) {
-        io.stderr(`validate-agent-hooks simulate: ${options.profile}: no such file\n`);
+        io.stderr(`validate-agent-hooks simulate: ${options.profile!}: no such file\n`);
         return 2;
       }
       trace = await simulateLifecycle(profile, {
@@ -219,7 +219,7 @@ export function parseSimulateArgs(args: string[]): {
   const format = (values.format ?? 'timeline') as Format;
   if (values.help) return { help: true, format: 'timeline', noSandbox: false };
   if (!(FORMATS as readonly string[]).includes(format) || (!['timeline', 'json', 'mermaid'].includes(format) && !isReporterName(format))) {
-    throw new SimulateUsageError(`unknown --format '${values.format}' (expected ${FORMATS.join(', ')})`);
+    throw new SimulateUsageError(`unknown --format '${format}' (expected ${FORMATS.join(', ')})`);
   }
   const number = (flag: string, text: string | undefined, min = 0): number | undefined => {
     if (text === undefined) return undefined;

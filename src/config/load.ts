@@ -100,7 +100,7 @@ export function readConfigFile(path: string): ConfigSource {
     return `${path}:${line}:${col}`;
   };
   const firstError = doc.errors[0];
-  if (firstError) throw new ConfigError(`${at(firstError.pos[0])}: Invalid configuration: ${firstError.message.split('\n')[0]}`);
+  if (firstError) throw new ConfigError(`${at(firstError.pos[0])}: Invalid configuration: ${firstError.message.split('\n')[0]!}`);
   const data = (doc.toJS({ maxAliasCount: 50 }) ?? {}) as unknown;
   if (!validate(data)) {
     const error = validate.errors![0]!;

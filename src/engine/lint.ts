@@ -34,7 +34,7 @@ export interface BatchAnalyzer {
 }
 
 export interface EngineOptions {
-  rules: readonly Rule<any>[];
+  rules: readonly Rule<unknown>[];
   config: LintConfig;
   batchAnalyzers?: BatchAnalyzer[];
 }
@@ -136,7 +136,7 @@ function readProfile(input: LintInput): FileState {
 /** Runs the rules over one profile: profile rules, script rules, cross-hook rules, body code blocks. */
 function checkProfile(
   state: FileState,
-  rules: readonly Rule<any>[],
+  rules: readonly Rule<unknown>[],
   optionsOf: ReadonlyMap<string, unknown>,
   parser: Awaited<ReturnType<typeof loadShellParser>>,
   batchAnalyzed: boolean,
@@ -144,10 +144,10 @@ function checkProfile(
   const profile = state.profile;
   if (!profile) return;
   const entries = state.entries;
-  const push = (rule: Rule<any>, report: Report, range: Range, hook?: string): void => {
+  const push = (rule: Rule<unknown>, report: Report, range: Range, hook?: string): void => {
     state.diagnostics.push(toDiagnostic(rule, report, range, hook));
   };
-  const pushScript = (rule: Rule<any>, report: Report, item: { hook: HookScript; map: ScriptSourceMap }): void => {
+  const pushScript = (rule: Rule<unknown>, report: Report, item: { hook: HookScript; map: ScriptSourceMap }): void => {
     push(rule, withFileFixes(report, item.map), item.map.mapRange(report.range).range, item.hook.name);
   };
   for (const rule of rules) {
@@ -218,7 +218,7 @@ function withFileFixes(report: Report, map: ScriptSourceMap): Report {
   return fixes.length ? { ...rest, fixes } : rest;
 }
 
-function inScope(rule: Rule<any>, scope: 'hooks' | 'body'): boolean {
+function inScope(rule: Rule<unknown>, scope: 'hooks' | 'body'): boolean {
   return (rule.meta.scope ?? ['hooks']).includes(scope);
 }
 
@@ -256,7 +256,7 @@ function finish(state: FileState, options: EngineOptions): LintResult {
  * `meta.supersedes` already explains. Their fixes move to the finding that
  * stays (ShellCheck's quoting fix for SC2086 fixes an unquoted `$TASK` too).
  */
-function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<any>>): Diagnostic[] {
+function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<unknown>>): Diagnostic[] {
   // By line, so a hook with thousands of findings is not a product of thousands.
   const supersedingByLine = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -284,14 +284,14 @@ function overlaps(a: Range, b: Range): boolean {
   return before(a.line, a.column, b.endLine, b.endColumn) && before(b.line, b.column, a.endLine, a.endColumn);
 }
 
-function effectiveSeverity(rule: Rule<any>, config: LintConfig): Severity | undefined {
+function effectiveSeverity(rule: Rule<unknown>, config: LintConfig): Severity | undefined {
   const configured = settingSeverity(config.rules[rule.id]);
   if (configured !== undefined) return toSeverity(configured);
   return rule.meta.severity === 'off' ? undefined : rule.meta.severity;
 }
 
 /** The configuration decides; without a setting, a finding's own severity, then its rule's. */
-function resolveSeverity(diagnostic: Diagnostic, rule: Rule<any> | undefined, config: LintConfig): Severity | undefined {
+function resolveSeverity(diagnostic: Diagnostic, rule: Rule<unknown> | undefined, config: LintConfig): Severity | undefined {
   const exact = settingSeverity(config.rules[diagnostic.ruleId]);
   const family = diagnostic.ruleId.includes('/') ? settingSeverity(config.rules[diagnostic.ruleId.split('/')[0]!]) : undefined;
   const configured = exact ?? family;
@@ -301,11 +301,11 @@ function resolveSeverity(diagnostic: Diagnostic, rule: Rule<any> | undefined, co
 }
 
 /** A rule's options: its defaults, the configuration's, and the configuration itself (command rules read `allowedCommands`). */
-function ruleOptions(rule: Rule<any>, config: LintConfig): any {
+function ruleOptions(rule: Rule<unknown>, config: LintConfig): Record<string, unknown> {
   return { ...(rule.defaultOptions ?? {}), ...(settingOptions(config.rules[rule.id]) ?? {}), config };
 }
 
-function toDiagnostic(rule: Rule<any>, report: Report, range: Range, hook?: string): Diagnostic {
+function toDiagnostic(rule: Rule<unknown>, report: Report, range: Range, hook?: string): Diagnostic {
   const template = rule.messages[report.messageId] ?? report.messageId;
   const diagnostic: Diagnostic = {
     ruleId: rule.id,

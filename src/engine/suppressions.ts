@@ -1,7 +1,7 @@
 import type { Diagnostic, Range } from '../diagnostics.js';
 import type { HookScript } from '../hooks/types.js';
 import { mapPairs, nodeRange, rootMap, type Profile } from '../profile/profile.js';
-import { isMap, isSeq, type Node as YamlNode } from 'yaml';
+import { isMap, isSeq } from 'yaml';
 
 export const UNUSED_SUPPRESSION_RULE = 'suppression-unused';
 
@@ -131,7 +131,7 @@ function nodeStartingAfter(profile: Profile, line: number): number | undefined {
       for (const pair of mapPairs(node)) {
         const key = nodeRange(profile, pair.key);
         if (key && key.line > line && (!best || key.line < best.keyLine)) {
-          const value = nodeRange(profile, pair.value as YamlNode | null) ?? key;
+          const value = nodeRange(profile, pair.value) ?? key;
           best = { keyLine: key.line, endLine: value.endLine };
         }
         visit(pair.value);

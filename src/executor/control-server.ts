@@ -1,6 +1,7 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import { asCommand, bulk, encodeReply, error, RespProtocolError, RespReplyDecoder, simple } from './redis/resp.js';
+import { asCommand, RespProtocolError, RespReplyDecoder } from './redis/reply-decoder.js';
+import { bulk, encodeReply, error, simple } from './redis/resp.js';
 import type { CommandOutcome } from './slash-commands.js';
 
 /**

@@ -1,6 +1,7 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
-import { asCommand, encodeCommand, RespReplyDecoder, type DecodedReply } from './redis/resp.js';
+import { asCommand, RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
+import { encodeCommand } from './redis/resp.js';
 import type { RedisOperation } from './trace.js';
 
 /**
@@ -110,7 +111,10 @@ export async function startTracingProxy(options: {
       if (!tracing) return;
       try {
         requests.push(chunk);
-        if (requests.bufferedBytes > MAX_TRACED_FRAME_BYTES) return stopTracing();
+        if (requests.bufferedBytes > MAX_TRACED_FRAME_BYTES) {
+          stopTracing();
+          return;
+        }
         for (const frame of requests.drain()) {
           const command = asCommand(frame) ?? ['(unreadable request)'];
           const operation = options.record({ command, reply: undefined });
@@ -195,13 +199,13 @@ export async function callRedis(upstream: RedisUpstream, command: readonly strin
             if (skip > 0) {
               const preamble = upstream.preamble[upstream.preamble.length - skip]!;
               skip--;
-              if (value.kind === 'error') reject(new Error(`${preamble[0]} failed: ${value.message}`));
+              if (value.kind === 'error') reject(new Error(`${preamble[0]!} failed: ${value.message}`));
               continue;
             }
             resolve(value);
           }
         } catch (error) {
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
     });

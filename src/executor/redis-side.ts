@@ -24,11 +24,13 @@ export async function startRedisSide(options: { sessionDir: string; redisUrl?: s
       mode: 'real',
       upstream,
       call: async (command) => toTraceValue(await callRedis(upstream, command)),
-      close: async () => undefined,
+      close: () => Promise.resolve(),
     };
     // Fail now, with the URL in the message, rather than in every hook's redis-cli call.
-    const pong = await callRedis(upstream, ['PING']).catch((error: Error) => {
-      throw new Error(`cannot reach the Redis server at ${upstream.description}: ${error.message}`);
+    const pong = await callRedis(upstream, ['PING']).catch((error: unknown) => {
+      throw new Error(
+        `cannot reach the Redis server at ${upstream.description}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     if (pong.kind === 'error') throw new Error(`the Redis server at ${upstream.description} refused PING: ${pong.message}`);
     return side;

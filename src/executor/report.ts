@@ -81,6 +81,8 @@ function shorten(text: string, max = MAX_SHOWN): string {
 }
 
 function showJson(value: unknown): string {
+  // JSON.stringify gives undefined for undefined and functions, which its lib type does not say.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return shorten(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
 }
 

@@ -77,7 +77,7 @@ const availabilityCache = new Map<string, BwrapAvailability>();
  * before any hook runs.
  */
 export function probeBwrap(options: { hostUid?: number; hostGid?: number; searchPath?: string } = {}): BwrapAvailability {
-  const cacheKey = `${options.hostUid}:${options.hostGid}:${options.searchPath ?? ''}`;
+  const cacheKey = `${String(options.hostUid)}:${String(options.hostGid)}:${options.searchPath ?? ''}`;
   const cached = availabilityCache.get(cacheKey);
   if (cached) return cached;
   const availability = probeUncached(options);
@@ -115,7 +115,11 @@ function probeUncached(options: { hostUid?: number; hostGid?: number; searchPath
     },
   );
   if (probe.status !== 0) {
-    const detail = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim();
+    const detail = (
+      probe.stderr ||
+      probe.error?.message ||
+      (probe.status === null ? `killed by ${probe.signal ?? 'a signal'}` : `exit status ${probe.status}`)
+    ).trim();
     return {
       ok: false,
       path,

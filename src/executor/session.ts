@@ -340,7 +340,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     let outcome: ExecutionOutcome;
     let env: Record<string, string>;
     // The hook's own clock starts when its process does, not while its sockets are set up.
-    let startedAt = trace.now();
+    let startedAt: number;
     let cgroup: RunCgroup | undefined;
     try {
       if (mode === 'bwrap') {

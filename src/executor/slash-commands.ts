@@ -178,7 +178,7 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
       case 'list': {
         const { flags } = parseFlags(rest, ['level', 'pattern', 'prefix']);
         const level = parseLevel(flags.get('level'), notes, { required: false });
-        const pattern = flags.get('pattern') ?? (flags.has('prefix') ? `${flags.get('prefix')}*` : undefined);
+        const pattern = flags.get('pattern') ?? (flags.has('prefix') ? `${flags.get('prefix')!}*` : undefined);
         const entries = await query(context, level, pattern);
         context.record({
           ...base,
@@ -301,6 +301,7 @@ export function validateEvent(fields: { type?: string; priority?: string; data?:
   return { problems, priority, data };
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- one asynchronous signature for every slash command; a throw stays a rejection
 export async function runEventbusCommand(args: readonly string[], context: SlashCommandContext): Promise<CommandOutcome> {
   const [subcommand = '', ...rest] = args;
   const base = { kind: 'event' as const, agentId: context.identity.agentId, runId: context.runId, action: subcommand, args: [...args] };

@@ -82,7 +82,7 @@ export class TraceLog {
   constructor(private readonly elapsed: () => number) {}
 
   record(input: OperationInput): TraceOperation {
-    const operation = { t: roundMs(this.elapsed()), ...input } as TraceOperation;
+    const operation: TraceOperation = { t: roundMs(this.elapsed()), ...input };
     this.operations.push(operation);
     for (const listener of this.listeners) listener(operation);
     return operation;

@@ -1,5 +1,5 @@
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import type { CliIO } from '../cli/io.js';
+import type { CliIO } from '../io.js';
 import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
 import { startLanguageServer, type LanguageServerOptions } from './server.js';

@@ -25,7 +25,7 @@ export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.validate-agent-hooks
 
 export interface LanguageServerOptions {
   /** The rules to run (default: every registered rule). */
-  rules?: readonly Rule<any>[];
+  rules?: readonly Rule<unknown>[];
   /** The configuration for a document (e.g. from the configuration file next to it). */
   configFor?: (filePath: string) => Promise<LintConfig> | LintConfig;
   /**
@@ -61,8 +61,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   const states = new Map<string, DocumentState>();
   const debounceMs = options.debounceMs ?? 200;
   const slowMs = options.slowAnalyzerMs ?? 250;
-  let rulesPromise: Promise<readonly Rule<any>[]> | undefined;
-  const loadRules = (): Promise<readonly Rule<any>[]> =>
+  let rulesPromise: Promise<readonly Rule<unknown>[]> | undefined;
+  const loadRules = (): Promise<readonly Rule<unknown>[]> =>
     (rulesPromise ??= options.rules ? Promise.resolve(options.rules) : import('../../rules/index.js').then((m) => m.rules));
 
   connection.onInitialize(() => ({
@@ -276,7 +276,7 @@ function toEditorRange(range: { line: number; column: number; endLine: number; e
 function toEditor(d: Diagnostic, uri: string, bom: boolean): LspDiagnosticType {
   const out = toLspDiagnostic(d, uri);
   out.range = toEditorRange(d, bom);
-  return out as LspDiagnosticType;
+  return out;
 }
 
 function sameRange(a: LspRange, b: LspRange): boolean {

@@ -177,7 +177,7 @@ function parseProfile(path: string, source: SourceText): Profile {
         severity: 'error',
         ...lines.rangeOf(start, start + 3),
         ...firstAliasRange(doc, rangeAt),
-        message: `Invalid YAML: ${firstLine(String((error as Error).message))}`,
+        message: `Invalid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`,
       });
     }
   }

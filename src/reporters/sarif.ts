@@ -134,7 +134,7 @@ function pascalCase(id: string): string {
     .join('');
 }
 
-function describeRule(rule: Rule<any>): SarifRule {
+function describeRule(rule: Rule<unknown>): SarifRule {
   const helpUri = `${DOCS_BASE}${rule.id}/README.md`;
   const { description } = rule.meta;
   const tags: string[] = [rule.meta.category];
@@ -165,7 +165,7 @@ function describeRule(rule: Rule<any>): SarifRule {
 function describeForeignRule(d: Diagnostic): SarifRule {
   const shellcheck = /^shellcheck\/SC(\d+)$/.exec(d.ruleId);
   if (shellcheck) {
-    const code = `SC${shellcheck[1]}`;
+    const code = `SC${shellcheck[1]!}`;
     const helpUri = `https://www.shellcheck.net/wiki/${code}`;
     return {
       id: d.ruleId,

@@ -29,7 +29,7 @@ export const stylishReporter: Reporter = (results, options) => {
     const [w0, w1, w2] = [width(0), width(1), width(2)];
     result.diagnostics.forEach((d, index) => {
       const [pos, sev, msg, rule] = rows[index]!;
-      out += `  ${chalk.dim(pos!.padEnd(w0))}  ${pad(sev!, w1)}  ${pad(msg!, w2)}  ${rule}\n`;
+      out += `  ${chalk.dim(pos!.padEnd(w0))}  ${pad(sev!, w1)}  ${pad(msg!, w2)}  ${rule!}\n`;
       if (lines) out += codeFrame(lines, d, chalk);
     });
   }

@@ -9,7 +9,7 @@ export interface ReporterOptions {
   painter?: Painter;
   verbose: boolean;
   /** Rule metadata, for formats that describe their rules (SARIF). */
-  rules?: readonly Rule<any>[];
+  rules?: readonly Rule<unknown>[];
   toolVersion?: string;
 }
 

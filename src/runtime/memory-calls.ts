@@ -55,7 +55,7 @@ export function normalisedKey(option: OptionValue): string | undefined {
 
 function substitute(text: string, expansions: readonly import('../shell/parser.js').SyntaxNode[]): string {
   let index = 0;
-  return text.replace(/\u0000/g, () => {
+  return text.replaceAll('\u0000', () => {
     const node = expansions[index++];
     const use = node ? variableUse(node) : undefined;
     return use && use.operator === undefined && !use.length && STABLE_VARIABLES.has(use.name) ? `\${${use.name}}` : '*';

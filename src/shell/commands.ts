@@ -180,14 +180,11 @@ export function staticValue(node: SyntaxNode): string | undefined {
     case 'ansi_c_string':
       return node.text.slice(2, -1);
     case 'string': {
-      let value = '';
       for (const child of node.namedChildren) {
         if (!child) continue;
         if (child.type !== 'string_content') return undefined;
       }
-      const inner = node.text.slice(1, -1);
-      value = inner.replace(/\\([$`"\\\n])/g, '$1');
-      return value;
+      return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
     }
     case 'concatenation': {
       let value = '';

@@ -49,7 +49,7 @@ export function shellcheckVersion(binary = 'shellcheck'): string | undefined {
 export interface ShellCheckTool {
   version: string;
   args: readonly string[];
-  analyzer(config: LintConfig): BatchAnalyzer;
+  analyzer: (config: LintConfig) => BatchAnalyzer;
 }
 
 /** Probes the binary once; undefined when it cannot be run (each caller says so in its own way). */
@@ -189,7 +189,7 @@ function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComme
             resolve((JSON.parse(stdout) as { comments: ShellCheckComment[] }).comments);
             return;
           } catch (parseError) {
-            reject(parseError as Error);
+            reject(parseError instanceof Error ? parseError : new Error(String(parseError)));
             return;
           }
         }

@@ -213,7 +213,7 @@ export function simulationFindings(
         run,
         'hook-failed',
         'key',
-        `Unexpected hook failure: \`${run.hook}\` exited with status ${run.exitCode}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
+        `Unexpected hook failure: \`${run.hook}\` exited with ${run.exitCode === null ? 'no status (killed by a signal)' : `status ${run.exitCode}`}${reason ? ` (${reason})` : ''}; the runtime logs it and continues.`,
       );
     }
 
@@ -251,7 +251,7 @@ export function simulationFindings(
           run,
           'memory-read-unwritten',
           matcher,
-          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level} level, so this read finds nothing.`,
+          `Unexpected read of \`${op.key}\` at ${op.level ?? 'agent'} level: it was stored at ${other.level ?? 'agent'} level, so this read finds nothing.`,
           writerLocation(other, '/sqlite-memory'),
         );
       }
@@ -427,7 +427,7 @@ export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: 
   let best: { line: number; score: number } | undefined;
   for (let index = 0; index < lines.length; index++) {
     let joined = lines[index]!;
-    for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]}`;
+    for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]!}`;
     if (/^\s*#/.test(joined) || !matcher.commands.some((command) => joined.includes(command))) continue;
     let score = 1;
     if (matcher.words?.every((word) => new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(joined))) score += 1;

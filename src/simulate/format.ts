@@ -27,8 +27,8 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     );
   } else {
     lines.push(
-      `CFN Loop swarm ${rel(trace.source)}: task ${trace.taskId}, swarm ${trace.swarmId}, mode ${trace.mode} ` +
-        `(gate ≥ ${trace.thresholds?.gate}, consensus ≥ ${trace.thresholds?.consensus}), at most ${trace.maxIterations} iterations, sandbox ${trace.sandbox}`,
+      `CFN Loop swarm ${rel(trace.source)}: task ${trace.taskId ?? '?'}, swarm ${trace.swarmId}, mode ${trace.mode ?? '?'} ` +
+        `(gate ≥ ${trace.thresholds?.gate ?? '?'}, consensus ≥ ${trace.thresholds?.consensus ?? '?'}), at most ${trace.maxIterations ?? '?'} iterations, sandbox ${trace.sandbox}`,
     );
   }
   lines.push('');
@@ -74,10 +74,10 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     lines.push(`Outcome: ${trace.outcome}`);
     lines.push('');
     lines.push(`Redis keys at the end (${trace.redisKeys.length})`);
-    for (const key of trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId}:`))) {
+    for (const key of trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId ?? ''}:`))) {
       lines.push(`  ${key.key}  (${key.type})  ${clip(JSON.stringify(key.value), 100)}`);
     }
-    const others = trace.redisKeys.length - trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId}:`)).length;
+    const others = trace.redisKeys.length - trace.redisKeys.filter((entry) => entry.key.startsWith(`swarm:${trace.taskId ?? ''}:`)).length;
     if (others > 0) lines.push(`  … and ${others} other key(s) (see --format json)`);
   } else {
     lines.push(`Outcome: ${trace.outcome === 'signal' ? 'signal received, work resumed' : 'blocking timeout'}`);
@@ -87,7 +87,7 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
   );
   for (const entry of trace.memory.filter((e) => !e.key.startsWith('hook:') && e.key !== 'metrics:hooks:execution').slice(0, 20)) {
     lines.push(
-      `  ${(entry.level === 'swarm' ? `swarm ${entry.swarmId}` : entry.level).padEnd(16)} ${entry.key}  (owner ${entry.owner})  ${clip(entry.value, 80)}`,
+      `  ${(entry.level === 'swarm' ? `swarm ${entry.swarmId ?? '?'}` : entry.level).padEnd(16)} ${entry.key}  (owner ${entry.owner})  ${clip(entry.value, 80)}`,
     );
   }
   for (const event of trace.events.slice(0, 20)) lines.push(`  event ${event.type}  priority ${event.priority}  by ${event.agentId}`);
@@ -172,7 +172,7 @@ export function formatMermaid(trace: SimulationTrace): string {
     flushHostWrites(step.t);
     if (step.kind === 'iteration') {
       if (openLoop !== undefined) body.push('  end');
-      body.push(`  loop ${text(`Iteration ${step.iteration}`)}`);
+      body.push(`  loop ${text(`Iteration ${step.iteration ?? '?'}`)}`);
       openLoop = step.iteration;
       continue;
     }

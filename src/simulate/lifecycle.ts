@@ -47,7 +47,7 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
     ...(options.createSession ? { createSession: options.createSession } : {}),
     ...(options.onStep ? { onStep: options.onStep } : {}),
   });
-  let outcome: string = options.scenario;
+  let outcome: string;
   try {
     const loaded = await world.profile(profile);
     const agent = world.spawn({

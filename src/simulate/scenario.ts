@@ -141,7 +141,7 @@ export async function parseScenario(file: string, text: string): Promise<Scenari
         ruleId: RULE_ID,
         severity: 'error' as const,
         ...rangeOf(error.pos[0], error.pos[1]),
-        message: `Invalid YAML: ${error.message.split('\n')[0]}`,
+        message: `Invalid YAML: ${error.message.split('\n')[0]!}`,
       })),
     );
   }

@@ -135,7 +135,7 @@ export class World {
           if (!result.ok) return { file, hooks: [], diagnostics: [result.diagnostic] };
           return { file, hooks: extractHooks(result.profile), lines: result.profile.lines, diagnostics: result.profile.problems };
         },
-        (error: Error) => ({
+        (error: unknown) => ({
           file,
           hooks: [],
           diagnostics: [
@@ -146,7 +146,7 @@ export class World {
               column: 1,
               endLine: 1,
               endColumn: 1,
-              message: `Unreadable profile: ${error.message}`,
+              message: `Unreadable profile: ${error instanceof Error ? error.message : String(error)}`,
             },
           ],
         }),
@@ -192,7 +192,7 @@ export class World {
       ? `timed out after ${Math.round(record.durationMs)} ms (killed)`
       : record.error
         ? `could not start: ${record.error}`
-        : `exit ${record.exitCode}${record.signal ? ` (${record.signal})` : ''} in ${Math.round(record.durationMs)} ms`;
+        : `${record.exitCode === null ? 'no exit code' : `exit ${record.exitCode}`}${record.signal ? ` (${record.signal})` : ''} in ${Math.round(record.durationMs)} ms`;
     this.step({
       actor: agent.id,
       kind: 'hook',
@@ -247,7 +247,7 @@ export class World {
         ? {
             error: run.timedOut
               ? 'Hook exceeded its timeout and was killed'
-              : (run.error ?? `Command failed with exit code ${run.exitCode}`),
+              : (run.error ?? `Command failed with exit code ${run.exitCode ?? 'none'}`),
           }
         : {}),
       ...(run.failed && run.stderr ? { stderr: run.stderr.slice(0, 4096) } : {}),
@@ -348,7 +348,7 @@ export class World {
         set: ['SMEMBERS', key],
         zset: ['ZRANGE', key, '0', '-1', 'WITHSCORES'],
       };
-      const value = read[type] ? await redis.call(read[type]!) : null;
+      const value = read[type] ? await redis.call(read[type]) : null;
       const ttl = Number(await redis.call(['PTTL', key]));
       snapshot.push({ key, type, value, ...(ttl > 0 ? { ttlMs: ttl } : {}) });
     }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { runCommand, type RunCommandDependencies } from '../../src/cli/run.js';
 import { createExecutorSession } from '../../src/executor/session.js';
 import type { RunJson } from '../../src/executor/report.js';
@@ -25,17 +25,17 @@ name: tester
 description: A profile written for the executor's tests.
 hooks:
   on_blocking_start: |
-    echo "blocking ${'$'}{AGENT_ID} in ${'$'}{PHASE}"
-    /sqlite-memory store --key "agent:${'$'}{AGENT_ID}:ctx" --level agent --data '{"status":"blocked"}'
-    /sqlite-memory store --key "swarm:${'$'}{SWARM_ID}:progress" --level swarm --data '{"done":1}'
+    echo "blocking \${AGENT_ID} in \${PHASE}"
+    /sqlite-memory store --key "agent:\${AGENT_ID}:ctx" --level agent --data '{"status":"blocked"}'
+    /sqlite-memory store --key "swarm:\${SWARM_ID}:progress" --level swarm --data '{"done":1}'
     /eventbus publish --type agent.blocking.start --data '{"phase":"x"}' --priority 8
-    redis-cli SET "swarm:t1:${'$'}{AGENT_ID}:done" 1 > /dev/null
+    redis-cli SET "swarm:t1:\${AGENT_ID}:done" 1 > /dev/null
   on_signal_received: |
-    echo "signal: ${'$'}{SIGNAL_DATA}"
+    echo "signal: \${SIGNAL_DATA}"
     exit 3
   on_blocking_timeout: sleep 30
   lifecycle:
-    init: echo "init ${'$'}{HOOK_NAME} ${'$'}{CUSTOM}"
+    init: echo "init \${HOOK_NAME} \${CUSTOM}"
 ---
 Body.
 `;
@@ -87,9 +87,9 @@ describe('run command: arguments', () => {
     [['tester.md'], /missing --hook NAME; hooks in tester.md: on_blocking_start, on_signal_received, on_blocking_timeout, lifecycle.init/],
     [['tester.md', '--hook', 'pre'], /no hook 'pre'; hooks in tester.md: on_blocking_start/],
   ])('exits 2 on a usage error: %j', async (args, message) => {
-    const { code, err, out } = await run(args as string[], dir);
+    const { code, err, out } = await run(args, dir);
     expect(code).toBe(2);
-    expect(err).toMatch(message as RegExp);
+    expect(err).toMatch(message);
     expect(out).toBe('');
   });
 
@@ -153,10 +153,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('run command'), () =>
   it('prints a readable timeline by default', async () => {
     const { code, out } = await run(['tester.md', '--hook', 'on_blocking_start', '--agent-id', 'coder-1'], dir);
     expect(code).toBe(0);
-    expect(out).toMatch(/^Hook on_blocking_start of tester\.md\n  agent coder-1 · swarm swarm-local · sandbox bwrap/);
-    expect(out).toMatch(/\d+\.\d  memory   store agent:coder-1:ctx \[agent\] = \{"status":"blocked"\}/);
-    expect(out).toMatch(/event    publish agent\.blocking\.start priority 8 \{"phase":"x"\}/);
-    expect(out).toMatch(/redis    SET swarm:t1:coder-1:done 1 → OK/);
+    expect(out).toMatch(/^Hook on_blocking_start of tester\.md\n {2}agent coder-1 · swarm swarm-local · sandbox bwrap/);
+    expect(out).toMatch(/\d+\.\d {2}memory {3}store agent:coder-1:ctx \[agent\] = \{"status":"blocked"\}/);
+    expect(out).toMatch(/event {4}publish agent\.blocking\.start priority 8 \{"phase":"x"\}/);
+    expect(out).toMatch(/redis {4}SET swarm:t1:coder-1:done 1 → OK/);
     expect(out).toContain('stdout (');
     expect(out).toContain('  │ blocking coder-1 in implementation');
     expect(out).toContain('Result: exit 0 in ');

@@ -24,7 +24,7 @@ function context(
   const events: Array<Omit<PublishedEvent, 't'>> = [];
   return {
     identity,
-    memory: async () => store,
+    memory: () => Promise.resolve(store),
     record: (operation) => operations.push(operation),
     publish: (event) => events.push(event),
     operations,

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startControlServer, type ControlServer } from '../../src/executor/control-server.js';
 import { findExecutable } from '../../src/executor/host.js';
 import { toTraceValue } from '../../src/executor/redis-proxy.js';
-import { asCommand, encodeCommand, RespProtocolError, RespReplyDecoder } from '../../src/executor/redis/resp.js';
+import { asCommand, RespProtocolError, RespReplyDecoder } from '../../src/executor/redis/reply-decoder.js';
+import { encodeCommand } from '../../src/executor/redis/resp.js';
 import { controlShim, slashCommandsIn } from '../../src/executor/shims.js';
 import type { CommandOutcome } from '../../src/executor/slash-commands.js';
 import { hasRedisCli, tempDir } from './helpers.js';
@@ -108,9 +109,9 @@ describe.skipIf(!hasRedisCli)('control shim over the control socket', () => {
   const shim = join(dir, 'sqlite-memory');
 
   beforeAll(async () => {
-    server = await startControlServer(join(dir, 'control.sock'), async (command, args) => {
+    server = await startControlServer(join(dir, 'control.sock'), (command, args) => {
       received.push({ command, args });
-      return next;
+      return Promise.resolve(next);
     });
     writeFileSync(
       shim,

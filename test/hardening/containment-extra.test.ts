@@ -224,7 +224,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment, hostile
         hookScript(
           'pre',
           [
-            `kill -9 ${hostCanary.pid} 2>/dev/null; echo "host-pid=$?"`,
+            `kill -9 ${hostCanary.pid!} 2>/dev/null; echo "host-pid=$?"`,
             'kill -TERM 1 2>/dev/null; kill -KILL 1 2>/dev/null; echo "init=$?"',
             'kill -9 -1 2>/dev/null; echo "all=$?"',
           ].join('\n'),

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { note } from './helpers.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 
 /** The linter against hostile file systems, through `main` as the CLI runs it. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import fc, { VerbosityLevel } from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { lintInputs, type LintInput } from '../../src/engine/lint.js';
@@ -60,7 +60,7 @@ describe('linter on hostile inputs (fast-check)', () => {
         expect(ms, `lint of ${bytes.length} bytes`).toBeLessThan(timeBoundMs(bytes.length));
         checkResults([input], results);
       }),
-      { seed: SEED, numRuns: runs(1500), verbose: 1 },
+      { seed: SEED, numRuns: runs(1500), verbose: VerbosityLevel.Verbose },
     );
   }, 120_000);
 
@@ -129,7 +129,7 @@ describe('linter on hostile inputs (fast-check)', () => {
           stats.cases += specs.length;
           rmSync(dir, { recursive: true, force: true });
         }),
-        { seed: SEED + 1, numRuns: runs(60), verbose: 1 },
+        { seed: SEED + 1, numRuns: runs(60), verbose: VerbosityLevel.Verbose },
       );
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -150,7 +150,7 @@ describe('linter on hostile inputs (fast-check)', () => {
           stats.cases += inputs.length;
           checkResults(inputs, results);
         }),
-        { seed: SEED + 2, numRuns: runs(25), verbose: 1 },
+        { seed: SEED + 2, numRuns: runs(25), verbose: VerbosityLevel.Verbose },
       );
     },
     120_000,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import fc from 'fast-check';
+import fc, { VerbosityLevel } from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createProtocolConnection,
@@ -43,6 +43,7 @@ describe.skipIf(!BUILT)(`language server on hostile documents${BUILT ? '' : ' [s
       waiting.get(params.uri)?.(params);
     });
     conn.listen();
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
     await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null });
     await conn.sendNotification(InitializedNotification.type, {});
     const lint = (uri: string, text: string): Promise<PublishDiagnosticsParams> =>
@@ -51,7 +52,7 @@ describe.skipIf(!BUILT)(`language server on hostile documents${BUILT ? '' : ' [s
           () =>
             reject(
               new Error(
-                `no diagnostics for ${uri} within 10 s (server alive: ${child!.exitCode === null}); stderr: ${stderr.slice(-2000)}`,
+                `no diagnostics for ${uri} within 10 s (server alive: ${String(child!.exitCode === null)}); stderr: ${stderr.slice(-2000)}`,
               ),
             ),
           10_000,
@@ -75,9 +76,9 @@ describe.skipIf(!BUILT)(`language server on hostile documents${BUILT ? '' : ' [s
         expect(params.diagnostics.filter((d) => d.code === 'internal-error')).toEqual([]);
         await conn.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
       }),
-      { seed: SEED + 3, numRuns: runs(300), verbose: 1, endOnFailure: true },
+      { seed: SEED + 3, numRuns: runs(300), verbose: VerbosityLevel.Verbose, endOnFailure: true },
     );
-    note(`lsp: ${n} hostile documents, ${internalErrors} internal errors, server alive: ${child.exitCode === null}`);
+    note(`lsp: ${n} hostile documents, ${internalErrors} internal errors, server alive: ${String(child.exitCode === null)}`);
     expect(child.exitCode).toBeNull();
     const good = [
       '---',

@@ -53,9 +53,9 @@ function recordingMap(map: ScriptSourceMap, sink: (m: { scriptRange: Range; file
 }
 
 /** Wraps a rule so each script report is recorded with its mapping (the engine maps with the same source map). */
-function recordingRule(rule: Rule<any>, sink: (m: Omit<Mapping, 'source'>) => void): Rule<any> {
+function recordingRule(rule: Rule<unknown>, sink: (m: Omit<Mapping, 'source'>) => void): Rule<unknown> {
   if (!rule.checkScript && !rule.checkHooks) return rule;
-  const wrapped: Rule<any> = { ...rule };
+  const wrapped: Rule<unknown> = { ...rule };
   if (rule.checkScript) {
     wrapped.checkScript = (ctx) =>
       rule.checkScript!({
@@ -147,7 +147,7 @@ afterAll(() => {
 });
 
 describe('mapped positions point at the same text', () => {
-  it('regression: a range across an escape of a double-quoted hook is not called exact (it used to be, pointing at shifted text)', async () => {
+  it('regression: a range across an escape of a double-quoted hook is not called exact (it used to be, pointing at shifted text)', () => {
     const text = '---\nname: q\nhooks:\n  pre: "echo \\"a\\" $AGENT_ID"\n---\n';
     const profile = profileFromText('/x/q.md', text);
     const hook = extractHooks(profile)[0]!;
@@ -194,7 +194,7 @@ describe('mapped positions point at the same text', () => {
           i % 2 === 0
             ? text.replace(/: \|(\r?\n)/g, ': >$1')
             : text.replace(
-                /^(  [a-z_]+): \|\r?\n((?:    .*\r?\n)+)/gm,
+                /^( {2}[a-z_]+): \|\r?\n((?: {4}.*\r?\n)+)/gm,
                 (_m, key: string, body: string) =>
                   `${key}: "${body
                     .split(/\r?\n/)

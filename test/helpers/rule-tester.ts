@@ -50,7 +50,7 @@ export function wrapScript(code: string, hook = 'on_blocking_start'): string {
   return `---\nname: rule-test\ndescription: A profile wrapped around a unit case.\nhooks:\n${key}\n---\n`;
 }
 
-export async function lintCase(rule: Rule<any>, testCase: AcceptCase): Promise<Diagnostic[]> {
+export async function lintCase(rule: Rule<unknown>, testCase: AcceptCase): Promise<Diagnostic[]> {
   const config: LintConfig = defaultConfig();
   config.reportUnusedDisableDirectives = false;
   if (testCase.options) config.rules[rule.id] = ['error', testCase.options];
@@ -73,7 +73,7 @@ function toScriptPosition(testCase: AcceptCase, d: Diagnostic): Diagnostic {
   };
 }
 
-export function ruleTester(rule: Rule<any>, cases: { accept: (string | AcceptCase)[]; reject: RejectCase[] }): void {
+export function ruleTester(rule: Rule<unknown>, cases: { accept: (string | AcceptCase)[]; reject: RejectCase[] }): void {
   describe(rule.id, () => {
     cases.accept.forEach((raw, index) => {
       const testCase = typeof raw === 'string' ? { code: raw } : raw;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../../rules/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { defaultConfig } from '../../src/engine/config.js';

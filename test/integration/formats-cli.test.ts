@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import { escapeData, escapeProperty, githubReporter } from '../../src/reporters/github.js';
 

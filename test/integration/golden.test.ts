@@ -52,7 +52,7 @@ describe('golden output of every format', () => {
     const rmRf = file!.diagnostics.find((d) => d.code === 'command-rm-rf')!;
     const line = readFileSync(join(GOLDEN_DIR, 'inputs', 'profile-emoji.md'), 'utf8').split('\n')[5]!;
     const utf16 = line.indexOf('rm -rf');
-    expect([...line.slice(0, utf16)].length).toBe(utf16 - 1); // one astral character before it
+    expect(Array.from(line.slice(0, utf16)).length).toBe(utf16 - 1); // one astral character before it
     expect(rmRf.range).toEqual({ start: { line: 5, character: utf16 }, end: { line: 5, character: line.length } });
   });
 

@@ -26,9 +26,9 @@ async function serve(slowAnalyzerMs: number) {
   const toClient = new PassThrough();
   const calls: string[] = [];
   const analyzer: BatchAnalyzer = {
-    async analyze(hooks) {
+    analyze(hooks) {
       calls.push(hooks.map((h) => h.hook.text.trim()).join('|'));
-      return hooks.map((h) => [{ ruleId: 'fake/analyzer', severity: 'warning', message: 'fake', ...h.hook.valueRange }]);
+      return Promise.resolve(hooks.map((h) => [{ ruleId: 'fake/analyzer', severity: 'warning', message: 'fake', ...h.hook.valueRange }]));
     },
   };
   startLanguageServer(createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient)), {
@@ -44,6 +44,7 @@ async function serve(slowAnalyzerMs: number) {
     wake?.();
   });
   client.listen();
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
   await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
   await client.sendNotification(InitializedNotification.type, {});
   const next = async (): Promise<PublishDiagnosticsParams> => {

@@ -92,6 +92,7 @@ beforeAll(async () => {
   connection.listen();
   const init = await connection.sendRequest(InitializeRequest.type, {
     processId: process.pid,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
     rootUri: null,
     capabilities: {},
     workspaceFolders: null,

@@ -176,6 +176,8 @@ describe('sarif reporter', () => {
 
   it('the validation fails on broken documents (the test can fail)', async () => {
     const good = JSON.parse(sarifReporter(await lint(PROFILE), OPTIONS));
+    // Each breaker reaches into the parsed log wherever it likes; typing the whole of SARIF for that adds nothing.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const broken: ((log: any) => void)[] = [
       (log) => {
         delete log.version;

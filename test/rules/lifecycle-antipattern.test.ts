@@ -58,5 +58,5 @@ it('reads ~~~ fences, longer fences and an unclosed fence at the end of the body
   const found = await lintCase(rule, {
     profile: body('~~~sh\ncfn-fork resume a\n~~~\n\n````bash\n```\ncfn-fork resume b\n````\n\n```bash\ncfn-fork resume c\n'),
   });
-  expect(found.map((d) => `${d.line}:${d.column} ${d.hook}`)).toEqual(['10:1 body:9', '15:1 body:13', '19:1 body:18']);
+  expect(found.map((d) => `${d.line}:${d.column} ${d.hook ?? ''}`)).toEqual(['10:1 body:9', '15:1 body:13', '19:1 body:18']);
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/io.js';
 import { checkMermaidSequence, parseScenario, simulateLifecycle, simulateSwarm } from '../../src/simulate/index.js';
 import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js';
 
@@ -82,7 +82,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
   });
 
   it("the CLI prints the timeline, the JSON trace, a diagram that parses, and the findings through the linter's reporters", async () => {
-    const profile = work.write(
+    work.write(
       'cli.md',
       profileText('cli', {
         on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:x" --level agent --data 1',

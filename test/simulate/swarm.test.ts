@@ -112,7 +112,7 @@ describe('mermaid grammar check', () => {
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Loop'), () => {
   const work = workDir();
   afterAll(() => work.remove());
-  const simple = work.write(
+  work.write(
     'simple.md',
     profileText('simple', {
       on_blocking_start: '/sqlite-memory store --key "agent:${AGENT_ID}:ctx" --level agent --data \'{"ok":true}\'',

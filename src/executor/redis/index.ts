@@ -1,6 +1,19 @@
 /**
  * The embedded Redis fake: hooks in the sandbox run the real `redis-cli -s
  * SOCKET` against it, and the executor traces every command they send.
+ *
+ * Laid out as Redis lays out its own source, so a behaviour is looked up in
+ * the same place on both sides:
+ *   protocol      resp.ts (replies), request-parser.ts, reply-decoder.ts  (networking.c)
+ *   server        server.ts, connection.ts, connection-commands.ts,
+ *                 pubsub.ts, multi.ts, trace.ts                       (server.c, networking.c, pubsub.c, multi.c)
+ *   commands      commands.ts (spec, lookup, arity)                   (server.c)
+ *   keyspace      database.ts, keyspace.ts, expire.ts                 (db.c, expire.c)
+ *   data types    strings.ts, lists.ts, hashes.ts, sets.ts, zsets.ts,
+ *                 sorted-set.ts                                       (t_string.c … t_zset.c)
+ *   blocking      blocking.ts                                         (blocked.c)
+ *   helpers       numbers.ts, glob.ts, bytes.ts, errors.ts            (util.c)
+ *   the store     store.ts: the databases, and the data command table assembled from the type modules
  */
 export {
   DEFAULT_MAX_BULK_LENGTH,
@@ -8,8 +21,6 @@ export {
   NULL_ARRAY,
   NULL_BULK,
   OK,
-  RespReplyDecoder,
-  RespRequestParser,
   array,
   bulk,
   bulkBytes,
@@ -18,29 +29,20 @@ export {
   error,
   integer,
   simple,
-  type DecodedReply,
-  type ParsedRequest,
   type RespReply,
 } from './resp.js';
+export { RespRequestParser, type ParsedRequest } from './request-parser.js';
+export { RespReplyDecoder, type DecodedReply } from './reply-decoder.js';
+export { fromByteString, toByteString } from './bytes.js';
+export type { CommandContext, CommandResult, CommandSpec } from './commands.js';
+export { Database, type SnapshotEntry, type StoredValue, type ValueType } from './database.js';
+export { ReplyError } from './errors.js';
+export { globMatch } from './glob.js';
+export { formatDouble } from './numbers.js';
+export { SortedSet } from './sorted-set.js';
+export { Store, type StoreOptions } from './store.js';
+export { EMULATED_REDIS_VERSION } from './connection-commands.js';
 export {
-  Database,
-  ReplyError,
-  SortedSet,
-  Store,
-  formatDouble,
-  fromByteString,
-  globMatch,
-  toByteString,
-  type CommandContext,
-  type CommandResult,
-  type CommandSpec,
-  type SnapshotEntry,
-  type StoreOptions,
-  type StoredValue,
-  type ValueType,
-} from './store.js';
-export {
-  EMULATED_REDIS_VERSION,
   startRedisFake,
   toTracedReply,
   type CommandTraceEntry,

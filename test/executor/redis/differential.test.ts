@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 
 import { startRedisFake, type RedisFake } from '../../../src/executor/redis/server.js';
-import { type DecodedReply } from '../../../src/executor/redis/resp.js';
+import { type DecodedReply } from '../../../src/executor/redis/reply-decoder.js';
 import { RespTestClient, hasRedisServer, makeTempDir, show, startRealRedis, warnIfMissing, type RealRedis } from './helpers.js';
 
 warnIfMissing('redis-server', hasRedisServer, 'the differential tests against a real Redis');
@@ -49,7 +49,7 @@ class Generator {
   /** Mixes the case of a command name, which Redis ignores. */
   name(command: string): string {
     if (!this.chance(0.2)) return command;
-    return [...command].map((c) => (this.chance(0.5) ? c.toUpperCase() : c)).join('');
+    return Array.from(command, (c) => (this.chance(0.5) ? c.toUpperCase() : c)).join('');
   }
 }
 

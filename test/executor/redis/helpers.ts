@@ -5,7 +5,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { RespReplyDecoder, encodeCommand, type DecodedReply } from '../../../src/executor/redis/resp.js';
+import { RespReplyDecoder, type DecodedReply } from '../../../src/executor/redis/reply-decoder.js';
+import { encodeCommand } from '../../../src/executor/redis/resp.js';
 
 function binaryWorks(name: string): boolean {
   const probe = spawnSync(name, ['--version'], { encoding: 'utf8' });
@@ -161,7 +162,7 @@ export async function startRealRedis(dir: string): Promise<RealRedis> {
   while (!existsSync(socketPath)) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not start (exit code ${child.exitCode})`);
+      throw new Error(`redis-server did not start (exit code ${String(child.exitCode)})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -169,7 +170,10 @@ export async function startRealRedis(dir: string): Promise<RealRedis> {
     socketPath,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { RespReplyDecoder } from '../../../src/executor/redis/reply-decoder.js';
+import { RespRequestParser, splitInlineArgs, type ParsedRequest } from '../../../src/executor/redis/request-parser.js';
 import {
-  RespReplyDecoder,
-  RespRequestParser,
   array,
   bulk,
   encodeCommand,
@@ -10,10 +10,8 @@ import {
   error,
   integer,
   simple,
-  splitInlineArgs,
   NULL_ARRAY,
   NULL_BULK,
-  type ParsedRequest,
 } from '../../../src/executor/redis/resp.js';
 
 /** Feeds the chunks and collects every request, rendered as text for easy comparison. */

@@ -317,7 +317,7 @@ describe('lifecycle', () => {
     // Settled at once into a value: the rejection comes while close() is awaited.
     const pending = blocked.call('BLPOP', 'never', '0').then(
       () => 'replied',
-      (reason: Error) => reason.message,
+      (reason: unknown) => (reason instanceof Error ? reason.message : String(reason)),
     );
     await until(() => fake.store.blockedClientCount === 1, 'the BLPOP');
     await fake.close();

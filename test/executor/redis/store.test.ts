@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { encodeReply, type RespReply } from '../../../src/executor/redis/resp.js';
-import { Store, formatDouble, globMatch, parseLongLong, parseRedisDouble } from '../../../src/executor/redis/store.js';
+import { globMatch } from '../../../src/executor/redis/glob.js';
+import { formatDouble, parseLongLong, parseRedisDouble } from '../../../src/executor/redis/numbers.js';
+import { Store } from '../../../src/executor/redis/store.js';
 
 /** A store on a clock the test moves by hand. */
 function storeWithClock(start = 1_700_000_000_000): { store: Store; clock: { now: number }; run: (...args: string[]) => string } {
@@ -267,7 +269,7 @@ describe('number parsing and formatting', () => {
     [1, '1'],
     [-2.5, '-2.5'],
     [1e17, '1e+17'],
-    [12345678901234567890, '1.2345678901234567e+19'],
+    [1.2345678901234567e19, '1.2345678901234567e+19'],
     [1.5e-7, '1.4999999999999999e-07'],
     [0.0001, '0.0001'],
     [Infinity, 'inf'],

@@ -1,6 +1,8 @@
 /**
- * Everything the CLI touches of its process, behind one small interface so
- * `main(argv, io)` is tested in-process.
+ * Everything a command started from the command line touches of its process
+ * (the CLI's commands, and `lsp`), behind one small interface so
+ * `main(argv, io)` is tested in-process. It lives below both cli/ and lsp/ so
+ * that neither imports the other for it.
  */
 export interface CliIO {
   stdout: (text: string) => void;
@@ -23,6 +25,8 @@ export function processIO(): CliIO {
     },
     cwd: process.cwd(),
     env: process.env,
+    // Undefined when stdout is a pipe or a file, whatever @types/node says.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion
     isTTY: Boolean(process.stdout.isTTY),
     readStdin: async () => {
       const chunks: Buffer[] = [];
@@ -48,7 +52,7 @@ export function memoryIO(
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? { NO_COLOR: '1' },
     isTTY: options.isTTY ?? false,
-    readStdin: async () => options.stdin ?? '',
+    readStdin: () => Promise.resolve(options.stdin ?? ''),
     out: () => out,
     err: () => err,
   };

@@ -1,0 +1,26 @@
+/**
+ * Command errors: commands throw a ReplyError and the dispatcher turns it into
+ * the reply, so a check deep in a helper answers like Redis's `addReplyError`
+ * followed by `return`.
+ */
+import { error, type RespReply } from './resp.js';
+
+export class ReplyError extends Error {
+  constructor(readonly reply: RespReply) {
+    super(reply.kind === 'error' ? reply.message : 'reply error');
+  }
+}
+
+export function fail(message: string): never {
+  throw new ReplyError(error(message));
+}
+
+export const WRONGTYPE = '-WRONGTYPE Operation against a key holding the wrong kind of value';
+export const NOT_AN_INTEGER = 'value is not an integer or out of range';
+export const NOT_A_FLOAT = 'value is not a valid float';
+export const SYNTAX_ERROR = 'syntax error';
+export const MUST_BE_POSITIVE = 'value is out of range, must be positive';
+
+export function arityError(commandName: string): RespReply {
+  return error(`wrong number of arguments for '${commandName}' command`);
+}

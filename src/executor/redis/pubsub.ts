@@ -1,0 +1,82 @@
+/** Pub/sub (pubsub.c): SUBSCRIBE, PSUBSCRIBE, their UNSUBSCRIBEs, PUBLISH and PUBSUB; delivery is RedisFakeServer.publish. */
+import type { CommandSpec } from './commands.js';
+import { connectionCommandFactory, needsSubcommand, type Connection, type ConnectionHandler } from './connection.js';
+import { globMatch } from './glob.js';
+import { array, bulkBytes, integer, type RespReply } from './resp.js';
+import type { RedisFakeServer } from './server.js';
+
+function subscriptionReply(kind: string, name: string | null, count: number): RespReply {
+  return array([bulkBytes(kind), bulkBytes(name), integer(count)]);
+}
+
+export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
+  const connectionCommand = connectionCommandFactory(server);
+  const unsubscribe = (kind: 'unsubscribe' | 'punsubscribe', set: (c: Connection) => Set<string>): ConnectionHandler => {
+    return (args, connection) => {
+      const names = args.length > 1 ? args.slice(1) : [...set(connection)];
+      if (names.length === 0) return subscriptionReply(kind, null, connection.subscriptionCount);
+      return {
+        kind: 'replies',
+        replies: names.map((name) => {
+          set(connection).delete(name);
+          return subscriptionReply(kind, name, connection.subscriptionCount);
+        }),
+      };
+    };
+  };
+  const subscribe = (kind: 'subscribe' | 'psubscribe', set: (c: Connection) => Set<string>): ConnectionHandler => {
+    return (args, connection) => ({
+      kind: 'replies',
+      replies: args.slice(1).map((name) => {
+        set(connection).add(name);
+        return subscriptionReply(kind, name, connection.subscriptionCount);
+      }),
+    });
+  };
+
+  return [
+    connectionCommand(
+      'subscribe',
+      -2,
+      subscribe('subscribe', (c) => c.channels),
+    ),
+    connectionCommand(
+      'psubscribe',
+      -2,
+      subscribe('psubscribe', (c) => c.patterns),
+    ),
+    connectionCommand(
+      'unsubscribe',
+      -1,
+      unsubscribe('unsubscribe', (c) => c.channels),
+    ),
+    connectionCommand(
+      'punsubscribe',
+      -1,
+      unsubscribe('punsubscribe', (c) => c.patterns),
+    ),
+    connectionCommand('publish', 3, (args) => integer(server.publish(args[1]!, args[2]!))),
+    connectionCommand('pubsub', -2, needsSubcommand, [
+      connectionCommand('pubsub|channels', -2, (args) => {
+        const pattern = args[2];
+        const channels = new Set<string>();
+        for (const connection of server.connections) for (const channel of connection.channels) channels.add(channel);
+        return array([...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel)).map((c) => bulkBytes(c)));
+      }),
+      connectionCommand('pubsub|numsub', -2, (args) =>
+        array(
+          args.slice(2).flatMap((channel) => {
+            let count = 0;
+            for (const connection of server.connections) if (connection.channels.has(channel)) count++;
+            return [bulkBytes(channel), integer(count)];
+          }),
+        ),
+      ),
+      connectionCommand('pubsub|numpat', 2, () => {
+        const patterns = new Set<string>();
+        for (const connection of server.connections) for (const pattern of connection.patterns) patterns.add(pattern);
+        return integer(patterns.size);
+      }),
+    ]),
+  ];
+}
