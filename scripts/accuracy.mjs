@@ -21,7 +21,7 @@ const { values, positionals } = parseArgs({
 });
 
 const { main } = await import('../dist/src/cli/main.js');
-const { memoryIO } = await import('../dist/src/cli/io.js');
+const { memoryIO } = await import('../dist/src/io.js');
 
 const shared = new URL('../../shared/corpus', import.meta.url).pathname;
 const corpora = [...(values['no-shared'] || !existsSync(shared) ? [] : [shared]), ...positionals.map((p) => resolve(p))];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { main } from '../src/cli/main.js';
-import { memoryIO } from '../src/cli/io.js';
+import { memoryIO } from '../src/io.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { BLOCKING_HOOKS, runtimeEnvFor } from '../src/runtime/contract.js';

@@ -154,7 +154,10 @@ function matches(command: ShellCommand, base: string, entry: SlowCommand): boole
   if (entry.args?.length) {
     // `python -m pytest`: the leading words as written, options included; otherwise the positional words.
     const words = entry.args[0]!.startsWith('-') ? command.args.map((a) => a.value) : positionalArgs(command).map((a) => a.value);
-    return entry.args.every((pattern, i) => words[i] !== undefined && glob(pattern, words[i]!));
+    return entry.args.every((pattern, i) => {
+      const word = words[i];
+      return word !== undefined && glob(pattern, word);
+    });
   }
   return true;
 }

@@ -66,19 +66,8 @@ export default defineRule({
         continue;
       }
       if (base && SHELLS.has(base) && readsScriptFromStdin(command)) {
-        const expansion = expandedUpstream(command);
-        if (expansion) {
-          context.report({ messageId: 'pipeShell', data: { shell: base }, range: context.range(expansion.startIndex, expansion.endIndex) });
-          continue;
-        }
-        // Even without an expansion: a download (or any text) piped into a shell is run unseen.
-        const upstream = upstreamStages(command);
-        if (upstream.length === 0) continue;
-        const fetcher = upstream.flatMap((stage) => nodesOfType(stage, ['command'])).find((c) => FETCHERS.has(commandName(c)));
-        // The whole pipeline: what is piped is the problem as much as the shell.
-        const range = context.range(upstream[0]!.startIndex, command.name.end);
-        if (fetcher) context.report({ messageId: 'pipeRemote', data: { source: commandName(fetcher), shell: base }, range });
-        else context.report({ messageId: 'pipeText', data: { shell: base }, range });
+        const finding = pipeIntoShell(command, base);
+        if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
       }
     }
   },
@@ -96,6 +85,24 @@ function generatesData(substitution: SyntaxNode): boolean {
 function readsScriptFromStdin(command: ShellCommand): boolean {
   if (command.wrappedBy) return false;
   return command.args.every((arg) => arg.value !== undefined && arg.value.startsWith('-') && !arg.value.slice(1).includes('c'));
+}
+
+/** A pipe into a shell that reads its script from it: with an expansion upstream, a download, or any text. */
+function pipeIntoShell(
+  command: ShellCommand,
+  shell: string,
+): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
+  const expansion = expandedUpstream(command);
+  if (expansion) return { messageId: 'pipeShell', data: { shell }, start: expansion.startIndex, end: expansion.endIndex };
+  // Even without an expansion: a download (or any text) piped into a shell is run unseen.
+  const upstream = upstreamStages(command);
+  if (upstream.length === 0) return undefined;
+  const fetcher = upstream.flatMap((stage) => nodesOfType(stage, ['command'])).find((c) => FETCHERS.has(commandName(c)));
+  // The whole pipeline: what is piped is the problem as much as the shell.
+  const range = { start: upstream[0]!.startIndex, end: command.name.end };
+  return fetcher
+    ? { messageId: 'pipeRemote', data: { source: commandName(fetcher), shell }, ...range }
+    : { messageId: 'pipeText', data: { shell }, ...range };
 }
 
 /** Programs that download: their output piped into a shell runs remote code. */

@@ -110,10 +110,16 @@ function isExpansion(node: SyntaxNode): boolean {
   return ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'].includes(node.type);
 }
 
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 0x20) return true;
+  return false;
+}
+
 /** The shape of a literal text. */
 export function literalShape(text: string): ValueShape {
   if (/^\s*-?\d+\s*$/.test(text)) return 'digits';
-  if (/["\\\u0000-\u001f]/.test(text)) return 'unknown';
+  // A quote, a backslash or a control character would break a JSON string.
+  if (/["\\]/.test(text) || hasControlCharacter(text)) return 'unknown';
   if (/[\s*?[\]{}]/.test(text)) return 'text';
   return 'word';
 }
