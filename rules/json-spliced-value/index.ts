@@ -1,4 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
+import { NUMERIC_ENV } from '../../src/runtime/contract.js';
 import { nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { mayBeUnset, shapeWithin, wordSafety } from '../../src/shell/word-safety.js';
@@ -45,7 +46,7 @@ export default defineRule<Options>({
   defaultOptions: { safeVariables: [] },
   checkScript(context) {
     const root = context.tree.rootNode;
-    const safety = wordSafety(root, context.options.safeVariables ?? []);
+    const safety = wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]);
     for (const word of nodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
       const raw = word.text;

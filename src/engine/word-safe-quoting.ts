@@ -1,4 +1,5 @@
 import type { Diagnostic, Range } from '../diagnostics.js';
+import { NUMERIC_ENV } from '../runtime/contract.js';
 import { isSplitInCommand, nodesOfType } from '../shell/analysis.js';
 import { shapeWithin, wordSafety } from '../shell/word-safety.js';
 import type { AnalysedHook } from './rule.js';
@@ -23,7 +24,7 @@ export function wordSafeExpansions(item: AnalysedHook): WordSafeExpansion[] {
   const root = item.tree.rootNode;
   const candidates = nodesOfType(root, EXPANSIONS).filter(isSplitInCommand);
   if (candidates.length === 0) return [];
-  const safety = wordSafety(root);
+  const safety = wordSafety(root, NUMERIC_ENV);
   const found: WordSafeExpansion[] = [];
   for (const expansion of candidates) {
     if (!shapeWithin(safety.shapeOf(expansion), 'word')) continue;

@@ -1,4 +1,3 @@
-import { NUMERIC_ENV } from '../runtime/contract.js';
 import { nodesOfType, variableUse } from './analysis.js';
 import { staticValue } from './commands.js';
 import type { SyntaxNode } from './parser.js';
@@ -45,11 +44,12 @@ export interface WordSafety {
 }
 
 /**
- * The analysis of one script. `numericVariables` adds names known to hold
- * digits (the runtime's numeric variables are always included).
+ * The analysis of one script. `numericVariables` names the variables known to
+ * hold digits besides the shell's own (callers pass the runtime's numeric
+ * variables from its contract: the shell layer does not import the runtime's).
  */
 export function wordSafety(root: SyntaxNode, numericVariables: readonly string[] = []): WordSafety {
-  const numeric = new Set<string>([...NUMERIC_ENV, ...NUMERIC_SHELL_VARIABLES, ...numericVariables]);
+  const numeric = new Set<string>([...NUMERIC_SHELL_VARIABLES, ...numericVariables]);
   const assignments = assignmentsByName(root);
   const memo = new Map<number, ValueShape>();
   const shapeOf = (node: SyntaxNode, depth = 0): ValueShape => {
