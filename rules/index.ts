@@ -26,6 +26,7 @@ import commandChmod777 from './command-chmod-777/index.js';
 import commandChownRoot from './command-chown-root/index.js';
 import commandCustom from './command-custom/index.js';
 import commandDd from './command-dd/index.js';
+import commandGitDestructive from './command-git-destructive/index.js';
 import commandMkfs from './command-mkfs/index.js';
 import commandNcListen from './command-nc-listen/index.js';
 import commandNmap from './command-nmap/index.js';
@@ -34,17 +35,22 @@ import commandShred from './command-shred/index.js';
 import commandSqlite3 from './command-sqlite3/index.js';
 import commandSudo from './command-sudo/index.js';
 import commandTcpdump from './command-tcpdump/index.js';
+import commandUnavailable from './command-unavailable/index.js';
 import envVarUnavailable from './env-var-unavailable/index.js';
 import eventbusPublishInvalid from './eventbus-publish-invalid/index.js';
+import exitStatusMasked from './exit-status-masked/index.js';
 import fileUnreadable from './file-unreadable/index.js';
 import frontmatterEmpty from './frontmatter-empty/index.js';
 import frontmatterMissing from './frontmatter-missing/index.js';
 import frontmatterSchema from './frontmatter-schema/index.js';
 import frontmatterUnclosed from './frontmatter-unclosed/index.js';
 import frontmatterYaml from './frontmatter-yaml/index.js';
+import grepCountFallback from './grep-count-fallback/index.js';
 import hookNameUnknown from './hook-name-unknown/index.js';
 import hookNotScript from './hook-not-script/index.js';
+import hookSlowCommand from './hook-slow-command/index.js';
 import hookTimeoutRisk from './hook-timeout-risk/index.js';
+import hookVariableUnshared from './hook-variable-unshared/index.js';
 import injectionEval from './injection-eval/index.js';
 import injectionUnquotedVar from './injection-unquoted-var/index.js';
 import jsonSingleQuotedVar from './json-single-quoted-var/index.js';
@@ -58,6 +64,7 @@ import networkAccess from './network-access/index.js';
 import pathOutsideWorkspace from './path-outside-workspace/index.js';
 import processControl from './process-control/index.js';
 import shellSyntax from './shell-syntax/index.js';
+import substitutionInvalid from './substitution-invalid/index.js';
 import suppressionUnused from './suppression-unused/index.js';
 
 export const rules: Rule<unknown>[] = [
@@ -87,6 +94,7 @@ export const rules: Rule<unknown>[] = [
   commandChownRoot,
   commandCustom,
   commandDd,
+  commandGitDestructive,
   commandMkfs,
   commandNcListen,
   commandNmap,
@@ -95,17 +103,22 @@ export const rules: Rule<unknown>[] = [
   commandSqlite3,
   commandSudo,
   commandTcpdump,
+  commandUnavailable,
   envVarUnavailable,
   eventbusPublishInvalid,
+  exitStatusMasked,
   fileUnreadable,
   frontmatterEmpty,
   frontmatterMissing,
   frontmatterSchema,
   frontmatterUnclosed,
   frontmatterYaml,
+  grepCountFallback,
   hookNameUnknown,
   hookNotScript,
+  hookSlowCommand,
   hookTimeoutRisk,
+  hookVariableUnshared,
   injectionEval,
   injectionUnquotedVar,
   jsonSingleQuotedVar,
@@ -119,5 +132,6 @@ export const rules: Rule<unknown>[] = [
   pathOutsideWorkspace,
   processControl,
   shellSyntax,
+  substitutionInvalid,
   suppressionUnused,
 ];

@@ -92,7 +92,7 @@ describe('CLI', () => {
 
   it('a file without frontmatter is a warning and does not stop the run; binary and bad UTF-8 are positioned errors', async () => {
     const dir = tempTree({
-      'plain.md': '# Just a prompt\n',
+      'plain.md': 'Just a prompt\n',
       'bin.md': Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01]),
       'latin1.md': Buffer.from('---\nname: caf\xe9\n---\n', 'latin1'),
       'good.md': GOOD,

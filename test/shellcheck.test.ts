@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
+import { main } from '../src/cli/main.js';
+import { memoryIO } from '../src/io.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { BLOCKING_HOOKS, runtimeEnvFor } from '../src/runtime/contract.js';
@@ -113,6 +115,67 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     const ours = await run({ 'injection-unquoted-var': 'off', 'json-single-quoted-var': 'off' });
     expect(ours).toContain('shellcheck/SC2086@5:11');
     expect(ours.some((d) => d.startsWith('shellcheck/SC2016@6:'))).toBe(true);
+  });
+
+  it('quoting findings on expansions that cannot split or glob become info findings that say why (word-safety analysis)', async () => {
+    const profile = [
+      '---',
+      'name: sc',
+      'hooks:',
+      '  post: |',
+      '    START=$(date +%s)',
+      '    N=$(wc -l < list.txt)',
+      '    echo $START $N $(date -Iseconds) $((N + 1))',
+      '    echo $(date) $(cat list.txt) $OTHER',
+      '    OTHER=$1',
+      '---',
+      '',
+    ].join('\n');
+    const found = await lint(profile);
+    const quoting = found.filter((d) => d.ruleId === 'shellcheck/SC2086' || d.ruleId === 'shellcheck/SC2046');
+    const byPlace = Object.fromEntries(quoting.map((d) => [`${d.ruleId}@${d.line}:${d.column}`, d.severity]));
+    // Digits and ISO dates: kept as info, with the reason in the message.
+    expect(byPlace['shellcheck/SC2086@7:10']).toBe('info');
+    expect(byPlace['shellcheck/SC2086@7:17']).toBe('info');
+    expect(byPlace['shellcheck/SC2046@7:20']).toBe('info');
+    expect(quoting.find((d) => d.line === 7 && d.column === 10)!.message).toMatch(/not reported: .*\$START.* cannot split or glob/);
+    // `$(date)` has spaces, `$(cat …)` and `$OTHER` can be anything: still warnings.
+    expect(byPlace['shellcheck/SC2046@8:10']).toBe('warning');
+    expect(byPlace['shellcheck/SC2046@8:18']).toBe('warning');
+    expect(byPlace['shellcheck/SC2086@8:34']).toBe('warning');
+  });
+
+  it('the CLI shows a suppressed quoting finding, with its reason, only under --verbose', async () => {
+    const stdin = '---\nname: sc\ndescription: d\nhooks:\n  post: |\n    START=$(date +%s)\n    echo $START\n---\n';
+    const run = async (extra: string[]) => {
+      const io = memoryIO({ stdin, env: { NO_COLOR: '1' } });
+      const code = await main(['--stdin', '--stdin-filename', 'a.md', ...extra], io);
+      return { code, out: io.out() };
+    };
+    const quiet = await run([]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.out).not.toContain('SC2086');
+    const verbose = await run(['--verbose']);
+    expect(verbose.out).toMatch(
+      /7:10\s+info\s+Double quote.*not reported: `\$START` is only ever assigned values that cannot split or glob/,
+    );
+  });
+
+  it('style-only codes are info by default, and the configuration raises them', async () => {
+    const profile = '---\nname: sc\nhooks:\n  pre: |\n    N=$(grep x f | wc -l)\n    cat f | grep y\n    echo "$N"\n---\n';
+    const found = await lint(profile);
+    expect(found.filter((d) => d.ruleId === 'shellcheck/SC2126' || d.ruleId === 'shellcheck/SC2002').map((d) => d.severity)).toEqual([
+      'info',
+      'info',
+    ]);
+    const config = defaultConfig();
+    config.rules['shellcheck/SC2126'] = 'warn';
+    const [raised] = await lintInputs([{ filePath: '/virtual/p.md', text: profile }], {
+      rules,
+      config,
+      batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })],
+    });
+    expect(raised!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2126')!.severity).toBe('warning');
   });
 
   it('batches many hooks of many files over a few processes', async () => {

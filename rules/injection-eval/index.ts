@@ -28,6 +28,9 @@ export default defineRule({
       'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
     source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as shell code in the hook.',
     pipeShell: 'Disallowed pipe of expanded text into `{{shell}}`: the text is parsed as shell code.',
+    pipeRemote:
+      'Disallowed pipe of `{{source}}` output into `{{shell}}`: whatever the server sends runs as shell code in the hook, with no chance to review it. Download to a file, check it (checksum, signature), then run it.',
+    pipeText: 'Disallowed pipe into `{{shell}}`: the text that reaches it is parsed as shell code. Run the commands directly.',
     xargsReplace:
       'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
   },
@@ -64,9 +67,8 @@ export default defineRule({
         continue;
       }
       if (base && SHELLS.has(base) && readsScriptFromStdin(command)) {
-        const expansion = expandedUpstream(command);
-        if (expansion)
-          context.report({ messageId: 'pipeShell', data: { shell: base }, range: context.range(expansion.startIndex, expansion.endIndex) });
+        const finding = pipeIntoShell(command, base);
+        if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
       }
     }
   },
@@ -84,6 +86,40 @@ function generatesData(substitution: SyntaxNode): boolean {
 function readsScriptFromStdin(command: ShellCommand): boolean {
   if (command.wrappedBy) return false;
   return command.args.every((arg) => arg.value !== undefined && arg.value.startsWith('-') && !arg.value.slice(1).includes('c'));
+}
+
+/** A pipe into a shell that reads its script from it: with an expansion upstream, a download, or any text. */
+function pipeIntoShell(
+  command: ShellCommand,
+  shell: string,
+): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
+  const expansion = expandedUpstream(command);
+  if (expansion) return { messageId: 'pipeShell', data: { shell }, start: expansion.startIndex, end: expansion.endIndex };
+  // Even without an expansion: a download (or any text) piped into a shell is run unseen.
+  const upstream = upstreamStages(command);
+  if (upstream.length === 0) return undefined;
+  const fetcher = upstream.flatMap((stage) => nodesOfType(stage, ['command'])).find((c) => FETCHERS.has(commandName(c)));
+  // The whole pipeline: what is piped is the problem as much as the shell.
+  const range = { start: upstream[0]!.startIndex, end: command.name.end };
+  return fetcher
+    ? { messageId: 'pipeRemote', data: { source: commandName(fetcher), shell }, ...range }
+    : { messageId: 'pipeText', data: { shell }, ...range };
+}
+
+/** Programs that download: their output piped into a shell runs remote code. */
+const FETCHERS = new Set(['curl', 'wget', 'fetch', 'http', 'aria2c']);
+
+function commandName(command: SyntaxNode): string {
+  const name = command.childForFieldName('name')?.text ?? '';
+  return name.slice(name.lastIndexOf('/') + 1);
+}
+
+/** The earlier stages of the pipeline that feeds the command (empty when it is not fed by a pipe). */
+function upstreamStages(command: ShellCommand): SyntaxNode[] {
+  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+  const pipeline = node?.parent;
+  if (!node || pipeline?.type !== 'pipeline') return [];
+  return pipeline.namedChildren.filter((stage): stage is SyntaxNode => stage !== null && stage.startIndex < node.startIndex);
 }
 
 /** The first expansion in an earlier stage of the pipeline that feeds the command. */

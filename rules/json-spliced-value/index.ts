@@ -2,12 +2,12 @@ import { defineRule } from '../../src/engine/rule.js';
 import { NUMERIC_ENV } from '../../src/runtime/contract.js';
 import { nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
+import { mayBeUnset, shapeWithin, wordSafety } from '../../src/shell/word-safety.js';
 
-/** Shell variables that only ever hold digits. */
-const NUMERIC_SHELL_VARIABLES = ['RANDOM', 'SECONDS', 'LINENO', 'BASHPID', 'PPID', 'UID', 'EUID', 'EPOCHSECONDS'];
-const NUMERIC_SPECIALS = new Set(['$$', '$?', '$#', '$!']);
 /** Words that build text: a quoted or concatenated argument, an assignment's value, a here-document. */
 const WORD_TYPES = ['string', 'concatenation', 'heredoc_body'];
+/** `--data=` / `--message="…"`: an option whose value is the JSON text. */
+const OPTION_PREFIX = /^--?[A-Za-z][\w-]*=/;
 
 interface Options {
   /** Further variables known to hold only digits (or JSON-safe text). */
@@ -18,8 +18,10 @@ interface Options {
  * `'{"task":"'"${TASK}"'"}'` pastes a value into JSON text. A `"` in the
  * value ends the string early and what follows becomes JSON structure: the
  * agent that wrote the task writes fields into the document (or breaks it, and
- * the store fails silently). Values that can only be digits — `$(date +%s)`,
- * `$((…))`, `$ITERATION`, `${#X}` — are exempt: they cannot break out.
+ * the store fails silently). Values that cannot break out — digits, dates —
+ * are exempt (the word-safety analysis in src/shell/word-safety.ts, shared
+ * with the ShellCheck quoting filter); a bare number that may be empty is
+ * reported as the invalid JSON it makes.
  */
 export default defineRule<Options>({
   id: 'json-spliced-value',
@@ -32,6 +34,9 @@ export default defineRule<Options>({
   messages: {
     spliced:
       'Unexpected `{{text}}` spliced into JSON text: a `"` or `\\` in its value ends the string and injects JSON. Build the document with `jq -n --arg v "{{quoted}}" \'{…: $v}\'`.',
+    raw: 'Unexpected `{{text}}` pasted into JSON as a raw value: unless it always holds one valid JSON value, the document is invalid (empty, text, two lines) or gains structure. Build the document with `jq -n --argjson v "{{quoted}}" \'{…: $v}\'`.',
+    empty:
+      'Invalid JSON when `{{text}}` is empty: `{{name}}` is only assigned inside a condition (line {{line}}), and an empty value leaves `{{shape}}`. Give it a default (`${{{name}}:-0}`) or build the document with `jq -n --argjson`.',
   },
   optionsSchema: {
     type: 'object',
@@ -41,72 +46,72 @@ export default defineRule<Options>({
   defaultOptions: { safeVariables: [] },
   checkScript(context) {
     const root = context.tree.rootNode;
-    const numeric = new Set<string>([...NUMERIC_ENV, ...NUMERIC_SHELL_VARIABLES, ...(context.options.safeVariables ?? [])]);
-    const assignments = assignmentsByName(root);
-    const isSafe = (node: SyntaxNode, depth = 0): boolean => {
-      if (node.type === 'arithmetic_expansion') return true;
-      if (NUMERIC_SPECIALS.has(node.text)) return true;
-      if (node.type === 'command_substitution') return isDateCommand(node);
-      const use = variableUse(node);
-      if (!use) return false;
-      if (use.length || numeric.has(use.name)) return true;
-      // A variable the script itself sets, only ever from safe values.
-      const values = assignments.get(use.name);
-      return (
-        depth < 3 &&
-        values !== undefined &&
-        values.length > 0 &&
-        values.every(
-          (v) =>
-            (['arithmetic_expansion', 'command_substitution', 'simple_expansion', 'expansion'].includes(v.type) && isSafe(v, depth + 1)) ||
-            /^\d+$/.test(v.text),
-        )
-      );
-    };
+    const safety = wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]);
     for (const word of nodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
       const raw = word.text;
       if (!raw.includes(':') || !/[[{]/.test(raw)) continue;
       if (word.parent?.type === 'concatenation' || (word.type === 'string' && word.parent?.type === 'string')) continue;
       const template = wordTemplate(word);
-      if (template.expansions.length === 0 || !isJsonText(template.text)) continue;
-      for (const expansion of template.expansions) {
-        if (isSafe(expansion)) continue;
+      if (template.expansions.length === 0) continue;
+      const json = jsonText(template.text);
+      if (json === undefined) continue;
+      const inString = placeholdersInString(json);
+      template.expansions.forEach((expansion, index) => {
+        const shape = safety.shapeOf(expansion);
+        if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') {
+          if (!inString[index] && shape === 'digits') reportIfMayBeEmpty(expansion);
+          return;
+        }
         context.report({
-          messageId: 'spliced',
+          messageId: inString[index] ? 'spliced' : 'raw',
           data: { text: expansion.text, quoted: expansion.text },
           range: context.range(expansion.startIndex, expansion.endIndex),
         });
-      }
+      });
+    }
+
+    function reportIfMayBeEmpty(expansion: SyntaxNode): void {
+      const use = variableUse(expansion);
+      if (!use || use.length) return;
+      const assignment = mayBeUnset(safety, use.name, expansion);
+      if (!assignment) return;
+      context.report({
+        messageId: 'empty',
+        data: {
+          text: expansion.text,
+          name: use.name,
+          line: context.range(assignment.startIndex, assignment.endIndex).line,
+          shape: '{"key": }',
+        },
+        range: context.range(expansion.startIndex, expansion.endIndex),
+        related: [
+          {
+            message: `\`${use.name}\` is assigned only here, inside a condition`,
+            file: context.hook.file,
+            range: context.mapRange(context.range(assignment.startIndex, assignment.endIndex)),
+          },
+        ],
+      });
     }
   },
 });
 
-/** Text that opens a JSON object or array and holds a `"key":` pair. */
-function isJsonText(text: string): boolean {
-  const trimmed = text.trimStart();
-  return (trimmed.startsWith('{') || trimmed.startsWith('[')) && /"[^"\n]*"\s*:/.test(trimmed);
+/** The JSON text a word builds (after an `--option=` prefix), or undefined when it is not JSON text. */
+function jsonText(text: string): string | undefined {
+  const trimmed = text.trimStart().replace(OPTION_PREFIX, '');
+  return (trimmed.startsWith('{') || trimmed.startsWith('[')) && /"[^"\n]*"\s*:/.test(trimmed) ? trimmed : undefined;
 }
 
-/** `$(date …)` with a static format: its output never holds a quote or a backslash. */
-function isDateCommand(substitution: SyntaxNode): boolean {
-  const commands = nodesOfType(substitution, ['command']);
-  if (commands.length !== 1) return false;
-  const command = commands[0]!;
-  if (command.childForFieldName('name')?.text !== 'date') return false;
-  return command.childrenForFieldName('argument').every((arg) => arg !== null && !/[$`"\\]/.test(arg.text.replace(/^'|'$/g, '')));
-}
-
-function assignmentsByName(root: SyntaxNode): Map<string, SyntaxNode[]> {
-  const map = new Map<string, SyntaxNode[]>();
-  for (const assignment of nodesOfType(root, ['variable_assignment'])) {
-    const name = assignment.childForFieldName('name')?.text;
-    const value = assignment.childForFieldName('value');
-    if (!name) continue;
-    const list = map.get(name) ?? [];
-    if (value) list.push(value);
-    else list.push(assignment);
-    map.set(name, list);
+/** For each placeholder (NUL) of the template, in order: is it inside a JSON string? */
+function placeholdersInString(json: string): boolean[] {
+  const result: boolean[] = [];
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === '\u0000') result.push(inString);
+    else if (inString && c === '\\') i++;
+    else if (c === '"') inString = !inString;
   }
-  return map;
+  return result;
 }

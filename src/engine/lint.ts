@@ -13,6 +13,7 @@ import { DOCS_BASE, formatMessage, readsRuntime, type AnalysedHook, type Report,
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
+import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
 
 /** Below this many files a run is not split into slices for the batch analyzers. */
 const MIN_FILES_PER_SLICE = 4;
@@ -54,6 +55,8 @@ interface FileState {
   bodyBlocks: HookScript[];
   entries: HookEntry[];
   claudeCode?: CcConfig;
+  /** Unquoted expansions that cannot split or glob (ShellCheck's quoting findings on them are not reported). */
+  wordSafe: WordSafeExpansion[];
 }
 
 /**
@@ -88,7 +91,7 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   }
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
-  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser);
+  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser, analyzers.length > 0);
   for (const { owned, found } of pending) {
     (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
@@ -117,7 +120,7 @@ function slicesBySize(inputs: readonly LintInput[], count: number): (readonly Li
 
 /** The profile, its parse problems, and its hook scripts with their source maps. */
 function readProfile(input: LintInput): FileState {
-  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [] };
+  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [], wordSafe: [] };
   let profile: Profile;
   const kind = input.kind ?? (input.calledBy ? 'script' : documentKind(input.filePath));
   if (input.text !== undefined) {
@@ -155,6 +158,7 @@ function checkProfile(
   rules: readonly Rule<unknown>[],
   optionsOf: ReadonlyMap<string, unknown>,
   parser: Awaited<ReturnType<typeof loadShellParser>>,
+  batchAnalyzed: boolean,
 ): void {
   const profile = state.profile;
   if (!profile) return;
@@ -178,6 +182,7 @@ function checkProfile(
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
     for (const { hook, map } of state.hooks) analysed.push(analyse(hook, map, parseShell(parser, hook.text)));
+    if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
     for (const item of analysed) {
       for (const rule of rules) {
         if (!rule.checkScript || !inScope(rule, 'hooks') || !readsRuntime(rule, item.hook.runtime)) continue;
@@ -284,7 +289,7 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   for (const diagnostic of state.diagnostics) {
     const severity = resolveSeverity(diagnostic, byId.get(diagnostic.ruleId), options.config);
     if (severity === undefined) continue;
-    configured.push({ ...diagnostic, severity });
+    configured.push(suppressWordSafeQuoting(diagnostic, state.wordSafe) ?? { ...diagnostic, severity });
   }
   let kept = withoutSuperseded(configured, byId);
   if (state.profile && options.config.inlineConfig) {

@@ -40,6 +40,8 @@ export interface Profile {
   frontmatter?: Frontmatter;
   /** File offset where the Markdown body starts. */
   bodyStart: number;
+  /** The file does not start with a `---` line. */
+  frontmatterMissing?: boolean;
   /** Problems found while reading and parsing, reported under the core rules' ids. */
   problems: Diagnostic[];
 }
@@ -136,16 +138,8 @@ function parseProfile(path: string, source: SourceText): Profile {
   const profile: Profile = { path, source, lines, bodyStart: 0, problems };
   const first = lines.lineText(1);
   if (!FENCE.test(first)) {
-    problems.push({
-      ruleId: 'frontmatter-missing',
-      severity: 'warning',
-      line: 1,
-      column: 1,
-      endLine: 1,
-      // Up to the end of the first line, which is column 1 in an empty file: a range never ends past the text.
-      endColumn: first.length + 1,
-      message: 'Expected YAML frontmatter between `---` lines at the start of the profile.',
-    });
+    // Whether that is a problem depends on what the file is: the frontmatter-missing rule decides.
+    profile.frontmatterMissing = true;
     return profile;
   }
   let closingLine = 0;
@@ -203,12 +197,18 @@ function parseProfile(path: string, source: SourceText): Profile {
   const frontmatter: Frontmatter = { start, end, doc, data: undefined };
   profile.frontmatter = frontmatter;
   const rangeAt = (pos: readonly [number, number]): Range => lines.rangeOf(start + pos[0], start + Math.max(pos[1], pos[0] + 1));
-  // One broken line makes the parser report again and again on it; the first report explains it.
-  const reportedLines = new Set<number>();
+  // One broken line makes the parser report again and again: on it, on the
+  // next line, on the blank line after it. The first report explains the
+  // cause; an error that starts where the previous one's text ends (only
+  // blank lines between) is the same cause and is not reported again.
+  let lastEnd = 0;
   for (const error of doc.errors) {
     const range = rangeAt(error.pos);
-    if (reportedLines.has(range.line)) continue;
-    reportedLines.add(range.line);
+    if (lastEnd > 0 && isCascade(lines, lastEnd, range.line)) {
+      lastEnd = Math.max(lastEnd, range.endLine);
+      continue;
+    }
+    lastEnd = range.endLine;
     const hint = error.code === 'BLOCK_AS_IMPLICIT_KEY' ? ' (a plain value cannot contain `: `; quote it or use a `>` block)' : '';
     problems.push({ ruleId: 'frontmatter-yaml', severity: 'error', ...range, message: `Invalid YAML: ${firstLine(error.message)}${hint}` });
   }
@@ -235,6 +235,13 @@ function parseProfile(path: string, source: SourceText): Profile {
     }
   }
   return profile;
+}
+
+/** Does a YAML error starting on `line` follow on from an error that ended on `previousEnd`? */
+function isCascade(lines: LineIndex, previousEnd: number, line: number): boolean {
+  if (line <= previousEnd + 1 || lines.lineText(line).trim() === '') return true;
+  for (let between = previousEnd + 1; between < line; between++) if (lines.lineText(between).trim() !== '') return false;
+  return true;
 }
 
 /**

@@ -7,6 +7,16 @@
 
 export const HOOK_TIMEOUT_MS = 5000;
 
+/**
+ * How long the runtime lets the named hook run before it kills it: 5 s for
+ * every claude-flow hook (blocking, legacy and lifecycle alike, all run by the
+ * same bash runner). Rules ask this instead of reading the constant, so a
+ * runtime with per-handler timeouts answers per hook.
+ */
+export function hookBudgetMs(_hookName: string): number {
+  return HOOK_TIMEOUT_MS;
+}
+
 export const BLOCKING_HOOKS = ['on_blocking_start', 'on_signal_received', 'on_blocking_timeout'] as const;
 
 /** Older hook keys seen in real profiles; they run with the same bash runner. */

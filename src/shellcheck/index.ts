@@ -229,10 +229,24 @@ function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComme
   });
 }
 
-function severityOf(level: ShellCheckComment['level'], options: ShellCheckOptions): Severity | undefined {
+/**
+ * Codes about idiom rather than about what the hook does (a useless `cat`,
+ * `grep | wc -l` instead of `grep -c`, `local x=$(…)`): on real profiles they
+ * were half of all warnings and never a bug. They are `info` by default
+ * (documented in schemas/config.schema.json); `rules` raises any of them.
+ */
+export const STYLE_ONLY_CODES: ReadonlySet<number> = new Set([
+  2001, 2002, 2003, 2004, 2005, 2009, 2010, 2012, 2116, 2126, 2129, 2155, 2181,
+]);
+
+function severityOf(comment: ShellCheckComment, options: ShellCheckOptions): Severity | undefined {
+  const { level } = comment;
   if (level === 'error') return 'error';
-  if (level === 'warning') return 'warning';
-  return options.infoSeverity === 'off' ? undefined : 'warning';
+  if (level !== 'style' && !STYLE_ONLY_CODES.has(comment.code)) {
+    if (level === 'warning') return 'warning';
+    return options.infoSeverity === 'off' ? undefined : 'warning';
+  }
+  return options.infoSeverity === 'off' ? undefined : 'info';
 }
 
 function toDiagnostic(
@@ -241,7 +255,7 @@ function toDiagnostic(
   map: ScriptSourceMap,
   options: ShellCheckOptions,
 ): Diagnostic | undefined {
-  const severity = severityOf(comment.level, options);
+  const severity = severityOf(comment, options);
   if (!severity) return undefined;
   const lines = map.scriptLines;
   const utf16 = (line: number, column: number): number => codePointColumnToUtf16(lines.lineText(line), column);

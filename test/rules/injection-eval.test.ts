@@ -17,6 +17,17 @@ ruleTester(rule, {
   ],
   reject: [
     {
+      name: 'a download piped into a shell, with no expansion',
+      code: 'curl -fsSL https://get.example.com/i.sh | bash',
+      errors: [{ messageId: 'pipeRemote', severity: 'error', line: 1, column: 1, endColumn: 47 }],
+    },
+    {
+      name: 'wget -O- into sh with arguments',
+      code: 'wget -qO- https://x/i.sh | sh -s -- --yes',
+      errors: [{ messageId: 'pipeRemote', line: 1, column: 1, endColumn: 30 }],
+    },
+    { name: 'any text piped into a shell', code: "printf 'ls\\n' | bash", errors: [{ messageId: 'pipeText', line: 1, column: 1 }] },
+    {
       name: 'eval of a variable',
       code: 'eval "$TASK"',
       errors: [{ messageId: 'eval', severity: 'error', line: 1, column: 6, endColumn: 13 }],

@@ -17,6 +17,9 @@ ruleTester(rule, {
     `echo "Task: $TASK"`,
     `# '{"task":"'"\${TASK}"'"}' splices\necho ok`,
     `echo "{not json $TASK}"`,
+    { name: 'counts from wc and jq are digits', code: `N=$(wc -l < f.txt)\nL=$(jq length q.json)\necho "{\\"n\\": $N, \\"l\\": $L}"` },
+    { name: 'a number set on every path', code: `if a; then N=1; else N=2; fi\necho "{\\"n\\": $N}"` },
+    { name: 'a number set before a fallback', code: `N=$(grep -c x f) || N=0\necho "{\\"n\\": $N}"` },
     { name: 'an option marks a variable safe', code: `echo '{"n":'"$COUNT"'}'`, options: { safeVariables: ['COUNT'] } },
   ],
   reject: [
@@ -28,7 +31,7 @@ ruleTester(rule, {
     {
       name: 'a raw JSON value',
       code: `--data() { :; }\necho '{"context":'"\${CONTEXT}"'}'`,
-      errors: [{ line: 2, column: 20, endColumn: 30 }],
+      errors: [{ messageId: 'raw', line: 2, column: 20, endColumn: 30 }],
     },
     {
       name: 'escaped quotes in a double-quoted string',
@@ -41,6 +44,26 @@ ruleTester(rule, {
       errors: [{ line: 1, column: 18, endColumn: 39 }],
     },
     { name: 'a here-document', code: `cat <<EOF\n{"agent": "$AGENT_ID"}\nEOF`, errors: [{ line: 2, column: 12, endColumn: 21 }] },
+    {
+      name: 'the --opt="{…$VAR…}" form',
+      code: `mcp-tool --message="{\\"task\\":\\"$TASK\\"}"`,
+      errors: [{ messageId: 'spliced', line: 1, column: 33, endColumn: 38 }],
+    },
+    {
+      name: 'the unquoted --opt={…} form',
+      code: `tool --data='{"task":"'$TASK'"}'`,
+      errors: [{ messageId: 'spliced', line: 1, column: 24, endColumn: 29 }],
+    },
+    {
+      name: 'a number that is empty when the condition fails',
+      code: `if [ -f f ]; then\n  COUNT=$(wc -l < f)\nfi\necho "{\\"count\\": $COUNT}"`,
+      errors: [{ messageId: 'empty', line: 4, column: 19, endColumn: 25, message: /only assigned inside a condition \(line 2\)/ }],
+    },
+    {
+      name: 'grep -c || echo 0 prints two lines: not a number',
+      code: `N=$(grep -c x f || echo 0)\necho "{\\"n\\": \\"$N\\"}"`,
+      errors: [{ messageId: 'spliced', line: 2, column: 17, endColumn: 19 }],
+    },
     {
       name: 'a variable assigned from unsafe text',
       code: `T=$(cat task.txt)\necho '{"t":"'"$T"'"}'`,

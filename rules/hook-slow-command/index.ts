@@ -1,0 +1,238 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { hookBudgetMs } from '../../src/runtime/contract.js';
+import { commandBase, positionalArgs } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+import table from './slow-commands.json' with { type: 'json' };
+
+/** One kind of work that takes longer than a hook may run. */
+export interface SlowCommand {
+  /** Command name; `*` at the end matches a prefix (`python*`), `*` alone any command. */
+  command: string;
+  /** Leading positional arguments, in order (`["run", "test*"]`); `*` at the end matches a prefix. */
+  args?: string[];
+  /** An option that must be present (`--epochs`, also as `--epochs=N`). */
+  option?: string;
+  /** Typical duration in seconds on a real project (a rough, stated estimate). */
+  seconds: number;
+  /** What the work is, for the message. */
+  what: string;
+}
+
+interface Options {
+  /** Further slow commands, checked before the built-in table. */
+  slowCommands?: SlowCommand[];
+  /** Use the built-in table (`slow-commands.json`) too. */
+  builtinTable?: boolean;
+}
+
+/** Seconds one cold `npx pkg@version` start costs: npm resolves the version against the registry before anything runs. */
+const NPX_COLD_START_SECONDS = 2;
+const INFO_ONLY = new Set(['--version', '-V', '--help', '-h']);
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
+
+/**
+ * The runtime kills a hook when its budget runs out (claude-flow: 5 s for
+ * every hook, from the runtime contract) and only logs it. A test suite, a
+ * build, model training, a `find` over the workspace, several cold `npx`
+ * starts or a `curl` with no time limit cannot finish inside it: whatever the
+ * hook meant to do after them never happens.
+ */
+export default defineRule<Options>({
+  id: 'hook-slow-command',
+  meta: {
+    description:
+      'Work that cannot finish inside the hook time budget: test suites, builds, training, workspace-wide find, cold npx starts, unbounded curl.',
+    severity: 'warning',
+    category: 'runtime',
+  },
+  messages: {
+    slow: 'Unexpected {{what}} (`{{text}}`) in a hook: it typically takes {{cost}}, and the runtime stops the hook after {{budget}} s. Run it outside the hook (CI, the agent itself), or in the background with its output to a file.',
+    find: 'Unexpected `{{text}}` over the whole {{where}} in a hook: it walks every file (node_modules and .git included), seconds to minutes on a real project, and the runtime stops the hook after {{budget}} s. Bound it (`-maxdepth 2`, `-prune`) or use `git ls-files`.',
+    npx: 'Unexpected {{count}} cold `npx pkg@version` starts in one hook: each resolves the version with the registry first (about {{each}} s), about {{total}} s in all, and the runtime stops the hook after {{budget}} s. Install the tool once and call it directly.',
+    unbounded:
+      'Unexpected `{{name}}` without a time limit in a hook: a slow or silent server holds it for minutes, and the runtime stops the hook after {{budget}} s. Add `{{limit}}` below the budget.',
+  },
+  optionsSchema: {
+    type: 'object',
+    properties: {
+      slowCommands: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['command', 'seconds', 'what'],
+          properties: {
+            command: { type: 'string' },
+            args: { type: 'array', items: { type: 'string' } },
+            option: { type: 'string' },
+            seconds: { type: 'number' },
+            what: { type: 'string' },
+          },
+          additionalProperties: false,
+        },
+      },
+      builtinTable: { type: 'boolean' },
+    },
+    additionalProperties: false,
+  },
+  defaultOptions: { slowCommands: [], builtinTable: true },
+  checkScript(context) {
+    const budget = hookBudgetMs(context.hook.name) / 1000;
+    const slow = [...(context.options.slowCommands ?? []), ...(context.options.builtinTable === false ? [] : (table as SlowCommand[]))];
+    const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
+    const npxStarts: ShellCommand[] = [];
+    // Walking the tree costs as much as parsing it: only when the text has a lone `&` at all.
+    const background = /(^|[^&>|])&(?![&>])/m.test(context.hook.text) ? backgroundRanges(context.tree.rootNode) : [];
+    const inBackground = (c: ShellCommand): boolean => background.some(([start, end]) => c.start >= start && c.end <= end);
+    for (const command of context.commands) {
+      if (command.wrappedBy === 'command' || inBackground(command)) continue;
+      if (boundedByTimeout(context.commands, command, budget)) continue;
+      const base = commandBase(command);
+      // MCP tool names never run (command-unavailable); `--version` / `--help` only print.
+      if (base === undefined || base.startsWith('mcp__') || command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
+      const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
+      const entry = slow.find((s) => matches(command, base, s));
+      if (entry && entry.seconds >= budget) {
+        context.report({
+          messageId: 'slow',
+          data: { what: entry.what, text: text(command), cost: `${entry.seconds} s or more`, budget },
+          range: range(),
+        });
+        continue;
+      }
+      if (base === 'find') {
+        const where = unboundedFindRoot(command);
+        if (where) context.report({ messageId: 'find', data: { text: text(command), where, budget }, range: range() });
+        continue;
+      }
+      if (base === 'npx' && pinnedPackage(command)) npxStarts.push(command);
+      if ((base === 'curl' || base === 'wget') && !hasTimeLimit(command, base)) {
+        context.report({
+          messageId: 'unbounded',
+          data: {
+            name: base,
+            budget,
+            limit: base === 'curl' ? `--max-time ${Math.max(1, budget - 2)}` : `--timeout=${Math.max(1, budget - 2)}`,
+          },
+          range: range(),
+        });
+      }
+    }
+    if (npxStarts.length > 0 && npxStarts.length * NPX_COLD_START_SECONDS >= budget) {
+      const [first, ...rest] = npxStarts;
+      context.report({
+        messageId: 'npx',
+        data: { count: npxStarts.length, each: NPX_COLD_START_SECONDS, total: npxStarts.length * NPX_COLD_START_SECONDS, budget },
+        range: context.range(first!.start, first!.end),
+        related: rest.map((c) => ({
+          message: 'another cold `npx` start',
+          file: context.hook.file,
+          range: context.mapRange(context.range(c.start, c.end)),
+        })),
+      });
+    }
+  },
+});
+
+function oneLine(text: string): string {
+  const first = text.split('\n')[0]!.replace(/\s*\\$/, '');
+  return first.length > 60 ? `${first.slice(0, 60)}…` : first;
+}
+
+function glob(pattern: string, value: string): boolean {
+  if (pattern === '*') return true;
+  return pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
+}
+
+function matches(command: ShellCommand, base: string, entry: SlowCommand): boolean {
+  const name = command.name.value ?? '';
+  if (!glob(entry.command, entry.command.includes('/') ? name : base)) return false;
+  if (entry.option !== undefined) {
+    const option = entry.option;
+    if (!command.args.some((a) => a.value === option || a.value?.startsWith(`${option}=`))) return false;
+  }
+  if (entry.args?.length) {
+    // `python -m pytest`: the leading words as written, options included; otherwise the positional words.
+    const words = entry.args[0]!.startsWith('-') ? command.args.map((a) => a.value) : positionalArgs(command).map((a) => a.value);
+    return entry.args.every((pattern, i) => {
+      const word = words[i];
+      return word !== undefined && glob(pattern, word);
+    });
+  }
+  return true;
+}
+
+/** `find /`, `find .`, `find ~`, `find $HOME` without `-maxdepth` (≤ 3) or `-prune`: the place it walks, or undefined. */
+function unboundedFindRoot(command: ShellCommand): string | undefined {
+  const values = command.args.map((a) => a.value ?? a.text);
+  const root = values[0];
+  const where =
+    root === '/'
+      ? 'file system'
+      : root === '.' || root === './'
+        ? 'workspace'
+        : root === '~' || root === '$HOME' || root === '"$HOME"'
+          ? 'home directory'
+          : undefined;
+  if (!where) return undefined;
+  if (values.includes('-prune') || values.includes('-quit')) return undefined;
+  const depth = values.indexOf('-maxdepth');
+  if (depth !== -1 && Number(values[depth + 1]) <= 3) return undefined;
+  return where;
+}
+
+/** `npx pkg@version …` / `npx -y pkg@tag`: a package pinned to a version or tag, resolved with the registry on each start. */
+function pinnedPackage(command: ShellCommand): boolean {
+  const first = command.args.find((a) => !(a.value ?? '').startsWith('-'));
+  return first?.value !== undefined && /^(@[^/]+\/)?[^@/]+@[^@]+$/.test(first.value);
+}
+
+function hasTimeLimit(command: ShellCommand, base: 'curl' | 'wget'): boolean {
+  return command.args.some((a) => {
+    const v = a.value ?? '';
+    if (base === 'curl') return v === '-m' || v === '--max-time' || v.startsWith('--max-time=') || /^-[A-Za-z]*m\d*$/.test(v);
+    return v === '-T' || v.startsWith('--timeout') || v.startsWith('--read-timeout') || /^-T\d+$/.test(v);
+  });
+}
+
+/**
+ * Script ranges of statements run in the background (`cmd &`): the hook does
+ * not wait for them. One walk of the tree with a cursor: asking each command
+ * for its next sibling costs a scan of the parent's children every time.
+ */
+function backgroundRanges(root: SyntaxNode): [number, number][] {
+  const ranges: [number, number][] = [];
+  const cursor = root.walk();
+  const previous: ([number, number] | undefined)[] = [undefined];
+  let depth = 0;
+  try {
+    for (;;) {
+      if (cursor.nodeType === '&') {
+        const before = previous[depth];
+        if (before) ranges.push(before);
+      } else {
+        previous[depth] = [cursor.startIndex, cursor.endIndex];
+      }
+      if (cursor.gotoFirstChild()) {
+        previous[++depth] = undefined;
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return ranges;
+        depth--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** `timeout 3 npm test`: the `timeout` wrapper ends it inside the budget. */
+function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand, budget: number): boolean {
+  if (command.wrappedBy !== 'timeout') return false;
+  const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
+  if (!outer) return false;
+  const duration = outer.args.find((a) => a.value !== undefined && !a.value.startsWith('-'))?.value;
+  const match = duration === undefined ? null : /^(\d+(?:\.\d*)?)([smhd]?)$/.exec(duration);
+  return match !== null && Number(match[1]) * UNIT_SECONDS[match[2]!]! < budget;
+}

@@ -1,0 +1,18 @@
+import rule from '../../rules/command-git-destructive/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+ruleTester(rule, {
+  accept: [
+    'git push --force-with-lease',
+    'git reset --soft HEAD~1',
+    'git clean -n',
+    'git commit -m "reset --hard"',
+    'git push origin main',
+  ],
+  reject: [
+    { code: 'git push --force origin main', errors: [{ messageId: 'pushForce', severity: 'warning', line: 1, column: 1, endColumn: 29 }] },
+    { code: 'git push -f', errors: [{ messageId: 'pushForce', line: 1, column: 1 }] },
+    { code: 'git -C repo reset --hard HEAD', errors: [{ messageId: 'resetHard', line: 1, column: 1 }] },
+    { code: 'git clean -fdx', errors: [{ messageId: 'cleanForce', line: 1, column: 1 }] },
+  ],
+});
