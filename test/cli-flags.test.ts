@@ -18,17 +18,18 @@ describe('output flags on every command', () => {
   it.each([
     ['run', ['run', 'missing.md', '--hook', 'pre']],
     ['simulate', ['simulate', 'missing.md', '--scenario', 'signal']],
+    ['test', ['test', 'missing.md']],
   ])('%s accepts --no-color, --color and --ci', async (_name, base) => {
     for (const flags of [['--no-color'], ['--color'], ['--ci'], ['--ci', '--no-color']]) {
       const { code, err } = await cli([...base, ...flags]);
-      // Past the options: the missing profile is the complaint.
+      // Past the options: the missing file is the complaint.
       expect(err).not.toMatch(/Unknown option/);
-      expect(err).toMatch(/missing\.md: no such file/);
+      expect(err).toMatch(/missing\.md/);
       expect(code).toBe(2);
     }
   });
 
-  it.each([['run'], ['simulate']])('%s --help lists them', async (name) => {
+  it.each([['run'], ['simulate'], ['test']])('%s --help lists them', async (name) => {
     const { out } = await cli([name, '--help']);
     expect(out).toMatch(/--color \/ --no-color/);
     expect(out).toMatch(/--ci\b/);
@@ -38,6 +39,7 @@ describe('output flags on every command', () => {
     ['the linter', ['--bogus', 'x.md']],
     ['run', ['run', 'x.md', '--hook', 'pre', '--bogus']],
     ['simulate', ['simulate', 'x.md', '--bogus']],
+    ['test', ['test', 'x.yaml', '--bogus']],
   ])('%s names an unknown option with balanced quotes', async (_name, args) => {
     const { code, err } = await cli(args);
     expect(code).toBe(2);

@@ -10,5 +10,7 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const dir = mkdtempSync(join(tmpdir(), 'vah-tests-'));
   process.env.TMPDIR = dir;
+  // The tool-probe cache (src/cache/tool-probe.ts) goes there too, not into the user's ~/.cache.
+  process.env.XDG_CACHE_HOME = join(dir, 'cache');
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -97,9 +97,9 @@ describe('the README', () => {
 
     const cases = runnable.flatMap((block) => commands(block).map((command) => ({ block, command })));
     it.each(cases.map((c) => [`README.md:${c.block.line}: ${c.command}`, c] as const))('%s', (_title, { block, command }) => {
-      // What a command needs follows from the command: run and simulate need the sandbox, --ci needs ShellCheck.
+      // What a command needs follows from the command: run, simulate and test need the sandbox, --ci needs ShellCheck.
       const missing =
-        (/needs=sandbox/.test(block.marker!) || /validate-agent-hooks (run|simulate)\b/.test(command)) && sandboxMissing
+        (/needs=sandbox/.test(block.marker!) || /validate-agent-hooks (run|simulate|test)\b/.test(command)) && sandboxMissing
           ? sandboxMissing
           : /--ci\b/.test(command) && !/--no-shellcheck/.test(command) && shellcheckVersion() === undefined
             ? 'ShellCheck is not installed (--ci requires it)'

@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { hookBudgetMs } from '../../src/runtime/contract.js';
+import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, positionalArgs } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -45,6 +45,7 @@ export default defineRule<Options>({
       'Work that cannot finish inside the hook time budget: test suites, builds, training, workspace-wide find, cold npx starts, unbounded curl.',
     severity: 'warning',
     category: 'runtime',
+    runtimes: ['claude-flow', 'claude-code'],
   },
   messages: {
     slow: 'Unexpected {{what}} (`{{text}}`) in a hook: it typically takes {{cost}}, and the runtime stops the hook after {{budget}} s. Run it outside the hook (CI, the agent itself), or in the background with its output to a file.',
@@ -77,7 +78,9 @@ export default defineRule<Options>({
   },
   defaultOptions: { slowCommands: [], builtinTable: true },
   checkScript(context) {
-    const budget = hookBudgetMs(context.hook.name) / 1000;
+    const budget = hookBudgetMs(context.hook) / 1000;
+    // A zero or negative timeout is cc-timeout's finding; nothing here can be measured against it.
+    if (!(budget > 0)) return;
     const slow = [...(context.options.slowCommands ?? []), ...(context.options.builtinTable === false ? [] : (table as SlowCommand[]))];
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];

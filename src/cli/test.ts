@@ -14,6 +14,7 @@ import type { ExecutorSession, ExecutorSessionOptions } from '../executor/sessio
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
+import { argsErrorMessage, colorFor, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
 import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
@@ -42,6 +43,7 @@ Options:
   --project DIR            The project copied into the sandbox (overrides the table's project; default:
                            the directory holding .claude/, or the plugin's root)
   --timeout-cap SECONDS    Stop any handler after this many seconds (overrides the table's timeoutCap)
+${OUTPUT_FLAGS_HELP.trimEnd()}
   --no-sandbox             Run the handlers unconfined on this machine (prints a warning; not recommended)
   -h, --help               Show this help
 
@@ -92,10 +94,11 @@ export async function testCommand(
         target: { type: 'string' },
         project: { type: 'string' },
         'no-sandbox': { type: 'boolean' },
+        ...OUTPUT_FLAG_OPTIONS,
       },
     });
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return usage(io, argsErrorMessage(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -185,7 +188,7 @@ export async function testCommand(
     failed: results.filter((r) => !r.passed).length,
     cases: results,
   };
-  await report(io, format, toLintResults(file, table.target, results), json);
+  await report(io, format, toLintResults(file, table.target, results), json, colorFor(values, io));
   return json.failed === 0 ? 0 : 1;
 }
 
@@ -259,11 +262,13 @@ function toLintResults(tableFile: string, targetFile: string, results: readonly 
   return [{ filePath: tableFile, diagnostics: failures }, ...(problems.length ? [{ filePath: targetFile, diagnostics: problems }] : [])];
 }
 
-async function report(io: CliIO, format: Format, results: LintResult[], json: TestJson | undefined): Promise<void> {
+async function report(io: CliIO, format: Format, results: LintResult[], json: TestJson | undefined, color = false): Promise<void> {
   if (format === 'github' || format === 'sarif') {
     const { loadReporter } = await import('../reporters/index.js');
     const reporter = await loadReporter(format);
-    io.stdout(reporter(results, { cwd: io.cwd, color: false, verbose: false, toolVersion: toolVersion() }));
+    // Paths relative to the repository's root, as code scanning and annotations expect (as the linter's).
+    const root = (await import('./repo-root.js')).repositoryRoot(io.cwd, io.env);
+    io.stdout(reporter(results, { cwd: io.cwd, root, color: false, verbose: false, toolVersion: toolVersion() }));
     if (json && format === 'github') io.stderr(`${json.passed} passed, ${json.failed} failed\n`);
     return;
   }
@@ -283,8 +288,10 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
     io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     return;
   }
+  const paint = color ? await (await import('../reporters/types.js')).chalkPainter() : undefined;
+  const verdict = (passed: boolean): string => (passed ? 'PASS' : (paint?.redBold('FAIL') ?? 'FAIL'));
   const lines = json.cases.map(
-    (r) => `${r.passed ? 'PASS' : 'FAIL'}  ${escapeControl(r.name)}  ${r.passed ? '' : `${json.file}:${r.line}  `}${r.message}`,
+    (r) => `${verdict(r.passed)}  ${escapeControl(r.name)}  ${r.passed ? '' : `${json.file}:${r.line}  `}${r.message}`,
   );
   const problems = results[1]?.diagnostics ?? [];
   if (problems.length) {

@@ -636,5 +636,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
  * SHLVL is below 2 takes itself for a shell started by sshd: it reads
  * ~/.bashrc and skips BASH_ENV, so the hook would lose the commands'
  * functions. A runtime started from a terminal gives its hooks SHLVL 2 too.
+ * The launcher exports this from the environment file and then `exec`s the
+ * hook's bash, and bash lowers SHLVL by one before an `exec`: 2 arrives as 1
+ * and the hook's bash counts itself 2.
  */
-const SHELL_LEVEL = { SHLVL: '1' } as const;
+const SHELL_LEVEL = { SHLVL: '2' } as const;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/io.js';
@@ -16,7 +16,8 @@ const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'claude-code'
 const GOLDEN = join(import.meta.dirname, '..', 'golden');
 
 async function lint(root: string, ...extra: string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = memoryIO({ cwd: FIXTURES, env: { NO_COLOR: '1' } });
+  // Outside any repository (git stops at the ceiling), SARIF and annotation paths are from the fixtures' directory wherever the checkout is.
+  const io = memoryIO({ cwd: FIXTURES, env: { NO_COLOR: '1', GIT_CEILING_DIRECTORIES: dirname(FIXTURES) } });
   const code = await main(['--all', '--root', root, '--no-shellcheck', ...extra], io);
   return { code, out: io.out(), err: io.err() };
 }

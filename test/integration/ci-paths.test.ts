@@ -49,6 +49,19 @@ describe('CI paths from a subdirectory', () => {
     expect(out).not.toMatch(/file=\.claude/);
   });
 
+  it("test: a table's annotations name it from the repository root too", async () => {
+    const dir = project(true);
+    const cwd = join(dir, 'packages', 'app');
+    // An invalid table is reported without running anything: no sandbox needed.
+    writeFileSync(
+      join(cwd, 'cases.yaml'),
+      'target: .claude/settings.json\ncases:\n  - name: x\n    event: PreToolUsage\n    blocked: true\n',
+    );
+    const io = memoryIO({ cwd, env: { NO_COLOR: '1', ...GIT_ENV } });
+    await main(['test', 'cases.yaml', '--format', 'github'], io);
+    expect(io.out()).toMatch(/^::error file=packages\/app\/cases\.yaml,line=\d+,/m);
+  });
+
   it('outside a repository, paths are relative to the working directory', async () => {
     const dir = project(false);
     const cwd = join(dir, 'packages', 'app');
