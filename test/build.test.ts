@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dirname, '..');
 
 describe('the build', () => {
   it('npm run demo does not rebuild a current build, and runs the demo', () => {
-    const bundle = join(ROOT, 'dist', 'bundle', 'cli.mjs');
+    const bundle = join(ROOT, 'dist', 'bundle', 'cli.cjs');
     const before = statSync(bundle).mtimeMs;
     const demo = spawnSync('npm', ['run', 'demo'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(demo.stderr).toContain('build: dist/ is current');
