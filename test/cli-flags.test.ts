@@ -19,6 +19,7 @@ describe('output flags on every command', () => {
     ['run', ['run', 'missing.md', '--hook', 'pre']],
     ['simulate', ['simulate', 'missing.md', '--scenario', 'signal']],
     ['test', ['test', 'missing.md']],
+    ['run --event', ['run', 'missing.md', '--event', 'PreToolUse']],
   ])('%s accepts --no-color, --color and --ci', async (_name, base) => {
     for (const flags of [['--no-color'], ['--color'], ['--ci'], ['--ci', '--no-color']]) {
       const { code, err } = await cli([...base, ...flags]);
@@ -40,6 +41,7 @@ describe('output flags on every command', () => {
     ['run', ['run', 'x.md', '--hook', 'pre', '--bogus']],
     ['simulate', ['simulate', 'x.md', '--bogus']],
     ['test', ['test', 'x.yaml', '--bogus']],
+    ['run --event', ['run', 'x.md', '--event', 'PreToolUse', '--bogus']],
   ])('%s names an unknown option with balanced quotes', async (_name, args) => {
     const { code, err } = await cli(args);
     expect(code).toBe(2);

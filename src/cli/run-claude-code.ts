@@ -17,6 +17,7 @@ import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
 import type { CliIO } from '../io.js';
+import { argsErrorMessage, OUTPUT_FLAG_OPTIONS } from './output-flags.js';
 
 export const RUN_CLAUDE_CODE_HELP = `Usage: validate-agent-hooks run TARGET --event EVENT [options]
 
@@ -168,10 +169,12 @@ export async function runClaudeCodeCommand(
         'no-sandbox': { type: 'boolean' },
         format: { type: 'string', short: 'f' },
         strict: { type: 'boolean' },
+        // Accepted like every command's; the report has no colour to turn on or off.
+        ...OUTPUT_FLAG_OPTIONS,
       },
     });
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return usage(io, argsErrorMessage(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {
