@@ -1,8 +1,8 @@
-import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { asCommand, RespProtocolError, RespReplyDecoder } from './redis/reply-decoder.js';
 import { bulk, encodeReply, error, simple } from './redis/resp.js';
 import type { CommandOutcome } from './slash-commands.js';
+import { listenOnUnixSocket } from './unix-socket.js';
 
 /**
  * The socket the sandbox's `/sqlite-memory`, `/eventbus` and other slash
@@ -64,21 +64,7 @@ export async function startControlServer(socketPath: string, handle: ControlHand
       }
     });
   });
-  await unlink(socketPath).catch(() => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => resolve());
-  });
-  // The sandbox user is not the host user; the socket file is bound read-only, but connecting needs write permission.
-  await chmod(socketPath, 0o666);
-  return {
-    socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnUnixSocket(server, socketPath, sockets);
 }
 
 async function answer(words: string[] | undefined, handle: ControlHandler): Promise<Buffer> {

@@ -1,4 +1,3 @@
-import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import { connectUpstream, toTraceValue, type RedisUpstream, type TracingProxy } from './redis-proxy.js';
 import { databaseOf, decide, expectedReplies } from './redis-policy.js';
@@ -7,6 +6,7 @@ import { RespRequestParser } from './redis/request-parser.js';
 import { encodeCommand } from './redis/resp.js';
 import { boundTraceValue, traceWords } from './trace-bounds.js';
 import type { RedisOperation } from './trace.js';
+import { listenOnUnixSocket } from './unix-socket.js';
 
 /**
  * The proxy in front of a real Redis server (`--redis-url`), one per run. It
@@ -153,21 +153,7 @@ export async function startFilteringProxy(options: {
       flush();
     });
   });
-  await unlink(options.socketPath).catch(() => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  // The directory around it is the sandbox user's alone (0700); the socket itself must let that user connect.
-  await chmod(options.socketPath, 0o666);
-  return {
-    socketPath: options.socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of connections) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnUnixSocket(server, options.socketPath, connections);
 }
 
 function errorReply(message: string): Buffer {

@@ -1,10 +1,10 @@
-import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
 import type { RedisFake } from './redis/index.js';
 import type { CommandTraceEntry } from './redis/trace.js';
 import type { TracingProxy } from './redis-proxy.js';
 import { boundTraceValue, traceWords } from './trace-bounds.js';
 import type { RedisOperation } from './trace.js';
+import { listenOnUnixSocket } from './unix-socket.js';
 
 /**
  * A run's Redis socket in front of the embedded fake. It does not parse or
@@ -38,19 +38,5 @@ export async function startFakeRunSocket(options: {
     socket.once('close', () => sockets.delete(socket));
     options.fake.adopt(socket, onCommand);
   });
-  await unlink(options.socketPath).catch(() => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  // The directory around it is the sandbox user's alone (0700); the socket itself must let that user connect.
-  await chmod(options.socketPath, 0o666);
-  return {
-    socketPath: options.socketPath,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnUnixSocket(server, options.socketPath, sockets);
 }
