@@ -38,9 +38,14 @@ export function decodeSource(bytes: Uint8Array, maxBytes = MAX_FILE_BYTES): Sour
 export function fromText(raw: string): SourceText {
   const hasBom = raw.charCodeAt(0) === 0xfeff;
   const text = hasBom ? raw.slice(1) : raw;
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1 - crlf;
-  return { text, hasBom, eol: crlf > lf ? '\r\n' : '\n' };
+  // Counted in place: splitting made a string of every line of every file only to count them.
+  let newlines = 0;
+  let crlf = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    newlines++;
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+  }
+  return { text, hasBom, eol: crlf > newlines - crlf ? '\r\n' : '\n' };
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, for a positioned diagnostic. */
