@@ -50,6 +50,8 @@ await Promise.all([
     entryPoints: [resolve(root, 'src/cli/entry.ts')],
     outfile: lintBundle,
     plugins: [keepOutside(/^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//)],
+    // web-tree-sitter inside, so its code comes from the code cache too (its WASM is named by src/shell/parser.ts).
+    external: common.external.filter((name) => name !== 'web-tree-sitter'),
     define: { 'import.meta.url': '__vahImportMetaUrl' },
     banner: { js: 'const __vahImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   }),

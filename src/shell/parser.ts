@@ -26,8 +26,9 @@ export function preferFastWasmStart(): void {
 export function loadShellParser(): Promise<TSParser> {
   parserPromise ??= (async () => {
     const { Parser, Language } = await import('web-tree-sitter');
-    await Parser.init();
     const require = createRequire(import.meta.url);
+    // Named here, not found next to the module: the lint bundle carries web-tree-sitter inside it.
+    await Parser.init({ locateFile: (name: string) => require.resolve(`web-tree-sitter/${name}`) });
     const language: TSLanguage = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new Parser();
     parser.setLanguage(language);
