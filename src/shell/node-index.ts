@@ -49,8 +49,13 @@ function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
  */
 export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   if (types.length === 0) return [];
-  // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
-  if (types.includes('ERROR')) return walkForTypes(root, types);
+  if (types.includes('ERROR')) {
+    // A subtree without errors has no ERROR node, and the index answers for the other types.
+    const others = types.filter((type) => type !== 'ERROR');
+    if (!root.hasError) return nodesOfType(root, others);
+    // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
+    return walkForTypes(root, types);
+  }
   const index = treeIndex(root.tree, types);
   const start = root.startIndex;
   const end = root.endIndex;
@@ -83,14 +88,21 @@ function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
 function walkForTypes(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   const found: SyntaxNode[] = [];
   const cursor = root.walk();
+  // The depth below `root` says when the walk is back at it; reading the cursor's node at every step
+  // would make a JS object of each node of the tree.
+  let depth = 0;
   try {
     for (;;) {
       if (cursor.nodeIsNamed && types.includes(cursor.nodeType)) found.push(cursor.currentNode);
-      if (cursor.gotoFirstChild()) continue;
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
       for (;;) {
-        if (cursor.currentNode.id === root.id) return found;
+        if (depth === 0) return found;
         if (cursor.gotoNextSibling()) break;
-        if (!cursor.gotoParent()) return found;
+        cursor.gotoParent();
+        depth--;
       }
     }
   } finally {
