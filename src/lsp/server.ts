@@ -4,6 +4,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { defaultConfig, type LintConfig } from '../engine/config.js';
 import { lintInputs, type BatchAnalyzer } from '../engine/lint.js';
 import type { Rule } from '../engine/rule.js';
+import { LintSession } from '../engine/session.js';
 import { UNUSED_SUPPRESSION_RULE } from '../engine/suppressions.js';
 import { LSP_SOURCE } from '../reporters/lsp.js';
 import { toolVersion } from '../version.js';
@@ -58,6 +59,8 @@ interface DocumentState extends PublishedFindings {
   /** What the editor changed since, in offsets of the text without BOM, each with the version it made. */
   edits: { version: number; change: Change }[];
   openPending?: boolean;
+  /** The last run's hook trees and script-rule findings, reused for the hooks an edit left alone. */
+  session: LintSession;
 }
 
 /**
@@ -109,7 +112,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   const stateOf = (uri: string): DocumentState => {
     let state = states.get(uri);
-    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, edits: [] }));
+    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, edits: [], session: new LintSession() }));
     return state;
   };
 
@@ -143,12 +146,18 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     if (!looksLikeProfile(filePath, text)) {
       diagnostics = [];
       state.edits = [];
+      state.session.clear();
     } else {
       try {
         const config = options.configFor ? await options.configFor(filePath) : defaultConfig();
         const available = options.analyzers ? options.analyzers(config, filePath) : [];
         const analyzers = withAnalyzers ? available.map(tagged) : [];
-        const [result] = await lintInputs([{ filePath, text }], { rules: await loadRules(), config, batchAnalyzers: analyzers });
+        const [result] = await lintInputs([{ filePath, text }], {
+          rules: await loadRules(),
+          config,
+          batchAnalyzers: analyzers,
+          session: state.session,
+        });
         diagnostics = result?.diagnostics ?? [];
         // Nothing to carry without analyzers: the edit log would only grow.
         if (available.length === 0) state.edits = [];
@@ -220,6 +229,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     const state = states.get(event.document.uri);
     if (state?.timer) clearTimeout(state.timer);
     if (state?.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state?.session.dispose();
     states.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
