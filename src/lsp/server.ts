@@ -52,8 +52,8 @@ function analyzerDependent(d: Diagnostic): boolean {
 }
 
 interface DocumentState extends PublishedFindings {
-  timer?: NodeJS.Timeout;
-  analyzerTimer?: NodeJS.Timeout;
+  timer?: Pending;
+  analyzerTimer?: Pending;
   /** The analyzer-dependent findings of the last run with the analyzers, and the version and text (without BOM) they are about. */
   carried?: { version: number; text: string; diagnostics: Diagnostic[] };
   /** What the editor changed since, in offsets of the text without BOM, each with the version it made. */
@@ -118,10 +118,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   const schedule = (uri: string, delay: number, withAnalyzers: boolean): void => {
     const state = stateOf(uri);
-    if (state.timer) clearTimeout(state.timer);
-    if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state.timer?.cancel();
+    state.analyzerTimer?.cancel();
     state.analyzerTimer = undefined;
-    state.timer = setTimeout(() => {
+    state.timer = later(() => {
       state.timer = undefined;
       void validate(uri, withAnalyzers);
     }, delay);
@@ -203,8 +203,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     state.bom = text.charCodeAt(0) === 0xfeff;
     await connection.sendDiagnostics({ uri, version, diagnostics: diagnostics.map((d) => toEditor(d, uri, state.bom)) });
     if (deferred && documents.get(uri)?.version === version && !state.timer) {
-      if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
-      state.analyzerTimer = setTimeout(() => {
+      state.analyzerTimer?.cancel();
+      state.analyzerTimer = later(() => {
         state.analyzerTimer = undefined;
         void validate(uri, true);
       }, pauseMs);
@@ -227,8 +227,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   documents.onDidSave((event) => schedule(event.document.uri, 0, true));
   documents.onDidClose((event) => {
     const state = states.get(event.document.uri);
-    if (state?.timer) clearTimeout(state.timer);
-    if (state?.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state?.timer?.cancel();
+    state?.analyzerTimer?.cancel();
     state?.session.dispose();
     states.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
@@ -243,4 +243,18 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   documents.listen(connection);
   connection.listen();
+}
+
+interface Pending {
+  cancel(): void;
+}
+
+/** Runs `run` after `ms`; with no wait at all, on the next turn of the event loop (a 0 ms timeout waits a whole millisecond). */
+function later(run: () => void, ms: number): Pending {
+  if (ms > 0) {
+    const timeout = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timeout) };
+  }
+  const immediate = setImmediate(run);
+  return { cancel: () => clearImmediate(immediate) };
 }
