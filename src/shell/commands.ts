@@ -166,20 +166,26 @@ export function basename(path: string): string {
   return slash === -1 ? path : path.slice(slash + 1);
 }
 
+// Each property of a tree-sitter node is a call into WASM: read each once (callers that have the positions pass them).
 export function toWord(node: SyntaxNode, text: string, start = node.startIndex, end = node.endIndex): ShellWord {
   const wordText = text.slice(start, end);
   return { text: wordText, value: staticValue(node, wordText), start, end, node };
 }
 
-/** The word's value after quote removal, or undefined when it depends on an expansion. `nodeText` spares reading the node's text again. */
+/**
+ * The word's value after quote removal, or undefined when it depends on an
+ * expansion. `nodeText`, when the caller has it, saves reading the node's text again.
+ */
 export function staticValue(node: SyntaxNode, nodeText?: string): string | undefined {
   const type = node.type;
   switch (type) {
     case 'word':
     case 'number':
     case 'command_name': {
-      const first = type === 'command_name' ? node.firstNamedChild : null;
-      if (first) return staticValue(first);
+      if (type === 'command_name') {
+        const first = node.firstNamedChild;
+        if (first) return staticValue(first);
+      }
       return type !== 'number' && node.namedChildCount > 0 ? undefined : unescapeWord(nodeText ?? node.text);
     }
     case 'raw_string':

@@ -50,9 +50,12 @@ function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
 export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   if (types.length === 0) return [];
   if (types.includes('ERROR')) {
-    // A subtree without errors has no ERROR node, and the index answers for the other types.
-    const others = types.filter((type) => type !== 'ERROR');
-    if (!root.hasError) return nodesOfType(root, others);
+    // A tree without errors has no ERROR node to find (most hooks): the other types come from the index.
+    if (!root.hasError)
+      return nodesOfType(
+        root,
+        types.filter((type) => type !== 'ERROR'),
+      );
     // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
     return walkForTypes(root, types);
   }
