@@ -92,7 +92,9 @@ export async function measure({ root, pairs }) {
       const started = performance.now();
       await connection.sendNotification(DidChangeTextDocumentNotification.type, {
         textDocument: { uri, version },
-        contentChanges: [{ range: { start: { line: 5, character: 4 }, end: { line: 5, character: 4 } }, text: version % 2 ? 'x' : '' }],
+        contentChanges: [
+          { range: { start: { line: 5, character: 4 }, end: { line: 5, character: version % 2 ? 5 : 4 } }, text: version % 2 ? '' : 'x' },
+        ],
       });
       await wait;
       (version < 2 + warmup ? warmupTimes : times).push(performance.now() - started);

@@ -16,6 +16,7 @@ import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js'
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
 import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
+import { scriptReports, type LintSession } from './session.js';
 
 /**
  * Two slices a lane: the first ShellCheck starts after a quarter of the files
@@ -53,6 +54,8 @@ export interface EngineOptions {
   rules: readonly Rule<unknown>[];
   config: LintConfig;
   batchAnalyzers?: BatchAnalyzer[];
+  /** An editor's session for this document: what the last run found on hooks that did not change is reused. */
+  session?: LintSession;
 }
 
 interface FileState {
@@ -101,7 +104,9 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   }
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
-  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser, analyzers.length > 0);
+  options.session?.begin(options.config);
+  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
+  options.session?.end();
   for (const { owned, found } of pending) {
     (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
@@ -172,6 +177,7 @@ function checkProfile(
   optionsOf: ReadonlyMap<string, unknown>,
   parser: Awaited<ReturnType<typeof loadShellParser>>,
   batchAnalyzed: boolean,
+  session?: LintSession,
 ): void {
   const profile = state.profile;
   if (!profile) return;
@@ -194,13 +200,12 @@ function checkProfile(
   }
   const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
   try {
-    for (const { hook, map } of state.hooks) analysed.push(analyse(hook, map, parseShell(parser, hook.text)));
+    for (const { hook, map } of state.hooks)
+      analysed.push(session ? session.analyse(hook, map, parser) : analyse(hook, map, parseShell(parser, hook.text)));
     if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
     for (const item of analysed) {
-      for (const rule of rules) {
-        if (!rule.checkScript || !inScope(rule, 'hooks') || !readsRuntime(rule, item.hook.runtime)) continue;
-        rule.checkScript({ ...item, options: optionsOf.get(rule.id), report: (r) => pushScript(rule, r, item) });
-      }
+      const own = rules.filter((rule) => rule.checkScript && inScope(rule, 'hooks') && readsRuntime(rule, item.hook.runtime));
+      for (const { rule, report } of scriptReports(item, own, optionsOf, session)) pushScript(rule, report, item);
     }
     for (const rule of rules) {
       const own = analysed.filter((item) => readsRuntime(rule, item.hook.runtime));
@@ -232,7 +237,7 @@ function checkProfile(
     }
   } finally {
     // Trees live in WASM memory; free them as soon as the rules are done.
-    for (const item of analysed) item.tree.delete();
+    for (const item of analysed) if (!session?.owns(item.tree)) item.tree.delete();
   }
 }
 

@@ -1,30 +1,19 @@
-import { fileURLToPath } from 'node:url';
-import {
-  CodeActionKind,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type CodeAction,
-  type CodeActionParams,
-  type Connection,
-  type Diagnostic as LspDiagnosticType,
-  type TextEdit as LspTextEdit,
-} from 'vscode-languageserver';
+import { CodeActionKind, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../diagnostics.js';
 import { defaultConfig, type LintConfig } from '../engine/config.js';
-import { applySafeFixes } from '../engine/fix.js';
 import { lintInputs, type BatchAnalyzer } from '../engine/lint.js';
 import type { Rule } from '../engine/rule.js';
+import { LintSession } from '../engine/session.js';
 import { UNUSED_SUPPRESSION_RULE } from '../engine/suppressions.js';
-import { extractHooks } from '../hooks/extract.js';
-import { configScripts } from '../runtimes/claude-code/config.js';
-import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
-import { profileFromText } from '../profile/profile.js';
-import { LSP_SOURCE, toLspDiagnostic, toLspRange, type LspRange } from '../reporters/lsp.js';
+import { LSP_SOURCE } from '../reporters/lsp.js';
 import { toolVersion } from '../version.js';
 import { carryDiagnostics, changeBetween, type Change } from './carry.js';
+import { codeActions, FIX_ALL_KIND, toEditor, type PublishedFindings } from './code-actions.js';
+import { looksLikeProfile, uriToPath } from './documents.js';
 
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.validate-agent-hooks`;
+export { FIX_ALL_KIND } from './code-actions.js';
+export { uriToPath } from './documents.js';
 
 export interface LanguageServerOptions {
   /** The rules to run (default: every registered rule). */
@@ -62,18 +51,16 @@ function analyzerDependent(d: Diagnostic): boolean {
   return (d as { [FROM_ANALYZER]?: boolean })[FROM_ANALYZER] === true || d.ruleId === UNUSED_SUPPRESSION_RULE;
 }
 
-interface DocumentState {
-  timer?: NodeJS.Timeout;
-  analyzerTimer?: NodeJS.Timeout;
+interface DocumentState extends PublishedFindings {
+  timer?: Pending;
+  analyzerTimer?: Pending;
   /** The analyzer-dependent findings of the last run with the analyzers, and the version and text (without BOM) they are about. */
   carried?: { version: number; text: string; diagnostics: Diagnostic[] };
   /** What the editor changed since, in offsets of the text without BOM, each with the version it made. */
   edits: { version: number; change: Change }[];
-  /** Findings of the last published run, in the engine's positions, for code actions. */
-  diagnostics: Diagnostic[];
-  /** Whether the text had a BOM the engine removed (columns of line 1 shift by one). */
-  bom: boolean;
   openPending?: boolean;
+  /** The last run's hook trees and script-rule findings, reused for the hooks an edit left alone. */
+  session: LintSession;
 }
 
 /**
@@ -125,16 +112,16 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
 
   const stateOf = (uri: string): DocumentState => {
     let state = states.get(uri);
-    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, edits: [] }));
+    if (!state) states.set(uri, (state = { diagnostics: [], bom: false, edits: [], session: new LintSession() }));
     return state;
   };
 
   const schedule = (uri: string, delay: number, withAnalyzers: boolean): void => {
     const state = stateOf(uri);
-    if (state.timer) clearTimeout(state.timer);
-    if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state.timer?.cancel();
+    state.analyzerTimer?.cancel();
     state.analyzerTimer = undefined;
-    state.timer = setTimeout(() => {
+    state.timer = later(() => {
       state.timer = undefined;
       void validate(uri, withAnalyzers);
     }, delay);
@@ -159,12 +146,18 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     if (!looksLikeProfile(filePath, text)) {
       diagnostics = [];
       state.edits = [];
+      state.session.clear();
     } else {
       try {
         const config = options.configFor ? await options.configFor(filePath) : defaultConfig();
         const available = options.analyzers ? options.analyzers(config, filePath) : [];
         const analyzers = withAnalyzers ? available.map(tagged) : [];
-        const [result] = await lintInputs([{ filePath, text }], { rules: await loadRules(), config, batchAnalyzers: analyzers });
+        const [result] = await lintInputs([{ filePath, text }], {
+          rules: await loadRules(),
+          config,
+          batchAnalyzers: analyzers,
+          session: state.session,
+        });
         diagnostics = result?.diagnostics ?? [];
         // Nothing to carry without analyzers: the edit log would only grow.
         if (available.length === 0) state.edits = [];
@@ -210,8 +203,8 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     state.bom = text.charCodeAt(0) === 0xfeff;
     await connection.sendDiagnostics({ uri, version, diagnostics: diagnostics.map((d) => toEditor(d, uri, state.bom)) });
     if (deferred && documents.get(uri)?.version === version && !state.timer) {
-      if (state.analyzerTimer) clearTimeout(state.analyzerTimer);
-      state.analyzerTimer = setTimeout(() => {
+      state.analyzerTimer?.cancel();
+      state.analyzerTimer = later(() => {
         state.analyzerTimer = undefined;
         void validate(uri, true);
       }, pauseMs);
@@ -234,8 +227,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   documents.onDidSave((event) => schedule(event.document.uri, 0, true));
   documents.onDidClose((event) => {
     const state = states.get(event.document.uri);
-    if (state?.timer) clearTimeout(state.timer);
-    if (state?.analyzerTimer) clearTimeout(state.analyzerTimer);
+    state?.timer?.cancel();
+    state?.analyzerTimer?.cancel();
+    state?.session.dispose();
     states.delete(event.document.uri);
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
@@ -251,158 +245,16 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   connection.listen();
 }
 
-function codeActions(params: CodeActionParams, document: TextDocument, state: DocumentState): CodeAction[] {
-  const { uri } = params.textDocument;
-  const only = params.context.only;
-  const wants = (kind: string): boolean => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
-  const actions: CodeAction[] = [];
-  const text = document.getText();
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+interface Pending {
+  cancel(): void;
+}
 
-  if (wants(CodeActionKind.QuickFix)) {
-    const requested = params.context.diagnostics.filter((d) => d.source === LSP_SOURCE);
-    const matched =
-      requested.length > 0
-        ? state.diagnostics.filter((d) => requested.some((r) => r.code === d.ruleId && sameRange(r.range, toEditorRange(d, state.bom))))
-        : state.diagnostics.filter((d) => intersects(toEditorRange(d, state.bom), params.range));
-    const suppressible = suppressibleLines(document, text);
-    for (const d of matched) {
-      const editorDiagnostic = toEditor(d, uri, state.bom);
-      for (const fix of d.fixes ?? []) {
-        const edits: LspTextEdit[] = fix.edits.map((e) => ({
-          range: toEditorRange(e.range, state.bom),
-          newText: e.text.replace(/\r?\n/g, eol),
-        }));
-        actions.push({
-          title: fix.title,
-          kind: CodeActionKind.QuickFix,
-          diagnostics: [editorDiagnostic],
-          isPreferred: fix.safe,
-          edit: { changes: { [uri]: edits } },
-        });
-      }
-      if (d.ruleId !== UNUSED_SUPPRESSION_RULE && d.ruleId !== 'internal-error' && suppressible(d.line)) {
-        const lineText = document.getText({ start: { line: d.line - 1, character: 0 }, end: { line: d.line, character: 0 } });
-        const indent = /^[ \t]*/.exec(lineText.replace(/^\uFEFF/, ''))![0];
-        actions.push({
-          title: `Disable ${d.ruleId} for this line`,
-          kind: CodeActionKind.QuickFix,
-          diagnostics: [editorDiagnostic],
-          edit: {
-            changes: {
-              [uri]: [
-                {
-                  range: { start: { line: d.line - 1, character: 0 }, end: { line: d.line - 1, character: 0 } },
-                  newText: `${indent}# validate-agent-hooks-disable-next-line ${d.ruleId}${eol}`,
-                },
-              ],
-            },
-          },
-        });
-      }
-    }
+/** Runs `run` after `ms`; with no wait at all, on the next turn of the event loop (a 0 ms timeout waits a whole millisecond). */
+function later(run: () => void, ms: number): Pending {
+  if (ms > 0) {
+    const timeout = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timeout) };
   }
-
-  if (wants(FIX_ALL_KIND) && (only !== undefined || params.context.diagnostics.length > 0)) {
-    const body = state.bom ? text.slice(1) : text;
-    const { text: fixed, applied } = applySafeFixes(body, state.diagnostics, eol);
-    if (applied.length > 0) {
-      actions.push({
-        title: 'Fix all safe validate-agent-hooks problems',
-        kind: FIX_ALL_KIND,
-        edit: {
-          changes: {
-            [uri]: [
-              {
-                range: { start: { line: 0, character: 0 }, end: document.positionAt(text.length) },
-                newText: (state.bom ? '\uFEFF' : '') + fixed,
-              },
-            ],
-          },
-        },
-      });
-    }
-  }
-  return actions;
+  const immediate = setImmediate(run);
+  return { cancel: () => clearImmediate(immediate) };
 }
-
-/**
- * A suppression comment goes on its own line above the finding, inside the
- * frontmatter (the only place directives are read). Not inside a folded or
- * quoted multi-line scalar: the comment would become part of the script.
- */
-function suppressibleLines(document: TextDocument, text: string): (line: number) => boolean {
-  let profile;
-  try {
-    profile = profileFromText(uriToPath(document.uri), text);
-  } catch {
-    return () => false;
-  }
-  const fm = profile.frontmatter;
-  if (!fm) return () => false;
-  const first = profile.lines.positionAt(fm.start).line;
-  const last = profile.lines.positionAt(fm.end).line;
-  let hooks: ReturnType<typeof extractHooks> = [];
-  try {
-    hooks = [...extractHooks(profile), ...configScripts(claudeCodeConfig(profile))];
-  } catch {
-    // Without hooks, only the frontmatter bounds decide.
-  }
-  return (line) =>
-    line >= first && line <= last && !hooks.some((h) => h.style !== 'literal' && h.valueRange.line < line && line <= h.valueRange.endLine);
-}
-
-function toEditorRange(range: { line: number; column: number; endLine: number; endColumn: number }, bom: boolean): LspRange {
-  const r = toLspRange(range);
-  // The engine counts without the BOM; an editor that keeps it counts it on line 1.
-  if (bom) {
-    if (r.start.line === 0) r.start.character++;
-    if (r.end.line === 0) r.end.character++;
-  }
-  return r;
-}
-
-function toEditor(d: Diagnostic, uri: string, bom: boolean): LspDiagnosticType {
-  const out = toLspDiagnostic(d, uri);
-  out.range = toEditorRange(d, bom);
-  return out;
-}
-
-function sameRange(a: LspRange, b: LspRange): boolean {
-  return (
-    a.start.line === b.start.line &&
-    a.start.character === b.start.character &&
-    a.end.line === b.end.line &&
-    a.end.character === b.end.character
-  );
-}
-
-function intersects(a: LspRange, b: LspRange): boolean {
-  const before = (p: { line: number; character: number }, q: { line: number; character: number }): boolean =>
-    p.line < q.line || (p.line === q.line && p.character < q.character);
-  return !before(a.end, b.start) && !before(b.end, a.start);
-}
-
-export function uriToPath(uri: string): string {
-  if (uri.startsWith('file:')) {
-    try {
-      return fileURLToPath(uri);
-    } catch {
-      // fall through
-    }
-  }
-  return decodeURIComponent(uri.replace(/^[a-z][a-z0-9+.-]*:/i, '')) || 'untitled.md';
-}
-
-/**
- * Agent profiles live under `.claude/agents/`; elsewhere Markdown with
- * frontmatter (skills' SKILL.md, commands) is linted, and the JSON files
- * Claude Code reads hooks from: settings, plugin hook files and manifests.
- */
-function looksLikeProfile(filePath: string, text: string): boolean {
-  if (HOOK_JSON.test(filePath)) return true;
-  if (/\.json$/i.test(filePath)) return false;
-  return /[\\/]\.claude[\\/]agents[\\/]/.test(filePath) || /^\uFEFF?---[ \t]*\r?\n/.test(text);
-}
-
-const HOOK_JSON = /(?:^|[\\/])(?:\.claude[\\/]settings(?:\.local)?\.json|hooks[\\/]hooks\.json|\.claude-plugin[\\/]plugin\.json)$/;

@@ -14,7 +14,16 @@ export interface MemoryCall {
   data: OptionValue | undefined;
 }
 
-export function memoryCalls(commands: readonly ShellCommand[]): MemoryCall[] {
+const callsByCommands = new WeakMap<readonly ShellCommand[], readonly MemoryCall[]>();
+
+/** The memory calls among a hook's commands; three rules ask, so the answer is kept with the (kept) command list. */
+export function memoryCalls(commands: readonly ShellCommand[]): readonly MemoryCall[] {
+  let calls = callsByCommands.get(commands);
+  if (!calls) callsByCommands.set(commands, (calls = findMemoryCalls(commands)));
+  return calls;
+}
+
+function findMemoryCalls(commands: readonly ShellCommand[]): MemoryCall[] {
   return commands
     .filter((c) => c.name.value === MEMORY_COMMAND)
     .map((command) => {
@@ -42,6 +51,14 @@ export function memoryCalls(commands: readonly ShellCommand[]): MemoryCall[] {
  * variable, whose value differs between hooks) an unknown `*`.
  */
 export function normalisedKey(option: OptionValue): string | undefined {
+  if (!keys.has(option)) keys.set(option, keyOf(option));
+  return keys.get(option);
+}
+
+/** By option: the cross-hook rules compare every hook's keys at each run, and unchanged hooks keep their calls. */
+const keys = new WeakMap<OptionValue, string | undefined>();
+
+function keyOf(option: OptionValue): string | undefined {
   if (option.word === option.option) {
     // `--key=value`: the key is the text after `=`.
     if (option.value !== undefined) return option.value;

@@ -50,12 +50,25 @@ export function variableUse(node: SyntaxNode): VariableUse | undefined {
   return { name: nameNode.text, node, operator, length };
 }
 
-/** Every variable read under `root`, in document order. */
-export function variableUses(root: SyntaxNode): VariableUse[] {
-  return nodesOfType(root, EXPANSION_TYPES).flatMap((n) => {
-    const use = variableUse(n);
-    return use ? [use] : [];
-  });
+const usesByTree = new WeakMap<SyntaxNode['tree'], Map<number, readonly VariableUse[]>>();
+
+/**
+ * Every variable read under `root`, in document order. Several rules ask it
+ * of every hook's root; the answer is kept with the tree (the same array,
+ * so what is derived from it can be kept too).
+ */
+export function variableUses(root: SyntaxNode): readonly VariableUse[] {
+  let byRoot = usesByTree.get(root.tree);
+  if (!byRoot) usesByTree.set(root.tree, (byRoot = new Map<number, readonly VariableUse[]>()));
+  let uses = byRoot.get(root.id);
+  if (!uses) {
+    uses = nodesOfType(root, EXPANSION_TYPES).flatMap((n) => {
+      const use = variableUse(n);
+      return use ? [use] : [];
+    });
+    byRoot.set(root.id, uses);
+  }
+  return uses;
 }
 
 /** Operators of `${X…}` that give a value when X is unset (the author handled its absence). */

@@ -54,8 +54,10 @@ const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number
 /** Every simple command of a script, including those inside `$(...)`, subshells, pipelines and functions. */
 export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
+  // Most scripts have no here-document; then no command needs its parent looked up (a walk down from the root).
+  const heredocs = nodesOfType(root, ['heredoc_body']).length > 0;
   for (const node of nodesOfType(root, ['command'])) {
-    for (const command of splitMisparsedCommand(node, text)) {
+    for (const command of splitMisparsedCommand(node, text, heredocs)) {
       commands.push(command);
       commands.push(...unwrap(command));
     }
@@ -70,18 +72,19 @@ export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] 
  * an error node. In bash an unescaped newline always ends a simple command,
  * so the words after it start a new one; splitting there undoes the misparse.
  */
-function splitMisparsedCommand(node: SyntaxNode, text: string): ShellCommand[] {
+function splitMisparsedCommand(node: SyntaxNode, text: string, mayHaveHeredocs: boolean): ShellCommand[] {
   const name = node.childForFieldName('name');
   if (!name) return [];
-  const words = [name, ...node.childrenForFieldName('argument').filter((n): n is SyntaxNode => n !== null)].sort(
-    (a, b) => a.startIndex - b.startIndex,
-  );
-  const heredocs = heredocBodies(node);
-  const groups: SyntaxNode[][] = [];
-  let current: SyntaxNode[] = [];
+  // Each position read from a node is a call into WASM: read once.
+  const words = [name, ...node.childrenForFieldName('argument').filter((n): n is SyntaxNode => n !== null)]
+    .map((n) => ({ node: n, start: n.startIndex, end: n.endIndex }))
+    .sort((a, b) => a.start - b.start);
+  const heredocs = mayHaveHeredocs ? heredocBodies(node) : [];
+  const groups: (typeof words)[] = [];
+  let current: typeof words = [];
   for (const word of words) {
     const previous = current[current.length - 1];
-    if (previous && hasUnescapedNewline(text, previous.endIndex, word.startIndex)) {
+    if (previous && hasUnescapedNewline(text, previous.end, word.start)) {
       groups.push(current);
       current = [];
     }
@@ -89,14 +92,14 @@ function splitMisparsedCommand(node: SyntaxNode, text: string): ShellCommand[] {
   }
   if (current.length) groups.push(current);
   return groups.map((group) => {
-    const [nameNode, ...argNodes] = group as [SyntaxNode, ...SyntaxNode[]];
-    const nameWord = toWord(nameNode.type === 'command_name' ? (nameNode.firstNamedChild ?? nameNode) : nameNode, text);
+    const [first, ...rest] = group as [(typeof words)[number], ...typeof words];
+    const inner = first.node.type === 'command_name' ? first.node.firstNamedChild : null;
     return {
-      name: nameWord,
-      args: argNodes.map((n) => toWord(n, text)),
-      start: nameNode.startIndex,
-      end: group[group.length - 1]!.endIndex,
-      heredocs,
+      name: inner ? toWord(inner, text) : toWord(first.node, text, first.start, first.end),
+      args: rest.map((w) => toWord(w.node, text, w.start, w.end)),
+      start: first.start,
+      end: group[group.length - 1]!.end,
+      heredocs: heredocs.length ? heredocs : [],
     };
   });
 }
@@ -163,10 +166,8 @@ export function basename(path: string): string {
   return slash === -1 ? path : path.slice(slash + 1);
 }
 
-export function toWord(node: SyntaxNode, text: string): ShellWord {
-  // Each property of a tree-sitter node is a call into WASM: read each once.
-  const start = node.startIndex;
-  const end = node.endIndex;
+// Each property of a tree-sitter node is a call into WASM: read each once (callers that have the positions pass them).
+export function toWord(node: SyntaxNode, text: string, start = node.startIndex, end = node.endIndex): ShellWord {
   const wordText = text.slice(start, end);
   return { text: wordText, value: staticValue(node, wordText), start, end, node };
 }

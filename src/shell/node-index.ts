@@ -91,14 +91,21 @@ function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
 function walkForTypes(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   const found: SyntaxNode[] = [];
   const cursor = root.walk();
+  // The depth below `root` says when the walk is back at it; reading the cursor's node at every step
+  // would make a JS object of each node of the tree.
+  let depth = 0;
   try {
     for (;;) {
       if (cursor.nodeIsNamed && types.includes(cursor.nodeType)) found.push(cursor.currentNode);
-      if (cursor.gotoFirstChild()) continue;
+      if (cursor.gotoFirstChild()) {
+        depth++;
+        continue;
+      }
       for (;;) {
-        if (cursor.currentNode.id === root.id) return found;
+        if (depth === 0) return found;
         if (cursor.gotoNextSibling()) break;
-        if (!cursor.gotoParent()) return found;
+        cursor.gotoParent();
+        depth--;
       }
     }
   } finally {

@@ -6,13 +6,28 @@ import type { SyntaxNode } from './parser.js';
 const READ_VALUE_OPTIONS = new Set(['-d', '-n', '-N', '-p', '-t', '-u', '-i']);
 const MAPFILE_VALUE_OPTIONS = new Set(['-d', '-n', '-O', '-s', '-u', '-C', '-c']);
 
+const handledByUses = new WeakMap<ReturnType<typeof variableUses>, WeakMap<readonly ShellCommand[], ReadonlySet<string>>>();
+
 /**
  * Names the script gives a value itself, or whose absence it handles:
  * assignments (also `local`/`export`/`declare`), `for` variables, `read`,
  * `mapfile`, `getopts`, `printf -v`, a default `${X:-…}`, and a test
  * `[[ -n $X ]]` / `[ -z "$X" ]` / `[[ -v X ]]`.
  */
-export function handledVariables(root: SyntaxNode, uses: ReturnType<typeof variableUses>, commands: readonly ShellCommand[]): Set<string> {
+export function handledVariables(
+  root: SyntaxNode,
+  uses: ReturnType<typeof variableUses>,
+  commands: readonly ShellCommand[],
+): ReadonlySet<string> {
+  // Asked by more than one rule with the hook's own (kept) uses and commands.
+  let byCommands = handledByUses.get(uses);
+  if (!byCommands) handledByUses.set(uses, (byCommands = new WeakMap()));
+  let names = byCommands.get(commands);
+  if (!names) byCommands.set(commands, (names = findHandled(root, uses, commands)));
+  return names;
+}
+
+function findHandled(root: SyntaxNode, uses: ReturnType<typeof variableUses>, commands: readonly ShellCommand[]): Set<string> {
   const names = new Set<string>();
   for (const node of nodesOfType(root, ['variable_assignment', 'for_statement'])) {
     const name = node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name');

@@ -16,6 +16,7 @@ const TYPE_SETS = [
   ['simple_expansion', 'expansion', 'command_substitution'],
   ['raw_string'],
   ['ERROR'],
+  ['ERROR', 'expansion'],
   ['word', 'string', 'command_name'],
 ];
 

@@ -1,0 +1,142 @@
+// The language server lints a buffer again at each pause in the typing, reusing what the last run found
+// on hooks the edit left alone (their trees, parsed incrementally when they changed, and their script
+// rules' findings, moved to where the hook now stands). That reuse must never show: after any sequence
+// of edits, a run with the session gives exactly what a fresh lint of the same text gives, positions,
+// fixes and related information included.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../rules/index.js';
+import { defaultConfig, type LintConfig } from '../src/engine/config.js';
+import { lintInputs } from '../src/engine/lint.js';
+import { LintSession } from '../src/engine/session.js';
+import { CORPUS, corpusMissing } from './hardening/helpers.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const SEED = Number(process.env.INCREMENTAL_SEED ?? 18);
+
+/** What typing in a hook brings: words, quotes, expansions, line breaks, comments, directives, astral text. */
+const SNIPPETS = [
+  'x',
+  ' ',
+  '\n',
+  '\n    ',
+  '\n    echo "$TASK"',
+  '"',
+  "'",
+  '$',
+  '${',
+  '}',
+  '$(',
+  ')',
+  '#',
+  '\n    # validate-agent-hooks-disable-next-line injection-unquoted-var',
+  ' rm -rf /tmp/x',
+  ' && echo $AGENT_ID',
+  ' | ',
+  ': ',
+  '\\',
+  '\t',
+  'é',
+  '🎉',
+  ' eval "$CMD"',
+  '\n    redis-cli set "swarm:$SWARM_ID" 1',
+  ' /sqlite-memory store --key k --level agent --data x',
+  '${#N:-0}',
+  '\n  post: |\n    echo done\n',
+];
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Mostly inside the frontmatter, where the hooks are; sometimes anywhere. */
+function editPoint(text: string, random: () => number): number {
+  const end = text.startsWith('---') ? text.indexOf('\n---', 3) : -1;
+  const limit = end > 0 && random() < 0.8 ? end : text.length;
+  return Math.floor(random() * (limit + 1));
+}
+
+function edit(text: string, previous: string, random: () => number): string {
+  const roll = random();
+  const at = editPoint(text, random);
+  const snippet = SNIPPETS[Math.floor(random() * SNIPPETS.length)]!;
+  if (roll < 0.08) return previous; // undo
+  if (roll < 0.12) return text; // saved, or linted again without a change
+  if (roll < 0.55) return text.slice(0, at) + snippet + text.slice(at);
+  const length = 1 + Math.floor(random() * 8);
+  if (roll < 0.85) return text.slice(0, at) + text.slice(at + length);
+  return text.slice(0, at) + snippet + text.slice(at + length);
+}
+
+function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter(keep)
+    .sort();
+}
+
+const isDocument = (path: string): boolean => /\.(md|json)$/.test(path) && !/SOURCES\.md$/.test(path);
+
+async function lint(filePath: string, text: string, config: LintConfig, session?: LintSession) {
+  const [result] = await lintInputs([{ filePath, text }], { rules, config, ...(session ? { session } : {}) });
+  return result!.diagnostics;
+}
+
+/** Runs `steps` random edits on each file; returns the sessions' statistics summed. */
+async function differential(files: readonly string[], steps: number, seed: number) {
+  const total = { keptTrees: 0, incrementalParses: 0, keptReports: 0, runs: 0 };
+  const random = mulberry32(seed);
+  for (const file of files) {
+    const config = defaultConfig();
+    const session = new LintSession();
+    let text = readFileSync(file, 'utf8');
+    let previous = text;
+    try {
+      for (let step = 0; step <= steps; step++) {
+        if (step > 0) [previous, text] = [text, edit(text, previous, random)];
+        const incremental = await lint(file, text, config, session);
+        const full = await lint(file, text, config);
+        total.runs++;
+        expect(
+          incremental,
+          `${relative(ROOT, file)}, edit ${step} (INCREMENTAL_SEED=${seed}): ${JSON.stringify(text.slice(0, 400))}`,
+        ).toEqual(full);
+      }
+    } finally {
+      session.dispose();
+      for (const key of ['keptTrees', 'incrementalParses', 'keptReports'] as const) total[key] += session.stats[key];
+    }
+  }
+  return total;
+}
+
+describe('language server: incremental lint ≡ full lint', () => {
+  it('after random edits of the repository fixtures', async () => {
+    const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
+    expect(files.length).toBeGreaterThan(50);
+    const stats = await differential(files, 10, SEED);
+    // The reuse under test did happen: kept trees, incremental parses and kept findings.
+    expect(stats.keptTrees).toBeGreaterThan(100);
+    expect(stats.incrementalParses).toBeGreaterThan(100);
+    expect(stats.keptReports).toBeGreaterThan(1000);
+  }, 300_000);
+
+  it('after random edits of the real corpus', async (context) => {
+    if (corpusMissing) {
+      console.log(`lsp-incremental: corpus part skipped: ${corpusMissing}`);
+      context.skip();
+    }
+    const files = filesUnder(CORPUS, isDocument);
+    const stats = await differential(files, 5, SEED + 1);
+    expect(stats.incrementalParses).toBeGreaterThan(50);
+    expect(stats.keptReports).toBeGreaterThan(1000);
+  }, 300_000);
+});
