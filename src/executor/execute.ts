@@ -250,8 +250,10 @@ function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () 
   let setupExpired = false;
   let timedOut = false;
   const hostBusy = options.hostBusyMs ?? (() => 0);
+  let over = false;
   const armBudget = (): void => {
-    if (processStartedAt !== undefined) return;
+    // A start marker that arrives after the end arms nothing (a timer then would hold the CLI open).
+    if (processStartedAt !== undefined || over) return;
     const started = clock.now();
     processStartedAt = started;
     options.onProcessStart?.();
@@ -292,7 +294,10 @@ function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () 
     processStartedAt: () => processStartedAt,
     setupExpired: () => setupExpired,
     timedOut: () => timedOut,
-    stop: () => clearTimeout(timer),
+    stop: () => {
+      over = true;
+      clearTimeout(timer);
+    },
   };
 }
 

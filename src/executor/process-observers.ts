@@ -51,8 +51,11 @@ export function captureStream(stream: Readable, limits: SandboxLimits, onRunaway
     bytes: () => total,
     finished: async (graceMs) => {
       if (ended) return;
-      // Without a PID namespace a surviving grandchild can hold the pipe open forever.
-      await Promise.race([done, delay(graceMs)]);
+      // Without a PID namespace a surviving grandchild can hold the pipe open forever. The grace
+      // timer goes as soon as the stream ends: left pending it would hold a finished CLI open.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
       stream.destroy();
     },
   };
