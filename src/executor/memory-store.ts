@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import initSqlJs, { type Database, type SqlValue } from 'sql.js';
+import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { MEMORY_LEVELS } from '../runtime/contract.js';
 import { compileGlob } from './memory-glob.js';
 
@@ -75,11 +75,14 @@ CREATE TABLE memory_log (
 );
 `;
 
-let sqlJsPromise: ReturnType<typeof initSqlJs> | undefined;
+let sqlJsPromise: Promise<SqlJsStatic> | undefined;
 
-/** sql.js compiles its wasm once per process (~30 ms); every store shares it. */
-function loadSqlJs(): ReturnType<typeof initSqlJs> {
-  sqlJsPromise ??= initSqlJs();
+/**
+ * sql.js compiles its wasm once per process (~30 ms); every store shares it.
+ * Imported on first use: a run whose hook stores nothing never loads it.
+ */
+function loadSqlJs(): Promise<SqlJsStatic> {
+  sqlJsPromise ??= import('sql.js').then((module) => module.default());
   return sqlJsPromise;
 }
 
