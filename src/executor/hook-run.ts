@@ -146,10 +146,7 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     }),
   };
   const slashNames = slashNamesFor(plan.hook);
-  const [slashCommands] = await Promise.all([
-    Promise.all(slashNames.map(async (name) => ({ name, shimPath: await ctx.shimFor(name) }))),
-    ctx.ensureFunctions(slashNames),
-  ]);
+  await ctx.ensureFunctions(slashNames);
   const args = bwrapArguments({
     script: plan.hook.text,
     limits: plan.limits,
@@ -162,7 +159,7 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     redisSocket: channels.redisSocket,
     realRedisCli: ctx.realRedisCli,
     redisCliLocations: redisCliLocations(ctx.realRedisCli),
-    slashCommands,
+    slashCommands: slashNames,
     infoFd: 3,
     envFile: plan.envFile,
     ...(ctx.seccompFile ? { seccompFd: 5 } : {}),

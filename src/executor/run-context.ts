@@ -28,7 +28,6 @@ export interface RunContext {
   memory: () => Promise<MemoryStore>;
   memoryEntries: () => Promise<MemoryEntry[]>;
   agentDirsFor: (agentId: string) => Promise<AgentDirs>;
-  shimFor: (name: string) => Promise<string>;
   ensureFunctions: (names: readonly string[]) => Promise<void>;
 }
 

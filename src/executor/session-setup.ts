@@ -1,5 +1,5 @@
 import { chmod, chown, mkdir, rename, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { findExecutable } from './host.js';
 import { probeBwrap, sandboxEtcFiles } from './sandbox.js';
 import { controlShim, redisCliShim, shellFunctions, SANDBOX_PATHS } from './shims.js';
@@ -50,7 +50,6 @@ export function requireRedisCli(): string {
 export interface SessionPaths {
   dir: string;
   binDir: string;
-  shimDir: string;
   etcDir: string;
   privateDir: string;
   tmpDir: string;
@@ -61,7 +60,6 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
   return {
     dir,
     binDir: join(dir, 'bin'),
-    shimDir: join(dir, 'shims'),
     etcDir: join(dir, 'etc'),
     privateDir: join(dir, 'private'),
     tmpDir: join(writablePath, 'tmp'),
@@ -69,20 +67,31 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
   };
 }
 
-/** The session's directories and the files every run shares. */
-export async function writeSessionFiles(paths: SessionPaths, sandboxOwner: SandboxIdentity['sandboxOwner']): Promise<void> {
-  await Promise.all([paths.binDir, paths.shimDir, paths.etcDir, paths.agentsDir].map((path) => mkdir(path, { mode: 0o755 })));
+/**
+ * The session's directories and the files every run shares, outside the
+ * writable area (which may still be being mounted meanwhile).
+ */
+export async function writeSharedFiles(paths: SessionPaths): Promise<void> {
+  await Promise.all([paths.binDir, paths.etcDir].map((path) => mkdir(path, { mode: 0o755 })));
   // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
   await Promise.all([mkdir(join(paths.dir, 'runs'), { mode: 0o711 }), mkdir(paths.privateDir, { mode: 0o700 })]);
+  await Promise.all([
+    writeFile(
+      join(paths.binDir, 'redis-cli'),
+      redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
+      { mode: 0o755 },
+    ),
+    writeSlashShim(paths.binDir),
+  ]);
+  await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(paths.etcDir, name), text, { mode: 0o644 })));
+}
+
+/** The directories in the writable area: the agents' and the shared /tmp. */
+export async function makeAreaDirs(paths: SessionPaths, sandboxOwner: SandboxIdentity['sandboxOwner']): Promise<void> {
+  await mkdir(paths.agentsDir, { mode: 0o755 });
   await mkdir(paths.tmpDir, { mode: 0o1777 });
   await chmod(paths.tmpDir, 0o1777);
   if (sandboxOwner) await chown(paths.tmpDir, sandboxOwner.uid, sandboxOwner.gid);
-  await writeFile(
-    join(paths.binDir, 'redis-cli'),
-    redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
-    { mode: 0o755 },
-  );
-  await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(paths.etcDir, name), text, { mode: 0o644 })));
 }
 
 /**
@@ -112,20 +121,13 @@ export function functionsWriter(binDir: string): (names: readonly string[]) => P
   };
 }
 
-/** One shim script per slash command, written once per session; resolves to its host path. */
-export function shimWriter(shimDir: string): (name: string) => Promise<string> {
-  const shims = new Map<string, Promise<string>>();
-  return (name) => {
-    let shim = shims.get(name);
-    if (!shim) {
-      const path = join(shimDir, name);
-      shim = writeFile(
-        path,
-        controlShim({ commandName: name, redisCli: SANDBOX_PATHS.realRedisCli, controlSocket: SANDBOX_PATHS.controlSocket }),
-        { mode: 0o755 },
-      ).then(() => path);
-      shims.set(name, shim);
-    }
-    return shim;
-  };
+/** The one script behind every slash command's /NAME, written once per session under binDir. */
+export async function writeSlashShim(binDir: string): Promise<void> {
+  const dir = join(binDir, basename(dirname(SANDBOX_PATHS.slashShim)));
+  await mkdir(dir, { mode: 0o755 });
+  await writeFile(
+    join(dir, basename(SANDBOX_PATHS.slashShim)),
+    controlShim({ redisCli: SANDBOX_PATHS.realRedisCli, controlSocket: SANDBOX_PATHS.controlSocket }),
+    { mode: 0o755 },
+  );
 }

@@ -4,7 +4,7 @@ import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { createWritableArea, type WritableArea } from './disk.js';
 import { runHookOnce } from './hook-run.js';
-import { holdSession, removeSessionDirSync, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
+import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore } from './memory-store.js';
 import { nodeProcessRunner, systemClock } from './process-runner.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
@@ -14,12 +14,12 @@ import { seccompProgram } from './seccomp.js';
 import { prepareAgentDirs, reachableTempDir, safeName, treeBytes, writableAreaPath } from './session-layout.js';
 import {
   functionsWriter,
+  makeAreaDirs,
   requireBwrap,
   requireRedisCli,
   sandboxIdentity,
   sessionPaths,
-  shimWriter,
-  writeSessionFiles,
+  writeSharedFiles,
 } from './session-setup.js';
 import type { ExecutorSession, ExecutorSessionOptions, SandboxMode } from './session-types.js';
 import { TraceLog, type PublishedEvent, type TraceOperation } from './trace.js';
@@ -76,29 +76,35 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       removeSessionDirSync(dir, writableAreaPath(dir));
     },
   });
-  try {
-    area = await createWritableArea(writableAreaPath(dir), limits.diskBytes);
-  } catch (error) {
+  // The tmpfs is mounted while the fakes start and the shared files are written.
+  const paths = sessionPaths(dir, writableAreaPath(dir));
+  const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
+  const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
+  const sharedFiles = writeSharedFiles(paths);
+  const [made, started, written] = await Promise.allSettled([
+    createWritableArea(writableAreaPath(dir), limits.diskBytes).then((made) => (area = made)),
+    sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
+    Promise.all([sharedFiles, seccomp && seccompFile ? writeFile(seccompFile, seccomp, { mode: 0o644 }) : undefined]),
+  ]);
+  const failed = [made, started, written].find((result) => result.status === 'rejected');
+  if (failed) {
     release();
+    if (started.status === 'fulfilled') await started.value.close().catch(() => undefined);
+    if (made.status === 'fulfilled') await made.value.release();
     await rm(dir, { recursive: true, force: true });
-    throw error;
+    throw failed.reason;
   }
-  const writableArea: WritableArea = area;
-  const paths = sessionPaths(dir, writableArea.path);
-  await writeSessionFiles(paths, identity.sandboxOwner);
-
-  let redis: RedisSide;
+  const writableArea = (made as PromiseFulfilledResult<WritableArea>).value;
+  const redis = (started as PromiseFulfilledResult<RedisSide>).value;
   try {
-    redis = await startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) });
+    await makeAreaDirs(paths, identity.sandboxOwner);
   } catch (error) {
     release();
+    await redis.close().catch(() => undefined);
     await writableArea.release();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
-  const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
-  if (seccomp && seccompFile) await writeFile(seccompFile, seccomp, { mode: 0o644 });
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
   const seedBytes = options.workspaceSeed ? await treeBytes(options.workspaceSeed) : 0;
 
@@ -137,7 +143,6 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memory,
     memoryEntries,
     agentDirsFor,
-    shimFor: shimWriter(paths.shimDir),
     ensureFunctions: functionsWriter(paths.binDir),
   };
   let nextRunId = 1;
@@ -180,9 +185,19 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       if (closed) return;
       closed = true;
       await Promise.allSettled([...activeRuns]);
-      await redis.close().catch(() => undefined);
-      if (memoryPromise) (await memoryPromise).close();
-      await writableArea.release();
+      // The unmount waits on the kernel; the fakes stop and the session's other files go meanwhile.
+      await Promise.all([
+        redis
+          .close()
+          .catch(() => undefined)
+          .then(() => removeSessionFiles(dir, ['private'])),
+        memoryPromise?.then(
+          (store) => store.close(),
+          () => undefined,
+        ),
+        writableArea.release(),
+        removeSessionFiles(dir, ['bin', 'etc', 'runs', 'seccomp.bpf']),
+      ]);
       removeSessionDirSync(dir, writableArea.path);
       release();
     },

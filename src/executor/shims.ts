@@ -4,8 +4,8 @@ import { REPLY_SEPARATOR } from './control-server.js';
  * What the sandbox runs in place of the runtime's commands: bash functions
  * (loaded through BASH_ENV by every bash in the sandbox) that run the real
  * `redis-cli`, so a call is one short-lived process; and, for callers that do
- * not look functions up (`exec`, `env`, `xargs`, `command`, `timeout`), small
- * scripts at the same names that do the same in two.
+ * not look functions up (`exec`, `env`, `xargs`, `command`, `timeout`), a
+ * small script at the same names (symlinks to one) that does the same in two.
  */
 
 /** Where things are inside the sandbox. */
@@ -15,6 +15,8 @@ export const SANDBOX_PATHS = {
   /** Not executable, hence not a command although it sits in a PATH directory. */
   functions: '/run/vah/bin/.functions.bash',
   realRedisCli: '/run/vah/libexec/redis-cli',
+  /** The one script behind every /NAME symlink (in a directory not on PATH). */
+  slashShim: '/run/vah/bin/slash/command',
   controlSocket: '/run/vah/control.sock',
   redisSocket: '/run/vah/redis.sock',
   workspace: '/workspace',
@@ -94,15 +96,18 @@ export function slashCommandsIn(script: string): string[] {
 
 /**
  * A shim that forwards its arguments to the control socket and turns the
- * reply back into stdout, stderr and an exit status.
+ * reply back into stdout, stderr and an exit status. Without a command name
+ * it is one script for every command, reached through a symlink at /NAME
+ * and named by the path it was called by (what it could claim instead, any
+ * caller can send over the control socket with redis-cli anyway).
  */
-export function controlShim(options: { commandName: string; redisCli: string; controlSocket: string }): string {
+export function controlShim(options: { commandName?: string; redisCli: string; controlSocket: string }): string {
   const sep = separatorWord();
   return `#!/bin/bash
-# validate-agent-hooks: /${options.commandName} inside the sandbox.
+# validate-agent-hooks: ${options.commandName === undefined ? "the runtime's slash commands" : `/${options.commandName}`} inside the sandbox.
 # The executor implements it from the runtime's documentation; this script only carries the call.
 unset REDISCLI_AUTH
-name=${shellQuote(options.commandName)}
+name=${options.commandName === undefined ? '${0##*/}' : shellQuote(options.commandName)}
 reply=$(${shellQuote(options.redisCli)} -s ${shellQuote(options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null)
 code=\${reply%%${sep}*}
 case $code in

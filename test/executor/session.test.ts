@@ -70,6 +70,24 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     expect(result.events).toHaveLength(1);
   });
 
+  it('serves every /NAME through the one script behind its symlink, named by the path it was called by', async () => {
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        [
+          'env /fleet status --swarm s1; echo "fleet=$?"',
+          'xargs -0 /sqlite-memory store --level agent --key viaxargs --data < <(printf "7")',
+          'command /sqlite-memory retrieve --level agent --key viaxargs',
+          'test -L /fleet && test ! -L /run/vah/bin/slash/command && echo linked',
+        ].join('\n'),
+      ),
+      { agentId: 'symlinks-1' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('fleet=0\n7\nlinked\n');
+    expect(result.operations.map((op) => (op.kind === 'command' ? op.command : op.kind))).toEqual(['/fleet', 'memory', 'memory']);
+  });
+
   it('traces memory writes, events, Redis commands and other slash commands with exact keys', async () => {
     const hook = hookScript(
       'on_blocking_start',
