@@ -191,6 +191,7 @@ export interface SandboxPlan {
   realRedisCli: string;
   /** Where the host's PATH has redis-cli, so the wrapper covers absolute calls too. */
   redisCliLocations: string[];
+
   /** Slash commands made at `/NAME`, each a symlink to the one shim in binDir (`SANDBOX_PATHS.slashShim`). */
   slashCommands: readonly string[];
   /** File descriptor bwrap writes its child's PID to. */

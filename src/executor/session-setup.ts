@@ -1,5 +1,5 @@
-import { chmod, chown, mkdir, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, chown, copyFile, link, mkdir, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
 import { findExecutable } from './host.js';
 import { probeBwrap, sandboxEtcFiles } from './sandbox.js';
 import { controlShim, redisCliShim, shellFunctions, SANDBOX_PATHS } from './shims.js';
@@ -71,19 +71,28 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
  * The session's directories and the files every run shares, outside the
  * writable area (which may still be being mounted meanwhile).
  */
-export async function writeSharedFiles(paths: SessionPaths): Promise<void> {
+export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined): Promise<void> {
+  const client = { redisCli: SANDBOX_PATHS.realRedisCli, ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}) };
   await Promise.all([paths.binDir, paths.etcDir].map((path) => mkdir(path, { mode: 0o755 })));
   // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
   await Promise.all([mkdir(join(paths.dir, 'runs'), { mode: 0o711 }), mkdir(paths.privateDir, { mode: 0o700 })]);
   await Promise.all([
-    writeFile(
-      join(paths.binDir, 'redis-cli'),
-      redisCliShim({ redisCli: SANDBOX_PATHS.realRedisCli, redisSocket: SANDBOX_PATHS.redisSocket }),
-      { mode: 0o755 },
-    ),
-    writeSlashShim(paths.binDir),
+    writeFile(join(paths.binDir, 'redis-cli'), redisCliShim({ ...client, redisSocket: SANDBOX_PATHS.redisSocket }), { mode: 0o755 }),
+    writeSlashShim(paths.binDir, client),
+    helper ? placeHelper(helper, join(paths.binDir, relative(SANDBOX_PATHS.binDir, SANDBOX_PATHS.redisHelper))) : undefined,
   ]);
   await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(paths.etcDir, name), text, { mode: 0o644 })));
+}
+
+/**
+ * The helper goes into the session's bin directory (bound into the sandbox),
+ * because the sandbox's user may not reach the package's own directory; a
+ * hard link where it can be one, else a copy.
+ */
+async function placeHelper(helper: string, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+  // A copy keeps the helper's mode (libuv's copyfile sets it).
+  await link(helper, target).catch(() => copyFile(helper, target));
 }
 
 /** The directories in the writable area: the agents' and the shared /tmp. */
@@ -99,7 +108,7 @@ export async function makeAreaDirs(paths: SessionPaths, sandboxOwner: SandboxIde
  * replaced whole (rename), so a sandbox that is starting reads either the old
  * file or the new one.
  */
-export function functionsWriter(binDir: string): (names: readonly string[]) => Promise<void> {
+export function functionsWriter(binDir: string, helper: boolean): (names: readonly string[]) => Promise<void> {
   const functionNames = new Set<string>();
   let functionsWritten: Promise<void> = Promise.resolve();
   return (names) => {
@@ -107,6 +116,7 @@ export function functionsWriter(binDir: string): (names: readonly string[]) => P
     for (const name of names) functionNames.add(name);
     const text = shellFunctions({
       redisCli: SANDBOX_PATHS.realRedisCli,
+      ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}),
       redisSocket: SANDBOX_PATHS.redisSocket,
       controlSocket: SANDBOX_PATHS.controlSocket,
       commands: [...functionNames].sort(),
@@ -122,12 +132,10 @@ export function functionsWriter(binDir: string): (names: readonly string[]) => P
 }
 
 /** The one script behind every slash command's /NAME, written once per session under binDir. */
-export async function writeSlashShim(binDir: string): Promise<void> {
+async function writeSlashShim(binDir: string, client: { redisCli: string; redisHelper?: string }): Promise<void> {
   const dir = join(binDir, basename(dirname(SANDBOX_PATHS.slashShim)));
   await mkdir(dir, { mode: 0o755 });
-  await writeFile(
-    join(dir, basename(SANDBOX_PATHS.slashShim)),
-    controlShim({ redisCli: SANDBOX_PATHS.realRedisCli, controlSocket: SANDBOX_PATHS.controlSocket }),
-    { mode: 0o755 },
-  );
+  await writeFile(join(dir, basename(SANDBOX_PATHS.slashShim)), controlShim({ ...client, controlSocket: SANDBOX_PATHS.controlSocket }), {
+    mode: 0o755,
+  });
 }

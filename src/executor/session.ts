@@ -7,6 +7,7 @@ import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore } from './memory-store.js';
 import { nodeProcessRunner, systemClock } from './process-runner.js';
+import { findRedisHelper } from './redis-helper.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';
@@ -58,6 +59,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const identity = sandboxIdentity(options, mode);
   const bwrap = mode === 'bwrap' ? requireBwrap(identity, options.bwrapSearchPath) : undefined;
   const realRedisCli = requireRedisCli();
+  const redisHelper = mode === 'bwrap' ? findRedisHelper() : undefined;
 
   const baseDir = options.baseDir ?? (await reachableTempDir(identity.sandboxOwner !== undefined));
   await sweepStaleSessions(baseDir, writableAreaPath);
@@ -80,7 +82,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const paths = sessionPaths(dir, writableAreaPath(dir));
   const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
   const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
-  const sharedFiles = writeSharedFiles(paths);
+  const sharedFiles = writeSharedFiles(paths, redisHelper);
   const [made, started, written] = await Promise.allSettled([
     createWritableArea(writableAreaPath(dir), limits.diskBytes).then((made) => (area = made)),
     sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
@@ -143,7 +145,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memory,
     memoryEntries,
     agentDirsFor,
-    ensureFunctions: functionsWriter(paths.binDir),
+    ensureFunctions: functionsWriter(paths.binDir, redisHelper !== undefined),
   };
   let nextRunId = 1;
   let closed = false;
