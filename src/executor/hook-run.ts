@@ -84,8 +84,8 @@ export async function runHookOnce(
         ? await launchSandboxed(ctx, plan, channels, cgroupHolder)
         : await launchUnsandboxed(ctx, plan, channels, warnings);
   } finally {
-    await Promise.all([channels.close(), cgroupHolder.cgroup?.remove()]);
-    await rm(runDir, { recursive: true, force: true });
+    // The run's files go while its sockets close (a socket's file is not needed to close it).
+    await Promise.all([channels.close(), cgroupHolder.cgroup?.remove(), rm(runDir, { recursive: true, force: true })]);
   }
   return runResult(ctx, plan, launched, warnings, cgroupHolder.cgroup);
 }

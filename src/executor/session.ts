@@ -23,6 +23,7 @@ import {
   writeSharedFiles,
 } from './session-setup.js';
 import type { ExecutorSession, ExecutorSessionOptions, SandboxMode } from './session-types.js';
+import { EVENTBUS_COMMAND_NAME, KNOWN_SLASH_COMMANDS, MEMORY_COMMAND_NAME } from './shims.js';
 import { TraceLog, type PublishedEvent, type TraceOperation } from './trace.js';
 
 export {
@@ -83,10 +84,15 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
   const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
   const sharedFiles = writeSharedFiles(paths, redisHelper);
+  // The functions every run binds are written now too; a hook that names others adds them at its run.
+  const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined);
   const [made, started, written] = await Promise.allSettled([
     createWritableArea(writableAreaPath(dir), limits.diskBytes).then((made) => (area = made)),
     sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
-    Promise.all([sharedFiles, seccomp && seccompFile ? writeFile(seccompFile, seccomp, { mode: 0o644 }) : undefined]),
+    Promise.all([
+      sharedFiles.then(() => ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS])),
+      seccomp && seccompFile ? writeFile(seccompFile, seccomp, { mode: 0o644 }) : undefined,
+    ]),
   ]);
   const failed = [made, started, written].find((result) => result.status === 'rejected');
   if (failed) {
@@ -145,7 +151,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memory,
     memoryEntries,
     agentDirsFor,
-    ensureFunctions: functionsWriter(paths.binDir, redisHelper !== undefined),
+    ensureFunctions,
   };
   let nextRunId = 1;
   let closed = false;
