@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
 import { main } from '../src/cli/main.js';
@@ -176,6 +179,31 @@ describe.skipIf(!available)('ShellCheck integration', () => {
       batchAnalyzers: [shellcheckAnalyzer({ infoSeverity: 'warning' })],
     });
     expect(raised!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2126')!.severity).toBe('warning');
+  });
+
+  it('checks a script copied word for word into several hooks once, and reports it at each copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-counting-shellcheck-'));
+    const log = join(dir, 'files');
+    const counting = join(dir, 'shellcheck');
+    // Stands in for ShellCheck and counts the scripts it is given (the arguments after the options).
+    writeFileSync(counting, `#!/bin/sh\nfor a; do case "$a" in *.sh) echo "$a" >> '${log}';; esac; done\nexec shellcheck "$@"\n`);
+    chmodSync(counting, 0o755);
+    const copied = 'echo $copied\n';
+    const inputs = [
+      { filePath: '/virtual/a.md', text: `---\nname: a\nhooks:\n  pre: |\n    ${copied}---\n` },
+      { filePath: '/virtual/b.md', text: `---\nname: b\ndescription: b\nhooks:\n  pre: |\n    ${copied}  post: |\n    echo $other\n---\n` },
+    ];
+    const results = await lintInputs(inputs, {
+      rules,
+      config: defaultConfig(),
+      batchAnalyzers: [shellcheckAnalyzer({ binary: counting, infoSeverity: 'warning' })],
+    });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toHaveLength(2);
+    const sc2154 = results.map((r) =>
+      r.diagnostics.filter((d) => d.ruleId === 'shellcheck/SC2154').map((d) => `${d.line}:${d.column} ${d.message}`),
+    );
+    expect(sc2154[0]).toEqual([expect.stringMatching(/^5:10 copied is referenced/)]);
+    expect(sc2154[1]).toEqual([expect.stringMatching(/^6:10 copied is referenced/), expect.stringMatching(/^8:10 other is referenced/)]);
   });
 
   it('batches many hooks of many files over a few processes', async () => {

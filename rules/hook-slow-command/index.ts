@@ -81,7 +81,7 @@ export default defineRule<Options>({
     const budget = hookBudgetMs(context.hook) / 1000;
     // A zero or negative timeout is cc-timeout's finding; nothing here can be measured against it.
     if (!(budget > 0)) return;
-    const slow = [...(context.options.slowCommands ?? []), ...(context.options.builtinTable === false ? [] : (table as SlowCommand[]))];
+    const slow = tableFor(context.options);
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];
     // Walking the tree costs as much as parsing it: only when the text has a lone `&` at all.
@@ -94,7 +94,7 @@ export default defineRule<Options>({
       // MCP tool names never run (command-unavailable); `--version` / `--help` only print.
       if (base === undefined || base.startsWith('mcp__') || command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
       const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
-      const entry = slow.find((s) => matches(command, base, s));
+      const entry = firstMatch(slow, command, base);
       if (entry && entry.seconds >= budget) {
         context.report({
           messageId: 'slow',
@@ -140,6 +140,35 @@ export default defineRule<Options>({
 function oneLine(text: string): string {
   const first = text.split('\n')[0]!.replace(/\s*\\$/, '');
   return first.length > 60 ? `${first.slice(0, 60)}…` : first;
+}
+
+/** The table in its order, and the entries of plain command names by name: a command is tried only against its own and the patterns. */
+interface IndexedTable {
+  byName: Map<string, { order: number; entry: SlowCommand }[]>;
+  patterns: { order: number; entry: SlowCommand }[];
+}
+
+/** One index per options object: the engine gives every hook of a run the same one. */
+const indexes = new WeakMap<Options, IndexedTable>();
+
+function tableFor(options: Options): IndexedTable {
+  const known = indexes.get(options);
+  if (known) return known;
+  const entries = [...(options.slowCommands ?? []), ...(options.builtinTable === false ? [] : (table as SlowCommand[]))];
+  const indexed: IndexedTable = { byName: new Map(), patterns: [] };
+  entries.forEach((entry, order) => {
+    if (entry.command.includes('*') || entry.command.includes('/')) indexed.patterns.push({ order, entry });
+    else indexed.byName.set(entry.command, [...(indexed.byName.get(entry.command) ?? []), { order, entry }]);
+  });
+  indexes.set(options, indexed);
+  return indexed;
+}
+
+/** The first entry of the table, in its order, that the command matches. */
+function firstMatch(slow: IndexedTable, command: ShellCommand, base: string): SlowCommand | undefined {
+  const named = slow.byName.get(base)?.find((c) => matches(command, base, c.entry));
+  const pattern = slow.patterns.find((c) => (named === undefined || c.order < named.order) && matches(command, base, c.entry));
+  return (pattern ?? named)?.entry;
 }
 
 function glob(pattern: string, value: string): boolean {

@@ -356,7 +356,13 @@ async function cachedLint(
   cache: ResultCache,
   settings: string,
 ): Promise<LintResult[]> {
-  const keys = group.map((input) => cache.keyFor(input.text ?? input.bytes ?? '', settings));
+  // A script file's findings depend on the hooks that run it (their events' contract) and on what it is read as.
+  const keys = group.map((input) =>
+    cache.keyFor(
+      input.text ?? input.bytes ?? '',
+      input.calledBy || input.kind ? `${settings}\0${JSON.stringify([input.kind ?? null, input.calledBy ?? null])}` : settings,
+    ),
+  );
   const results: (LintResult | undefined)[] = group.map((input, i) => {
     const diagnostics = cache.get(input.filePath, keys[i]!);
     if (!diagnostics) return undefined;

@@ -1,4 +1,4 @@
-import type { Diagnostic, LintResult, Range, Severity } from '../diagnostics.js';
+import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import { compareDiagnostics } from '../diagnostics.js';
 import { bodyCodeBlocks } from '../hooks/body-blocks.js';
 import { hookEntries, type HookEntry } from '../hooks/extract.js';
@@ -7,9 +7,11 @@ import type { HookScript } from '../hooks/types.js';
 import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
 import { collectCommands } from '../shell/commands.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
-import { settingOptions, settingSeverity, toSeverity, type LintConfig } from './config.js';
+import type { LintConfig } from './config.js';
+import { effectiveSeverity, insideText, resolveSeverity, ruleOptions, toDiagnostic, withoutSuperseded } from './findings.js';
+import { withFileFixes } from './script-fixes.js';
 import { applySuppressions } from './suppressions.js';
-import { DOCS_BASE, formatMessage, readsRuntime, type AnalysedHook, type Report, type Rule } from './rule.js';
+import { DOCS_BASE, readsRuntime, type AnalysedHook, type Report, type Rule } from './rule.js';
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
@@ -233,52 +235,6 @@ function analyse(hook: HookScript, map: ScriptSourceMap, tree: AnalysedHook['tre
   };
 }
 
-/**
- * Script rules give fix edits in script ranges and script text; a fix whose
- * edits do not map exactly, or whose text cannot be written in the hook's
- * quoting, is dropped.
- */
-function withFileFixes(report: Report, map: ScriptSourceMap): Report {
-  if (!report.fixes) return report;
-  const fixes = report.fixes.flatMap((fix) => {
-    const edits = fix.edits.map((edit) => ({
-      edit,
-      mapped: map.mapRange(edit.range),
-      text: encodeForSource(edit.text, map.hook, edit.range),
-    }));
-    return edits.every((e) => e.mapped.exact && e.text !== undefined)
-      ? [{ ...fix, edits: edits.map((e) => ({ ...e.edit, range: e.mapped.range, text: e.text! })) }]
-      : [];
-  });
-  const { fixes: _unmapped, ...rest } = report;
-  return fixes.length ? { ...rest, fixes } : rest;
-}
-
-/**
- * Script text as the hook's source must spell it: escaped in a JSON string
- * or a double-quoted YAML scalar, `'` doubled in a single-quoted one. In a
- * plain scalar a quote at its start or `: `/` #` would change the YAML, and
- * a folded scalar joins lines, so such fixes are not offered there.
- */
-function encodeForSource(text: string, hook: HookScript, range: Range): string | undefined {
-  switch (hook.style) {
-    case 'json-string':
-      return JSON.stringify(text).slice(1, -1);
-    case 'double-quoted':
-      return /\n/.test(text) ? undefined : text.replace(/[\\"]/g, (c) => `\\${c}`);
-    case 'single-quoted':
-      return /\n/.test(text) ? undefined : text.replace(/'/g, "''");
-    case 'plain': {
-      const atStart = range.line === 1 && range.column === 1;
-      return /\n|: | #/.test(text) || (atStart && /^["'&*!|>%@`#,[\]{}-]/.test(text)) ? undefined : text;
-    }
-    case 'folded':
-      return undefined;
-    default:
-      return text;
-  }
-}
-
 function inScope(rule: Rule<unknown>, scope: 'hooks' | 'body'): boolean {
   return (rule.meta.scope ?? ['hooks']).includes(scope);
 }
@@ -311,93 +267,4 @@ function finish(state: FileState, options: EngineOptions): LintResult {
   const result: LintResult = { filePath: state.input.filePath, diagnostics: kept };
   if (state.profile) result.source = state.profile.source.text;
   return result;
-}
-
-/**
- * Drops findings that an overlapping finding of a rule declaring
- * `meta.supersedes` already explains. Their fixes move to the finding that
- * stays (ShellCheck's quoting fix for SC2086 fixes an unquoted `$TASK` too).
- */
-function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<unknown>>): Diagnostic[] {
-  // By line, so a hook with thousands of findings is not a product of thousands.
-  const supersedingByLine = new Map<number, Diagnostic[]>();
-  for (const d of diagnostics) {
-    if (!byId.get(d.ruleId)?.meta.supersedes?.length) continue;
-    for (let line = d.line; line <= d.endLine; line++) supersedingByLine.set(line, [...(supersedingByLine.get(line) ?? []), d]);
-  }
-  if (supersedingByLine.size === 0) return diagnostics;
-  const kept: Diagnostic[] = [];
-  for (const d of diagnostics) {
-    let winner: Diagnostic | undefined;
-    for (let line = d.line; line <= d.endLine && !winner; line++) {
-      winner = supersedingByLine.get(line)?.find((s) => byId.get(s.ruleId)!.meta.supersedes!.includes(d.ruleId) && overlaps(s, d));
-    }
-    if (!winner) {
-      kept.push(d);
-      continue;
-    }
-    if (d.fixes?.length) winner.fixes = [...(winner.fixes ?? []), ...d.fixes];
-  }
-  return kept;
-}
-
-function overlaps(a: Range, b: Range): boolean {
-  const before = (l1: number, c1: number, l2: number, c2: number): boolean => l1 < l2 || (l1 === l2 && c1 < c2);
-  return before(a.line, a.column, b.endLine, b.endColumn) && before(b.line, b.column, a.endLine, a.endColumn);
-}
-
-function effectiveSeverity(rule: Rule<unknown>, config: LintConfig): Severity | undefined {
-  const configured = settingSeverity(config.rules[rule.id]);
-  if (configured !== undefined) return toSeverity(configured);
-  return rule.meta.severity === 'off' ? undefined : rule.meta.severity;
-}
-
-/** The configuration decides; without a setting, a finding's own severity, then its rule's. */
-function resolveSeverity(diagnostic: Diagnostic, rule: Rule<unknown> | undefined, config: LintConfig): Severity | undefined {
-  const exact = settingSeverity(config.rules[diagnostic.ruleId]);
-  const family = diagnostic.ruleId.includes('/') ? settingSeverity(config.rules[diagnostic.ruleId.split('/')[0]!]) : undefined;
-  const configured = exact ?? family;
-  if (configured !== undefined) return toSeverity(configured);
-  if (rule && rule.meta.severity === 'off') return undefined;
-  return diagnostic.severity;
-}
-
-/** A rule's options: its defaults, the configuration's, and the configuration itself (command rules read `allowedCommands`). */
-function ruleOptions(rule: Rule<unknown>, config: LintConfig): Record<string, unknown> {
-  return { ...(rule.defaultOptions ?? {}), ...(settingOptions(config.rules[rule.id]) ?? {}), config };
-}
-
-function toDiagnostic(rule: Rule<unknown>, report: Report, range: Range, hook?: string): Diagnostic {
-  const template = rule.messages[report.messageId] ?? report.messageId;
-  const diagnostic: Diagnostic = {
-    ruleId: rule.id,
-    severity: report.severity ?? (rule.meta.severity === 'off' ? 'warning' : rule.meta.severity),
-    message: formatMessage(template, report.data),
-    messageId: report.messageId,
-    line: range.line,
-    column: range.column,
-    endLine: range.endLine,
-    endColumn: range.endColumn,
-    docsUrl: `${DOCS_BASE}${rule.id}/README.md`,
-  };
-  if (hook !== undefined) diagnostic.hook = hook;
-  if (report.related) diagnostic.related = report.related;
-  if (report.fixes) diagnostic.fixes = report.fixes;
-  return diagnostic;
-}
-
-/**
- * The range held inside the text: an editor or SARIF consumer rejects a
- * position past the end (an empty file has one empty line: 1:1 to 1:1).
- */
-function insideText(d: Diagnostic, lines: Profile['lines']): Diagnostic {
-  const clamp = (line: number, column: number): [number, number] => {
-    const l = Math.min(Math.max(line, 1), lines.lineCount);
-    return [l, Math.min(Math.max(column, 1), lines.lineText(l).length + 1)];
-  };
-  const [line, column] = clamp(d.line, d.column);
-  let [endLine, endColumn] = clamp(d.endLine, d.endColumn);
-  if (endLine < line || (endLine === line && endColumn < column)) [endLine, endColumn] = [line, column];
-  if (line === d.line && column === d.column && endLine === d.endLine && endColumn === d.endColumn) return d;
-  return { ...d, line, column, endLine, endColumn };
 }

@@ -17,8 +17,11 @@ export function bodyCodeBlocks(profile: Profile): HookScript[] {
   const text = profile.source.text;
   const blocks: HookScript[] = [];
   const firstLine = lines.positionAt(profile.bodyStart).line;
-  let open: { indent: number; fence: string; line: number; shell: boolean; contentLines: number[] } | undefined;
-  for (let line = firstLine; line <= lines.lineCount; line++) {
+  const between = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+  let open: { indent: number; fence: string; line: number; shell: boolean } | undefined;
+  // Only a line that starts like a fence can open or close a block: they are found with one search
+  // of the text, and the lines between an opening and its closing fence are the block's content.
+  for (const line of fenceLikeLines(profile, firstLine)) {
     const content = lines.lineText(line);
     if (!open) {
       const match = OPENING_FENCE.exec(content);
@@ -26,19 +29,31 @@ export function bodyCodeBlocks(profile: Profile): HookScript[] {
       const fence = match[2]!;
       // A backtick fence's info string may not contain backticks (CommonMark).
       if (fence.startsWith('`') && content.slice(match[1]!.length + fence.length).includes('`')) continue;
-      open = { indent: match[1]!.length, fence, line, shell: SHELL_LANGUAGES.has(match[3]!.toLowerCase()), contentLines: [] };
+      open = { indent: match[1]!.length, fence, line, shell: SHELL_LANGUAGES.has(match[3]!.toLowerCase()) };
       continue;
     }
     if (isClosingFence(content, open.fence)) {
-      if (open.shell) blocks.push(toScript(profile, text, open.line, open.indent, open.contentLines));
+      if (open.shell) blocks.push(toScript(profile, text, open.line, open.indent, between(open.line + 1, line - 1)));
       open = undefined;
-      continue;
     }
-    open.contentLines.push(line);
   }
   // An unclosed fence runs to the end of the document (CommonMark).
-  if (open?.shell) blocks.push(toScript(profile, text, open.line, open.indent, open.contentLines));
+  if (open?.shell) blocks.push(toScript(profile, text, open.line, open.indent, between(open.line + 1, lines.lineCount)));
   return blocks;
+}
+
+/** FENCE_START matches at every line start (a line ends at `\n`) where a fence may be; each line once, in order. */
+const FENCE_START = /^ {0,3}(?:`{3}|~{3})/gm;
+
+function fenceLikeLines(profile: Profile, firstLine: number): number[] {
+  const text = profile.source.text;
+  const found: number[] = [];
+  FENCE_START.lastIndex = profile.lines.lineStarts[firstLine - 1] ?? text.length;
+  for (let match = FENCE_START.exec(text); match; match = FENCE_START.exec(text)) {
+    const line = profile.lines.positionAt(match.index).line;
+    if (found[found.length - 1] !== line) found.push(line);
+  }
+  return found;
 }
 
 /** Up to three spaces, at least as many of the opening fence's character, then only blanks. */

@@ -1,12 +1,15 @@
 import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 'yaml';
+import { doubleQuoted, fold, resolvePlain, scalar, singleQuoted, Unsupported, unsupported } from './yaml-scalars.js';
 
 /**
  * A reader for the frontmatter shapes profiles are written in: a block map
  * at the margin whose values are one-line plain or quoted scalars, `|`, `|-`,
  * `>` and `>-` block scalars, nested block maps and sequences of one-line
- * scalars, with comment and blank lines between entries. It builds the same
+ * scalars, one-line flow sequences of words and quoted strings (`tools: [Read,
+ * Write]`), with comment and blank lines between entries. It builds the same
  * nodes, ranges and data that `yaml`'s composer would, because the rules read
- * positions from them. Anything else (flow collections, anchors, tags,
+ * positions from them. Anything else (flow maps, nested or multi-line flow
+ * sequences, anchors, tags,
  * multi-line flow scalars, tabs, numbers other than plain integers, duplicate
  * keys, any shape `yaml` would warn about) makes it give up, and the caller
  * parses with `yaml`: giving up is always correct, guessing never is.
@@ -16,8 +19,6 @@ import { Document, Pair, Scalar, YAMLMap, YAMLSeq, type Node as YamlNode } from 
  * Why: `yaml` with positions is about a fifth of a cold corpus lint; this
  * subset is read in one pass over the lines.
  */
-
-class Unsupported extends Error {}
 
 interface Line {
   start: number;
@@ -37,7 +38,8 @@ export interface FastYaml {
 }
 
 const KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):( +|$)/;
-const PLAIN_INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
+/** A plain item of a flow sequence this reader takes: a word, never a flow indicator, `:` or `#`. */
+const FLOW_WORD = /^[A-Za-z0-9_][A-Za-z0-9_./@()*+-]*/;
 const DOC_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as const;
 
 export function fastYaml(text: string): FastYaml | undefined {
@@ -49,10 +51,6 @@ export function fastYaml(text: string): FastYaml | undefined {
     if (error instanceof Unsupported) return undefined;
     throw error;
   }
-}
-
-function unsupported(): never {
-  throw new Unsupported();
 }
 
 class Reader {
@@ -148,6 +146,13 @@ class Reader {
         valueData = block.node.value;
         i = block.next;
         end = block.node.range![2];
+      } else if (rest[0] === '[') {
+        const flow = this.flowSeq(line, valueStart, rest);
+        value = flow.node;
+        valueData = flow.data;
+        i++;
+        end = flow.node.range![2];
+        this.nothingMoreIndented(i, indent);
       } else {
         value = this.flowScalar(line, valueStart, rest);
         valueData = value.value;
@@ -178,6 +183,16 @@ class Reader {
       while (line.content[skip] === ' ') skip++;
       const rest = line.content.slice(skip);
       if (rest === '' || rest[0] === '|' || rest[0] === '>') unsupported();
+      if (KEY.test(rest)) {
+        // `- key: value` and the keys below it at the same column: a block map as the item.
+        this.lines[i] = { ...line, indent: indent + skip, content: rest };
+        const inner = this.map(i, indent + skip);
+        node.items.push(inner.node);
+        data.push(inner.data);
+        i = inner.next;
+        end = inner.node.range![2];
+        continue;
+      }
       const item = this.flowScalar(line, line.start + indent + skip, rest);
       node.items.push(item);
       data.push(item.value);
@@ -211,6 +226,50 @@ class Reader {
     if (raw.includes(': ') || raw.endsWith(':')) unsupported();
     const value = resolvePlain(raw);
     return scalar(value, raw, Scalar.PLAIN, start, start + raw.length, line.next);
+  }
+
+  /**
+   * A one-line flow sequence of words and quoted strings (`tools: [Read, Write, "Bash"]`), optionally
+   * followed by a comment. An item ends after the spaces that follow it, the sequence after its line.
+   */
+  private flowSeq(line: Line, start: number, rest: string): { node: YAMLSeq; data: unknown[] } {
+    const node = new YAMLSeq(this.doc.schema);
+    node.flow = true;
+    const data: unknown[] = [];
+    let k = 1;
+    const spaces = (): void => {
+      while (rest[k] === ' ') k++;
+    };
+    spaces();
+    while (rest[k] !== ']') {
+      const itemStart = k;
+      let item: Scalar;
+      const quote = rest[k];
+      if (quote === '"' || quote === "'") {
+        const { value, length } = quote === '"' ? doubleQuoted(rest.slice(k)) : singleQuoted(rest.slice(k));
+        k += length;
+        item = scalar(value, value, quote === '"' ? Scalar.QUOTE_DOUBLE : Scalar.QUOTE_SINGLE, start + itemStart, start + k, 0);
+      } else {
+        const word = FLOW_WORD.exec(rest.slice(k))?.[0] ?? unsupported();
+        k += word.length;
+        item = scalar(resolvePlain(word), word, Scalar.PLAIN, start + itemStart, start + k, 0);
+      }
+      spaces();
+      item.range![2] = start + k;
+      node.items.push(item);
+      data.push(item.value);
+      if (rest[k] === ',') {
+        k++;
+        spaces();
+      } else if (rest[k] !== ']') {
+        unsupported();
+      }
+    }
+    k++;
+    const after = rest.slice(k);
+    if (after !== '' && !/^ +#/.test(after)) unsupported();
+    node.range = [start, start + k, line.next];
+    return { node, data };
   }
 
   /** `|`, `|-`, `>` or `>-` whose lines all sit at one indentation past the parent's. */
@@ -250,100 +309,4 @@ class Reader {
     const end = this.lines[lastContent]!.next;
     return { node: scalar(value, value, folded ? Scalar.BLOCK_FOLDED : Scalar.BLOCK_LITERAL, start, end, end), next: lastContent + 1 };
   }
-}
-
-function fold(lines: string[]): string {
-  let out = lines[0]!;
-  let blanks = 0;
-  for (let k = 1; k < lines.length; k++) {
-    const line = lines[k]!;
-    if (line === '') {
-      blanks++;
-      continue;
-    }
-    out += blanks === 0 ? ` ${line}` : '\n'.repeat(blanks) + line;
-    blanks = 0;
-  }
-  return out;
-}
-
-function scalar(value: unknown, source: string, type: Scalar.Type, start: number, valueEnd: number, end: number): Scalar {
-  const node = new Scalar(value);
-  node.range = [start, valueEnd, end];
-  node.source = source;
-  node.type = type;
-  return node;
-}
-
-/** YAML 1.2 core schema for the plain scalars this reader accepts; other numbers are left to `yaml`. */
-function resolvePlain(raw: string): unknown {
-  switch (raw) {
-    case '':
-    case '~':
-    case 'null':
-    case 'Null':
-    case 'NULL':
-      return null;
-    case 'true':
-    case 'True':
-    case 'TRUE':
-      return true;
-    case 'false':
-    case 'False':
-    case 'FALSE':
-      return false;
-  }
-  const c = raw.charCodeAt(0);
-  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
-    if (PLAIN_INT.test(raw)) return Number.parseInt(raw, 10);
-    unsupported();
-  }
-  return raw;
-}
-
-const ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', '0': '\0', ' ': ' ' };
-
-function doubleQuoted(rest: string): { value: string; length: number } {
-  let value = '';
-  for (let k = 1; k < rest.length; k++) {
-    const c = rest[k]!;
-    if (c === '"') return { value, length: k + 1 };
-    if (c !== '\\') {
-      value += c;
-      continue;
-    }
-    const e = rest[++k];
-    const escaped = e === undefined ? undefined : ESCAPES[e];
-    if (escaped !== undefined) {
-      value += escaped;
-    } else if (e === 'x' || e === 'u') {
-      const digits = e === 'x' ? 2 : 4;
-      const hex = rest.slice(k + 1, k + 1 + digits);
-      if (!new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(hex)) unsupported();
-      const code = Number.parseInt(hex, 16);
-      // Lone surrogates are left to yaml.
-      if (code >= 0xd800 && code <= 0xdfff) unsupported();
-      value += String.fromCharCode(code);
-      k += digits;
-    } else {
-      unsupported();
-    }
-  }
-  return unsupported();
-}
-
-function singleQuoted(rest: string): { value: string; length: number } {
-  let value = '';
-  for (let k = 1; k < rest.length; k++) {
-    const c = rest[k]!;
-    if (c !== "'") {
-      value += c;
-    } else if (rest[k + 1] === "'") {
-      value += "'";
-      k++;
-    } else {
-      return { value, length: k + 1 };
-    }
-  }
-  return unsupported();
 }

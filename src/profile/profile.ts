@@ -255,13 +255,20 @@ function firstTooDeep(yamlText: string, limit: number): number | undefined {
   let flow = 0;
   let offset = 0;
   for (const line of yamlText.split('\n')) {
-    const indent = /^[ \t]*/.exec(line)![0].length;
+    let indent = 0;
+    while (line[indent] === ' ' || line[indent] === '\t') indent++;
     const rest = line.slice(indent);
-    if (rest !== '' && !rest.startsWith('#')) {
+    if (rest !== '' && rest[0] !== '#') {
       while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
       indents.push(indent);
-      const compact = (/^(?:[-?:](?:[ \t]+|$))*/.exec(rest)![0].match(/[-?:]/g) ?? []).length;
+      // Most lines start with a key: the compact indicators are looked for only where one can be.
+      const compact = '-?:'.includes(rest[0]!) ? (/^(?:[-?:](?:[ \t]+|$))*/.exec(rest)![0].match(/[-?:]/g) ?? []).length : 0;
       if (indents.length + compact + flow > limit) return offset + indent;
+      // Only a line with a bracket (or an open flow collection) can change the flow depth.
+      if (flow === 0 && !rest.includes('[') && !rest.includes('{')) {
+        offset += line.length + 1;
+        continue;
+      }
       for (let i = 0; i < rest.length; i++) {
         const c = rest[i];
         if (c === '[' || c === '{') {

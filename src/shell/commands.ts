@@ -164,27 +164,39 @@ export function basename(path: string): string {
 }
 
 export function toWord(node: SyntaxNode, text: string): ShellWord {
-  return { text: text.slice(node.startIndex, node.endIndex), value: staticValue(node), start: node.startIndex, end: node.endIndex, node };
+  // Each property of a tree-sitter node is a call into WASM: read each once.
+  const start = node.startIndex;
+  const end = node.endIndex;
+  const wordText = text.slice(start, end);
+  return { text: wordText, value: staticValue(node, wordText), start, end, node };
 }
 
-/** The word's value after quote removal, or undefined when it depends on an expansion. */
-export function staticValue(node: SyntaxNode): string | undefined {
-  switch (node.type) {
+/**
+ * The word's value after quote removal, or undefined when it depends on an
+ * expansion. `nodeText`, when the caller has it, saves reading the node's text again.
+ */
+export function staticValue(node: SyntaxNode, nodeText?: string): string | undefined {
+  const type = node.type;
+  switch (type) {
     case 'word':
     case 'number':
-    case 'command_name':
-      if (node.type === 'command_name' && node.firstNamedChild) return staticValue(node.firstNamedChild);
-      return node.namedChildCount > 0 && node.type !== 'number' ? undefined : unescapeWord(node.text);
+    case 'command_name': {
+      if (type === 'command_name') {
+        const first = node.firstNamedChild;
+        if (first) return staticValue(first);
+      }
+      return type !== 'number' && node.namedChildCount > 0 ? undefined : unescapeWord(nodeText ?? node.text);
+    }
     case 'raw_string':
-      return node.text.slice(1, -1);
+      return (nodeText ?? node.text).slice(1, -1);
     case 'ansi_c_string':
-      return node.text.slice(2, -1);
+      return (nodeText ?? node.text).slice(2, -1);
     case 'string': {
       for (const child of node.namedChildren) {
         if (!child) continue;
         if (child.type !== 'string_content') return undefined;
       }
-      return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
+      return (nodeText ?? node.text).slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
     }
     case 'concatenation': {
       let value = '';

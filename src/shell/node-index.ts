@@ -49,8 +49,16 @@ function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
  */
 export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   if (types.length === 0) return [];
-  // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
-  if (types.includes('ERROR')) return walkForTypes(root, types);
+  if (types.includes('ERROR')) {
+    // A tree without errors has no ERROR node to find (most hooks): the other types come from the index.
+    if (!root.hasError)
+      return nodesOfType(
+        root,
+        types.filter((type) => type !== 'ERROR'),
+      );
+    // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
+    return walkForTypes(root, types);
+  }
   const index = treeIndex(root.tree, types);
   const start = root.startIndex;
   const end = root.endIndex;

@@ -118,15 +118,20 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
       const dir = mkdtempSync(join(scratchRoot(), 'validate-agent-hooks-'));
       holdDirectory(dir);
       try {
-        const paths = hooks.map(({ hook }, index) => {
-          const path = join(dir, `${index}.sh`);
-          writeFileSync(path, hook.text);
-          return path;
+        // A script written again word for word (a hook copied from profile to profile) is checked once:
+        // ShellCheck's findings depend on the text alone, and each copy gets them at its own place.
+        const byText = new Map<string, number[]>();
+        hooks.forEach(({ hook }, index) => {
+          const same = byText.get(hook.text);
+          if (same) same.push(index);
+          else byText.set(hook.text, [index]);
         });
-        const groups = splitEvenly(
-          paths.map((path, index) => ({ path, index })),
-          Math.min(lanes, call?.processes ?? lanes),
-        );
+        const scripts = [...byText.values()].map((indices, n) => {
+          const path = join(dir, `${n}.sh`);
+          writeFileSync(path, hooks[indices[0]!]!.hook.text);
+          return { path, indices };
+        });
+        const groups = splitEvenly(scripts, Math.min(lanes, call?.processes ?? lanes));
         const runs = groups.map((group) =>
           queue.run(() =>
             runShellCheck(
@@ -138,13 +143,13 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
         const results: Diagnostic[][] = hooks.map(() => []);
         const outputs = await Promise.all(runs);
         outputs.forEach((comments, g) => {
-          const indexOf = new Map(groups[g]!.map((item) => [item.path, item.index]));
+          const copiesOf = new Map(groups[g]!.map((script) => [script.path, script.indices]));
           for (const comment of comments) {
-            const index = indexOf.get(comment.file);
-            if (index === undefined) continue;
-            const { hook, map } = hooks[index]!;
-            const diagnostic = toDiagnostic(comment, hook, map, options);
-            if (diagnostic) results[index]!.push(diagnostic);
+            for (const index of copiesOf.get(comment.file) ?? []) {
+              const { hook, map } = hooks[index]!;
+              const diagnostic = toDiagnostic(comment, hook, map, options);
+              if (diagnostic) results[index]!.push(diagnostic);
+            }
           }
         });
         return results;

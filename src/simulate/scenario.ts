@@ -1,8 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Range } from '../diagnostics.js';
-import { nodeAtPath } from '../profile/profile.js';
+import { parsePositionedYaml, readYamlText, schemaProblems, type YamlProblem } from '../profile/positioned-yaml.js';
 import { BLOCKING_TYPES, CFN_AGENT_TIMEOUTS_MS, CFN_MAX_ITERATIONS, CFN_MODES, HOOK_TIMEOUT_MS } from '../runtime/contract.js';
 import { validate } from '../schema/generated/scenario-validator.js';
 
@@ -139,88 +138,21 @@ export type ScenarioLoad = { ok: true; scenario: Scenario } | { ok: false; diagn
 const RULE_ID = 'scenario-invalid';
 
 export async function loadScenario(file: string): Promise<ScenarioLoad> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
+  const read = await readYamlText(file);
+  if ('error' in read)
     return fail([
-      {
-        ruleId: RULE_ID,
-        severity: 'error',
-        line: 1,
-        column: 1,
-        endLine: 1,
-        endColumn: 1,
-        message: `Unreadable scenario: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
-      },
+      { ruleId: RULE_ID, severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unreadable scenario: ${read.error}.` },
     ]);
-  }
-  return parseScenario(file, text.replace(/^\uFEFF/, ''));
+  return parseScenario(file, read.text);
 }
 
 export async function parseScenario(file: string, text: string): Promise<ScenarioLoad> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const rangeOf = (start: number, end: number): Range => {
-    const from = lineCounter.linePos(start);
-    const to = lineCounter.linePos(Math.max(end, start + 1));
-    return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
-  };
-  const nodeRange = (node: unknown): Range => {
-    const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    return range ? rangeOf(range[0], range[1]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
-  };
-  if (doc.errors.length > 0) {
-    return fail(
-      doc.errors.map((error) => ({
-        ruleId: RULE_ID,
-        severity: 'error' as const,
-        ...rangeOf(error.pos[0], error.pos[1]),
-        message: `Invalid YAML: ${error.message.split('\n')[0]!}`,
-      })),
-    );
-  }
-  const data = doc.toJS({ maxAliasCount: 50 }) as unknown;
-  const at = (segments: string[]): Range => {
-    const { node, pair } = nodeAtPath(doc.contents, segments);
-    return nodeRange(node ?? pair?.key ?? (segments.length > 0 ? undefined : doc.contents));
-  };
-
-  if (!validate(data)) {
-    const diagnostics: Diagnostic[] = [];
-    const seen = new Set<string>();
-    for (const error of validate.errors ?? []) {
-      // oneOf reports every branch; the branch errors underneath say what is wrong.
-      if (error.keyword === 'oneOf' || error.keyword === 'if') continue;
-      const segments = error.instancePath
-        .split('/')
-        .slice(1)
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-      let range: Range;
-      let message: string;
-      const where = segments.join('.') || 'scenario';
-      if (error.keyword === 'additionalProperties') {
-        const name = String(error.params.additionalProperty);
-        const { pair } = nodeAtPath(doc.contents, [...segments, name]);
-        range = nodeRange(pair?.key);
-        message = `Unexpected key \`${name}\` in ${where}.`;
-      } else if (error.keyword === 'required') {
-        range = at(segments);
-        message = `Expected \`${String(error.params.missingProperty)}\` in ${where}.`;
-      } else if (error.keyword === 'enum') {
-        range = at(segments);
-        message = `Invalid \`${where}\`: expected one of ${(error.params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}.`;
-      } else {
-        range = at(segments);
-        message = `Invalid \`${where}\`: ${error.message ?? 'is invalid'}.`;
-      }
-      const key = `${range.line}:${range.column}:${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      diagnostics.push({ ruleId: RULE_ID, severity: 'error', ...range, message });
-    }
-    return fail(diagnostics);
-  }
+  const loaded = parsePositionedYaml(text);
+  const asDiagnostics = (problems: YamlProblem[]): Diagnostic[] =>
+    problems.map((p) => ({ ruleId: RULE_ID, severity: 'error' as const, ...p.range, message: p.message }));
+  if (!loaded.ok) return fail(asDiagnostics(loaded.problems));
+  const { data, at } = loaded.yaml;
+  if (!validate(data)) return fail(asDiagnostics(schemaProblems(loaded.yaml, validate.errors ?? [], 'scenario')));
 
   const raw = data as RawScenario;
   const base = dirname(resolve(file));

@@ -71,4 +71,28 @@ describe('--fix and --cache on Claude Code sources', () => {
     expect(first.out).toContain('cc-exit-not-blocking');
     expect(first.out).toContain('cc-handler-type-unknown');
   });
+
+  it('--cache lints a script file again when the events of the hooks that run it change, though its text did not', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vah-cc-'));
+    mkdirSync(join(root, '.claude', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.claude', 'hooks', 'guard.sh'), '#!/bin/bash\nif true; then exit 1; fi\n');
+    const runBy = (event: string): void =>
+      writeFileSync(
+        join(root, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { [event]: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }] }] } }),
+      );
+    const scriptFindings = async (...args: string[]): Promise<string[]> =>
+      JSON.parse((await run(root, '-f', 'json', ...args)).out)
+        .filter((r: { filePath: string }) => r.filePath.endsWith('guard.sh'))
+        .flatMap((r: { messages: { ruleId: string; message: string }[] }) => r.messages.map((m) => `${m.ruleId}: ${m.message}`));
+    const cached = ['--cache', '--cache-location', join(root, 'cache')];
+    runBy('PreToolUse');
+    const before = await scriptFindings(...cached);
+    expect(before.join('\n')).toContain('cc-exit-not-blocking: Unexpected `exit 1` in a `PreToolUse` hook');
+    // Now a Stop hook runs it: the same text, judged by another event's contract.
+    runBy('Stop');
+    const uncached = await scriptFindings();
+    expect(uncached.join('\n')).toContain('in a `Stop` hook');
+    expect(await scriptFindings(...cached)).toEqual(uncached);
+  });
 });

@@ -13,7 +13,7 @@ if (!hasCorpus) console.warn('fast-yaml.test.ts: ../shared/corpus is absent; the
 function shape(node: unknown): unknown {
   if (isScalar(node)) return { scalar: node.value, type: node.type, source: node.source, range: node.range };
   if (isMap(node)) return { map: node.items.map((pair) => ({ key: shape(pair.key), value: shape(pair.value) })), range: node.range };
-  if (isSeq(node)) return { seq: node.items.map(shape), range: node.range };
+  if (isSeq(node)) return { seq: node.items.map(shape), range: node.range, flow: Boolean(node.flow) };
   return { other: String(node) };
 }
 
@@ -71,6 +71,13 @@ const LINE_MUTATIONS: ((line: string, r: () => number) => string)[] = [
   (l) => l.replace(/: /, ': *anchor '),
   (l) => l.replace(/: /, ': !tag '),
   (l) => l.replace(/: .*/, ': [a, b]'),
+  (l) => l.replace(/: .*/, ": [Read, Write, \"Edit x\", 'it''s', mcp__s__t, Bash(git:*)]"),
+  (l) => l.replace(/: .*/, ': [ a ,b ,  ]   # c'),
+  (l) => l.replace(/: .*/, ': []'),
+  (l) => l.replace(/: .*/, ': [1, true, null, ~, -3, 0.5]'),
+  (l) => l.replace(/: .*/, ': [a, [b], {c: d}, *x, &y z]'),
+  (l) => l.replace(/: .*/, ': [a b, c]#d'),
+  (l) => l.replace(/: .*/, ': [a,\n  b]'),
   (l) => l.replace(/: .*/, ': {a: 1}'),
   (l) => l.replace(/: .*/, ': 0.5'),
   (l) => l.replace(/: .*/, ': 0x1F'),
@@ -90,6 +97,8 @@ const LINE_MUTATIONS: ((line: string, r: () => number) => string)[] = [
   (l) => l.replace(/^( *)- /, '$1-   '),
   (l) => l.replace(/^( *)- .*/, '$1- "quoted item" # c'),
   (l) => l.replace(/^( *)- .*/, '$1- key: value'),
+  (l) => l.replace(/^( *)- .*/, '$1- key: value\n$1  k2: [a, "b"]  # c\n$1  k3:\n$1    - x'),
+  (l) => l.replace(/^( *)- .*/, '$1-   key: |\n$1      text\n$1    k2: 1'),
   (l) => l.replace(/^( *)([a-z_]+):/, '$1"$2":'),
   (l) => l.replace(/^( *)([a-z_]+):/, '$1$2 :'),
   (l) => l.replace(/^( *)([a-z_]+):/, '$1name:'),
@@ -139,6 +148,23 @@ const SHAPES = [
   'a: "x\\ty\\\\z\\"w\\/"\n',
   'a: "\\ud800"\n',
   'a: b:c\nd: e\n',
+  'tools: [Read, Write, "Edit x", \'y\']\nmodel: x\n',
+  'tools: [Read, Write]  # c\nmodel: x\n',
+  'model: x\ntools: [a]  # c\n',
+  'a:\n  tools: [ "x" , y ]   \n  b: 1\n',
+  'tools: []\nt2: [ ]\nt3: [a,]\nt4: [1, true, null, ~, -2]\n',
+  'tools: [a]\n\n# c\nx: 1\n',
+  'tools: [a]\r\nx: [b]  # c\r\n',
+  'tools: [a, b]',
+  'examples:\n  - trigger: "a"\n    response: "b"\n  - trigger: c\n    n: 1\nnext: x\n',
+  'l:\n- a: 1\n  b: 2\n- c\n',
+  'l:\n  -   a: 1\n      b: [x]  # c\n  - d\n',
+  'l:\n  - a: 1\n   b: 2\n',
+  'l:\n  - a: 1\n     b: 2\n',
+  'l:\n  - a:\n      - x\n    b: |\n      t\n\n  - c: d\n',
+  'l:\n  - a: 1\n    # c\n    b: 2\n',
+  'l:\n  - a: 1\n    a: 2\n',
+  'l:\n  - a: b: c\n',
 ];
 
 describe('frontmatter fast path', () => {
@@ -148,10 +174,15 @@ describe('frontmatter fast path', () => {
     expect(accepted).toBeGreaterThan(8);
   });
 
-  it('declines what it does not read: anchors, flow collections, tabs, a BOM, duplicate keys, floats', () => {
+  it('declines what it does not read: anchors, flow maps and nested or multi-line flow sequences, tabs, a BOM, duplicate keys, floats', () => {
     for (const text of [
       'a: &x 1\nb: *x\n',
-      'a: [1, 2]\n',
+      'a: [1.5, 2]\n',
+      'a: [a, [b]]\n',
+      'a: [*x]\n',
+      'a: [a b]\n',
+      'a: [a,\n  b]\n',
+      'a:\n  - [a, b]\n',
       'a: {b: 1}\n',
       'a:\n\t- b\n',
       '\uFEFFa: b\n',
@@ -166,7 +197,8 @@ describe('frontmatter fast path', () => {
     const texts = corpusFrontmatters();
     expect(texts.length).toBeGreaterThan(130);
     const accepted = texts.filter(agrees).length;
-    expect(accepted).toBeGreaterThanOrEqual(Math.floor(texts.length * 0.8));
+    // All but the few yaml reports an error in (plain scalars holding `: `) or shapes it leaves to yaml.
+    expect(accepted).toBeGreaterThanOrEqual(Math.floor(texts.length * 0.95));
   });
 
   it.skipIf(!hasCorpus)('agrees with yaml on mutated corpus frontmatters (CRLF, BOM, emoji, tabs, comments, anchors, …)', () => {

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Diagnostic, Range } from '../../diagnostics.js';
-import { nodeAtPath } from '../../profile/profile.js';
+import { parsePositionedYaml, readYamlText, schemaProblems } from '../../profile/positioned-yaml.js';
 import { validate } from '../../schema/generated/claude-code-test-validator.js';
 import { closestMatch } from '../../text/suggest.js';
 import { EVENT_NAMES, eventSpec, exit2Blocks } from './contract.js';
@@ -57,14 +55,10 @@ interface RawCase {
 }
 
 export async function loadTestTable(file: string): Promise<TestTableLoad> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return { ok: false, diagnostics: [problem({ line: 1, column: 1, endLine: 1, endColumn: 1 }, `Unreadable test table: ${code}.`)] };
-  }
-  return parseTestTable(file, text.replace(/^\uFEFF/, ''));
+  const read = await readYamlText(file);
+  if ('error' in read)
+    return { ok: false, diagnostics: [problem({ line: 1, column: 1, endLine: 1, endColumn: 1 }, `Unreadable test table: ${read.error}.`)] };
+  return parseTestTable(file, read.text);
 }
 
 function problem(range: Range, message: string): Diagnostic {
@@ -72,63 +66,14 @@ function problem(range: Range, message: string): Diagnostic {
 }
 
 export function parseTestTable(file: string, text: string): TestTableLoad {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const rangeOf = (start: number, end: number): Range => {
-    const from = lineCounter.linePos(start);
-    const to = lineCounter.linePos(Math.max(end, start + 1));
-    return { line: from.line, column: from.col, endLine: to.line, endColumn: to.col };
-  };
-  const nodeRange = (node: unknown): Range => {
-    const range = (node as { range?: [number, number, number] } | undefined)?.range;
-    return range ? rangeOf(range[0], range[1]) : { line: 1, column: 1, endLine: 1, endColumn: 1 };
-  };
-  if (doc.errors.length > 0)
+  const loaded = parsePositionedYaml(text);
+  if (!loaded.ok) return { ok: false, diagnostics: loaded.problems.map((p) => problem(p.range, p.message)) };
+  const { data, at } = loaded.yaml;
+  if (!validate(data))
     return {
       ok: false,
-      diagnostics: doc.errors.map((error) =>
-        problem(rangeOf(error.pos[0], error.pos[1]), `Invalid YAML: ${error.message.split('\n')[0] ?? ''}`),
-      ),
+      diagnostics: schemaProblems(loaded.yaml, validate.errors ?? [], 'the table').map((p) => problem(p.range, p.message)),
     };
-  const at = (segments: string[]): Range => {
-    const { node, pair } = nodeAtPath(doc.contents, segments);
-    return nodeRange(node ?? pair?.key ?? (segments.length > 0 ? undefined : doc.contents));
-  };
-  const data = doc.toJS({ maxAliasCount: 50 }) as unknown;
-
-  if (!validate(data)) {
-    const diagnostics: Diagnostic[] = [];
-    const seen = new Set<string>();
-    for (const error of validate.errors ?? []) {
-      const segments = error.instancePath
-        .split('/')
-        .slice(1)
-        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const where = segments.join('.') || 'the table';
-      let range: Range;
-      let message: string;
-      if (error.keyword === 'additionalProperties') {
-        const name = String(error.params.additionalProperty);
-        range = nodeRange(nodeAtPath(doc.contents, [...segments, name]).pair?.key);
-        message = `Unexpected key \`${name}\` in ${where}.`;
-      } else if (error.keyword === 'required') {
-        range = at(segments);
-        message = `Expected \`${String(error.params.missingProperty)}\` in ${where}.`;
-      } else if (error.keyword === 'enum') {
-        range = at(segments);
-        message = `Invalid \`${where}\`: expected one of ${(error.params.allowedValues as unknown[]).map(String).join(', ')}.`;
-      } else {
-        range = at(segments);
-        message = `Invalid \`${where}\`: ${error.message ?? 'is invalid'}.`;
-      }
-      const key = `${range.line}:${range.column}:${message}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        diagnostics.push(problem(range, message));
-      }
-    }
-    return { ok: false, diagnostics };
-  }
 
   const raw = data as { target: string; project?: string; timeoutCap?: number; cases: RawCase[] };
   const base = dirname(resolve(file));
