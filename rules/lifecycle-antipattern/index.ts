@@ -20,7 +20,7 @@ export default defineRule({
     severity: 'warning',
     category: 'runtime',
     scope: ['hooks', 'body'],
-    bodyTrigger: /invoke-waiting-mode|cfn-fork/,
+    bodyTrigger: ['invoke-waiting-mode', 'cfn-fork'],
   },
   messages: {
     waitingMode:

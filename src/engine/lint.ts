@@ -208,8 +208,10 @@ function checkProfile(
     // they are not hooks (no ShellCheck, no cross-hook checks).
     const bodyRules = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
     const triggers = bodyRules.map((rule) => rule.meta.bodyTrigger);
-    const worthParsing = (block: HookScript): boolean => triggers.some((trigger) => trigger === undefined || trigger.test(block.text));
-    for (const block of bodyRules.length && !profile.kind ? bodyCodeBlocks(profile).filter(worthParsing) : []) {
+    const contains = (text: string): boolean => triggers.some((words) => words === undefined || words.some((word) => text.includes(word)));
+    // A word in a block is in the body too (a block's lines are the body's, less some indentation).
+    const searched = bodyRules.length > 0 && !profile.kind && contains(profile.source.text.slice(profile.bodyStart));
+    for (const block of searched ? bodyCodeBlocks(profile).filter((b) => contains(b.text)) : []) {
       const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
       analysed.push(item);
       state.bodyBlocks.push(block);

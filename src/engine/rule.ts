@@ -32,11 +32,14 @@ export interface RuleMeta {
    */
   scope?: ('hooks' | 'body')[];
   /**
-   * For rules with the `body` scope: text a code block must contain for the
-   * rule to find anything in it. Bodies hold hundreds of code blocks; only
-   * those that contain some rule's trigger are parsed.
+   * For rules with the `body` scope: words (literal text, one line each) of
+   * which a code block must contain one for the rule to find anything in it.
+   * Bodies hold hundreds of code blocks; only those that contain some rule's
+   * word are parsed, and a body that contains none is not searched for code
+   * blocks at all. Literal words, not patterns: a search for a word is cheap
+   * over a whole body, a first run of a regular expression is not.
    */
-  bodyTrigger?: RegExp;
+  bodyTrigger?: readonly string[];
   /**
    * The runtimes whose hooks `checkScript` and `checkHooks` read. Defaults to
    * claude-flow only: a rule that knows one runtime's contract must not give
