@@ -20,7 +20,8 @@ const hooks = {
   ],
 };
 
-export async function measure({ root, runs }) {
+// bench.mjs passes `pairs` (its run count); there is no `runs`, and Math.min(undefined, 3) ran no round at all.
+export async function measure({ root, pairs }) {
   const { probeBwrap } = await import(join(root, 'dist/src/executor/sandbox.js'));
   if (!probeBwrap(process.getuid?.() === 0 ? { hostUid: 65534, hostGid: 65534 } : {}).ok)
     return [{ what: 'simulate', value: 'skipped', note: 'bubblewrap is not usable here' }];
@@ -31,30 +32,39 @@ export async function measure({ root, runs }) {
       .map(([name, lines]) => `  ${name}: |\n${lines.map((l) => `    ${l}`).join('\n')}\n`)
       .join('');
     writeFileSync(join(dir, 'worker.md'), `---\nname: worker\ndescription: bench\nhooks:\n${body}---\n`);
+    const blocking = 'blocking: [{ type: dependency, from: coordinator, signalAfterMs: 10 }]';
     const scenario = [
       'task: big',
       'maxIterations: 1',
       'loop3:',
-      ...Array.from({ length: 20 }, (_, i) => `  - { id: coder-${i + 1}, profile: worker.md, confidence: 0.9 }`),
+      // Each agent blocks once and is signalled: pre_task, on_blocking_start, on_signal_received.
+      ...Array.from({ length: 20 }, (_, i) => `  - { id: coder-${i + 1}, profile: worker.md, confidence: 0.9, ${blocking} }`),
       'loop2:',
-      ...Array.from({ length: 3 }, (_, i) => `  - { id: reviewer-${i + 1}, profile: worker.md, consensus: 0.95 }`),
-      'productOwner: { id: po-1, profile: worker.md, decisions: [PROCEED] }',
+      ...Array.from({ length: 3 }, (_, i) => `  - { id: reviewer-${i + 1}, profile: worker.md, consensus: 0.95, ${blocking} }`),
+      `productOwner: { id: po-1, profile: worker.md, decisions: [PROCEED], ${blocking} }`,
     ].join('\n');
     const loaded = await parseScenario(join(dir, 'big.yaml'), scenario);
     if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join('\n'));
     const times = [];
-    for (let i = 0; i < Math.min(runs, 3); i++) {
+    for (let i = 0; i < Math.max(1, Math.min(pairs ?? 3, 3)); i++) {
       const started = performance.now();
-      await simulateSwarm(loaded.scenario);
+      const trace = await simulateSwarm(loaded.scenario);
       times.push(performance.now() - started);
+      // A figure for runs that did not happen, or failed, would flatter it.
+      const failed = trace.hookRuns.filter((run) => run.failed);
+      if (trace.hookRuns.length !== 72 || failed.length > 0)
+        throw new Error(`the swarm ran ${trace.hookRuns.length} hooks, ${failed.length} failed: ${failed[0]?.stderr ?? ''}`);
     }
     const sorted = [...times].sort((a, b) => a - b);
     const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+    const middle = sorted[Math.floor(sorted.length / 2)];
     return [
       {
         what: 'simulate: 24-agent swarm, 72 hook runs',
-        value: `${fmt(sorted[Math.floor(sorted.length / 2)])} (${fmt(sorted[0])}–${fmt(sorted.at(-1))})`,
-        note: 'target ≤ 5 s',
+        value: `${fmt(middle)} (${fmt(sorted[0])}–${fmt(sorted.at(-1))})`,
+        target: '≤ 5 s',
+        met: middle <= 5000,
+        note: `${times.length} runs`,
       },
     ];
   } finally {

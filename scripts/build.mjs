@@ -1,4 +1,4 @@
-// The build: tsc, then the assets, then the bundles and the lint bundle's V8 code cache. Everything it prints goes
+// The build: tsc, then the assets, then the bundles, the sandbox's C helper and the bundles' V8 code caches. Everything it prints goes
 // to stderr, because `npm pack` (prepack) is read by tools that take its
 // standard output as the tarball's name (the pre-commit framework does).
 // `--if-stale` skips the build when dist/ was built from the same inputs
@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const STAMP = join(root, 'dist', '.build-inputs');
-const INPUT_DIRS = ['src', 'rules'];
+const INPUT_DIRS = ['src', 'rules', 'native'];
 const INPUT_FILES = [
   'package.json',
   'package-lock.json',
@@ -19,6 +19,7 @@ const INPUT_FILES = [
   'scripts/copy-assets.mjs',
   'scripts/bundle.mjs',
   'scripts/code-cache.mjs',
+  'scripts/build-helper.mjs',
 ];
 
 function inputsHash() {
@@ -46,6 +47,7 @@ const steps = [
   [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')],
   [join(root, 'scripts', 'copy-assets.mjs')],
   [join(root, 'scripts', 'bundle.mjs')],
+  [join(root, 'scripts', 'build-helper.mjs')],
   [join(root, 'scripts', 'code-cache.mjs')],
 ];
 for (const [script, ...args] of steps) {

@@ -4,7 +4,8 @@
 //   V8's code cache (scripts/code-cache.mjs). Subcommands (run, simulate, test, lsp, init-pre-commit)
 //   stay in dist/src and are imported from there on demand, because they locate files of their
 //   own relative to their modules.
-// - dist/bundle/exec.mjs, run and simulate, without the lint path; bin/ picks it by command name.
+// - dist/bundle/exec.cjs, run and simulate, without the lint path; bin/ picks it by command name and
+//   loads it the same way, with a code cache of its own.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { dirname, relative, resolve } from 'node:path';
@@ -40,8 +41,10 @@ const common = {
 };
 
 const lintBundle = resolve(root, 'dist/bundle/cli.cjs');
+const execBundle = resolve(root, 'dist/bundle/exec.cjs');
 rmSync(resolve(root, 'dist/bundle/cli.mjs'), { force: true });
-rmSync(`${lintBundle}.cache`, { force: true });
+rmSync(resolve(root, 'dist/bundle/exec.mjs'), { force: true });
+for (const bundle of [lintBundle, execBundle]) rmSync(`${bundle}.cache`, { force: true });
 
 await Promise.all([
   build({
@@ -57,15 +60,20 @@ await Promise.all([
   }),
   build({
     ...common,
+    format: 'cjs',
     entryPoints: [resolve(root, 'src/cli/exec-entry.ts')],
-    outfile: resolve(root, 'dist/bundle/exec.mjs'),
+    outfile: execBundle,
     plugins: [keepOutside(/^\.\/main\.js$/)],
+    define: { 'import.meta.url': '__vahImportMetaUrl' },
+    banner: { js: 'const __vahImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   }),
 ]);
 
 // A script run by vm.Script has no import(): its dynamic imports become calls of the loader's
 // __vahImport (src/cli/lint-bundle.ts). All of them are calls with a literal specifier.
-const code = readFileSync(lintBundle, 'utf8');
-const rewritten = code.replace(/\bimport\((?=["'`])/g, '__vahImport(');
-if (/\bimport\(/.test(rewritten)) throw new Error('dist/bundle/cli.cjs: an import() without a literal specifier is left');
-writeFileSync(lintBundle, rewritten);
+for (const bundle of [lintBundle, execBundle]) {
+  const code = readFileSync(bundle, 'utf8');
+  const rewritten = code.replace(/\bimport\((?=["'`])/g, '__vahImport(');
+  if (/\bimport\(/.test(rewritten)) throw new Error(`${relative(root, bundle)}: an import() without a literal specifier is left`);
+  writeFileSync(bundle, rewritten);
+}

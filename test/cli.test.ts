@@ -172,22 +172,47 @@ describe('CLI', () => {
     expect(out).toContain('command-rm-rf');
   });
 
-  it('run and simulate start from their own bundle, without loading the lint path', () => {
+  it('run and simulate start from their own bundle and its code cache, without loading the lint path', () => {
+    // Bundles go through vm.Script, which NODE_DEBUG=esm does not list: a preload reports the files read from dist/bundle.
+    const preloadDir = mkdtempSync(join(tmpdir(), 'vah-reads-'));
+    const preload = join(preloadDir, 'reads.mjs');
+    writeFileSync(
+      preload,
+      "import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module'; const read = fs.readFileSync; " +
+        "fs.readFileSync = function (path, ...rest) { if (String(path).includes('/dist/bundle/')) process.stderr.write(`READ ${path}\\n`); return read.call(this, path, ...rest); }; " +
+        'syncBuiltinESMExports();',
+    );
     const loaded = (args: string[]): { status: number | null; files: string[] } => {
-      const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), ...args], {
+      const result = spawnSync(process.execPath, ['--import', preload, join(ROOT, 'bin', 'validate-agent-hooks'), ...args], {
         encoding: 'utf8',
         env: { ...process.env, NODE_DEBUG: 'esm' },
       });
-      const files = new Set([...result.stderr.matchAll(/file:\/\/(\S+?\.m?js)\b/g)].map((m) => relative(ROOT, m[1]!)));
-      return { status: result.status, files: [...files] };
+      const modules = [...result.stderr.matchAll(/file:\/\/(\S+?\.m?js)\b/g)].map((m) => m[1]!);
+      const bundles = [...result.stderr.matchAll(/^READ (\S+)$/gm)].map((m) => m[1]!);
+      const files = new Set([...modules, ...bundles].map((file) => relative(ROOT, file)));
+      return { status: result.status, files: [...files].filter((f) => f.startsWith('dist/')).sort() };
     };
     for (const command of ['run', 'simulate']) {
       const { status, files } = loaded([command, '--help']);
       expect(status).toBe(0);
-      expect(files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/bundle/exec.mjs']);
+      expect(files).toEqual(['dist/bundle/exec.cjs', 'dist/bundle/exec.cjs.cache', 'dist/src/cli/lint-bundle.js']);
     }
-    // The lint path: one small loader, then the bundle through vm.Script (which NODE_DEBUG=esm does not list).
-    expect(loaded(['--version']).files.filter((f) => f.startsWith('dist/'))).toEqual(['dist/src/cli/lint-bundle.js']);
+    // The lint path: the same small loader, then its own bundle and cache.
+    expect(loaded(['--version']).files).toEqual(['dist/bundle/cli.cjs', 'dist/bundle/cli.cjs.cache', 'dist/src/cli/lint-bundle.js']);
+    rmSync(preloadDir, { recursive: true, force: true });
+  });
+
+  it('loads the executor bundle with its code cache', () => {
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(ROOT, 'dist/src/cli/lint-bundle.js'))}); console.log(m.loadLintBundle(${JSON.stringify(join(ROOT, 'dist/bundle/exec.cjs'))}).cache)`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(probe.stdout.trim()).toBe('accepted');
   });
 
   it('loads the lint bundle with the code cache the build made, and lints the same with or without it', () => {

@@ -107,36 +107,34 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
   }
 
   const profilePath = resolve(io.cwd, options.profile);
-  const hook = await findHook(profilePath, options.profile, options.hook, dependencies.loadProfileHooks ?? defaultLoader, io);
-  if (typeof hook === 'number') return hook;
-  if (options.workspace) {
-    const workspace = resolve(io.cwd, options.workspace);
-    const isDir = await stat(workspace).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    if (!isDir) {
-      io.stderr(`validate-agent-hooks run: --workspace ${options.workspace} is not a directory\n`);
-      return EXIT_USAGE;
-    }
-    options.workspace = workspace;
+  // The session is made while the profile is read; a bad profile still speaks first.
+  const { isWorkspace, sessionMade } = startSession(options, io, dependencies);
+  const discard = (): Promise<void> => sessionMade.then((made) => made?.close()).catch(() => undefined);
+  const hook = await findHook(profilePath, options.profile, options.hook, dependencies.loadProfileHooks ?? defaultLoader, io).catch(
+    async (error: unknown) => {
+      await discard();
+      throw error;
+    },
+  );
+  if (typeof hook === 'number') {
+    await discard();
+    return hook;
+  }
+  if (!(await isWorkspace)) {
+    io.stderr(`validate-agent-hooks run: --workspace ${options.workspace ?? ''} is not a directory\n`);
+    return EXIT_USAGE;
   }
 
   if (options.noSandbox) io.stderr(banner(NO_SANDBOX_WARNING));
-  let session: ExecutorSession;
-  try {
-    session = await (dependencies.createSession ?? createExecutorSession)({
-      sandbox: options.noSandbox ? 'none' : 'bwrap',
-      timeoutMs: options.timeoutMs,
-      limits: options.limits,
-      ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
-      ...(options.workspace ? { workspaceSeed: options.workspace } : {}),
-    });
-  } catch (error) {
-    const message = (error as Error).message;
-    io.stderr(`validate-agent-hooks run: ${error instanceof SandboxUnavailableError ? 'cannot sandbox the hook: ' : ''}${message}\n`);
-    return EXIT_USAGE;
-  }
+  const session = await sessionMade.then(
+    (made) => made!,
+    (error: unknown) => {
+      const message = (error as Error).message;
+      io.stderr(`validate-agent-hooks run: ${error instanceof SandboxUnavailableError ? 'cannot sandbox the hook: ' : ''}${message}\n`);
+      return undefined;
+    },
+  );
+  if (!session) return EXIT_USAGE;
 
   let result: HookRunResult;
   try {
@@ -162,6 +160,39 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
   if (options.noSandbox) io.stderr(banner(NO_SANDBOX_WARNING));
   if (result.error) return EXIT_USAGE;
   return options.strict && result.failed ? EXIT_FAILED : EXIT_OK;
+}
+
+/**
+ * Starts making the session (its tmpfs, its fakes) at once, to be ready when
+ * the profile has been read; nothing when --workspace is not a directory.
+ */
+function startSession(
+  options: RunOptions,
+  io: CliIO,
+  dependencies: RunCommandDependencies,
+): { isWorkspace: Promise<boolean>; sessionMade: Promise<ExecutorSession | undefined> } {
+  const workspace = options.workspace === undefined ? undefined : resolve(io.cwd, options.workspace);
+  const isWorkspace =
+    workspace === undefined
+      ? Promise.resolve(true)
+      : stat(workspace).then(
+          (s) => s.isDirectory(),
+          () => false,
+        );
+  const sessionMade = isWorkspace.then((ok) =>
+    ok
+      ? (dependencies.createSession ?? createExecutorSession)({
+          sandbox: options.noSandbox ? 'none' : 'bwrap',
+          timeoutMs: options.timeoutMs,
+          limits: options.limits,
+          ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+          ...(workspace ? { workspaceSeed: workspace } : {}),
+        })
+      : undefined,
+  );
+  // Handled where it is awaited; this only keeps a failure from counting as unhandled meanwhile.
+  sessionMade.catch(() => undefined);
+  return { isWorkspace, sessionMade };
 }
 
 function banner(text: string): string {

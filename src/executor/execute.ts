@@ -1,9 +1,7 @@
-import { statfs } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
-import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } from './process-runner.js';
 import type { RunCgroup } from './cgroup.js';
 import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
+import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
 import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
 import { shellQuote } from './shims.js';
 
@@ -99,7 +97,6 @@ const SIGNALS_BY_NUMBER: Record<number, string> = {
   25: 'SIGXFSZ',
 };
 
-const DISK_POLL_MS = 100;
 const PROCESS_SAMPLE_MS = 100;
 /** Without a control group each sample scans /proc; less often, then. */
 const PROCESS_SCAN_MS = 250;
@@ -107,92 +104,162 @@ const PROCESS_SCAN_MS = 250;
 const CPU_SAMPLE_SLACK_S = 0.35;
 /** bwrap and its init count against the process limit too, outside the namespace the sampler counts. */
 const PROCESS_MARGIN = 3;
-const SURVIVOR_GRACE_MS = 1000;
 const STREAM_GRACE_MS = 200;
+const DEFAULT_SETUP_TIMEOUT_MS = 60_000;
 
 export async function superviseProcess(options: SuperviseOptions): Promise<ExecutionOutcome> {
   const { clock, limits } = options;
   const startedAt = clock.now();
   let child: SpawnedProcess;
-  // A trampoline: descriptors this process inherited (and Node passes on) are closed before bwrap
-  // starts, all but the pipes given on purpose; with a cgroup it also waits at the gate.
-  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
-  const request: SpawnRequest = {
-    ...options.request,
-    command: '/bin/bash',
-    args: [
-      '-c',
-      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ` +
-        `${(options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('')}exec "$0" "$@"`,
-      options.request.command,
-      ...options.request.args,
-    ],
-    ...(options.cgroup || options.stdin !== undefined ? { stdinPipe: true } : {}),
-  };
   try {
-    child = options.runner.spawn(request);
+    child = options.runner.spawn(trampolineRequest(options));
   } catch (error) {
     // Node refuses arguments with NUL bytes synchronously; a YAML "\0" escape can put one in a script.
     return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
   }
   const limitsHit = new Set<LimitName>();
-  let timedOut = false;
   let stopped = false;
   const stop = (): void => {
     stopped = true;
     child.kill('SIGKILL');
   };
+  const stopFor = (limit: LimitName) => (): void => {
+    limitsHit.add(limit);
+    stop();
+  };
 
   if (options.abortSignal?.aborted) stop();
   options.abortSignal?.addEventListener('abort', stop, { once: true });
 
-  const stdout = captureStream(child.stdout, limits, () => {
-    limitsHit.add('output');
-    stop();
-  });
-  const stderr = captureStream(child.stderr, limits, () => {
-    limitsHit.add('output');
-    stop();
-  });
+  const streams = {
+    stdout: captureStream(child.stdout, limits, stopFor('output')),
+    stderr: captureStream(child.stderr, limits, stopFor('output')),
+  };
 
   try {
     await child.started;
   } catch (error) {
     return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
   }
-  if (options.cgroup) {
-    const entered =
-      child.pid !== undefined &&
-      (await options.cgroup.enter(child.pid).then(
-        () => true,
-        () => false,
-      ));
-    if (!entered) {
-      child.kill('SIGKILL');
-      await child.exited;
-      return emptyOutcome(`could not move the sandbox into its control group ${options.cgroup.path}`, clock.now() - startedAt);
-    }
-    // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
-    child.stdin?.end(`\n${options.stdin ?? ''}`);
-  } else if (options.stdin !== undefined) {
-    child.stdin?.end(options.stdin);
-  }
+  const gateProblem = await openGate(child, options);
+  if (gateProblem) return emptyOutcome(gateProblem, clock.now() - startedAt);
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
   const cgroup = options.cgroup;
   const processes = sampleProcessPeak(init, cgroup ? PROCESS_SAMPLE_MS : PROCESS_SCAN_MS, cgroup ? () => cgroup.processes() : undefined);
-  // The budget runs from the hook's process start, less the host's time serving it.
+  const budget = startBudget(child, options, stop);
+  const diskWatch = options.diskUsage
+    ? watchUsage(options.diskUsage, limits.diskBytes, stopFor('disk'))
+    : options.diskWatchPath
+      ? watchDisk(options.diskWatchPath, limits.diskBytes, stopFor('disk'))
+      : undefined;
+
+  const exit: ProcessExit = await child.exited;
+  const endedAt = clock.now();
+  budget.stop();
+  processes.stop();
+  options.abortSignal?.removeEventListener('abort', stop);
+  diskWatch?.stop();
+  if (budget.setupExpired()) {
+    await init;
+    return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS} ms`, endedAt - startedAt);
+  }
+  const processStartedAt = budget.processStartedAt() ?? endedAt;
+  const durationMs = Math.max(0, endedAt - processStartedAt - (options.hostBusyMs?.() ?? 0));
+
+  const namespace = await init;
+  const survivors =
+    options.containment.kind === 'pid-namespace' ? await reapNamespace(namespace) : await reapMarked(options.containment.marker);
+  await Promise.all([streams.stdout.finished(STREAM_GRACE_MS), streams.stderr.finished(STREAM_GRACE_MS)]);
+  const judged = await judgeEnd(options, { exit, stopped, streams, processes, limitsHit });
+
+  return {
+    ...judged,
+    timedOut: budget.timedOut(),
+    durationMs,
+    stdout: streams.stdout.text(),
+    stderr: streams.stderr.text(),
+    stdoutBytes: streams.stdout.bytes(),
+    stderrBytes: streams.stderr.bytes(),
+    ...(namespace ? { pidNamespace: namespace.namespace, initPid: namespace.pid } : {}),
+    survivors,
+    processStartedAt,
+  };
+}
+
+/**
+ * A trampoline: descriptors this process inherited (and Node passes on) are
+ * closed before bwrap starts, all but the pipes given on purpose; with a
+ * cgroup it also waits at the gate.
+ */
+function trampolineRequest(options: SuperviseOptions): SpawnRequest {
+  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
+  const opens = (options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('');
+  return {
+    ...options.request,
+    command: '/bin/bash',
+    args: [
+      '-c',
+      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ${opens}exec "$0" "$@"`,
+      options.request.command,
+      ...options.request.args,
+    ],
+    ...(options.cgroup || options.stdin !== undefined ? { stdinPipe: true } : {}),
+  };
+}
+
+/** Moves the waiting trampoline into its control group and lets it go on; returns the problem when it could not. */
+async function openGate(child: SpawnedProcess, options: SuperviseOptions): Promise<string | undefined> {
+  if (!options.cgroup) {
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    return undefined;
+  }
+  const cgroup = options.cgroup;
+  const entered =
+    child.pid !== undefined &&
+    (await cgroup.enter(child.pid).then(
+      () => true,
+      () => false,
+    ));
+  if (!entered) {
+    child.kill('SIGKILL');
+    await child.exited;
+    return `could not move the sandbox into its control group ${cgroup.path}`;
+  }
+  // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
+  child.stdin?.end(`\n${options.stdin ?? ''}`);
+  return undefined;
+}
+
+interface Budget {
+  processStartedAt(): number | undefined;
+  setupExpired(): boolean;
+  timedOut(): boolean;
+  stop(): void;
+}
+
+/**
+ * The time budget runs from the hook's process start (its start marker, or
+ * the spawn without one), less the host's time serving it, under a
+ * wall-clock ceiling; before the start marker only the set-up timeout runs.
+ */
+function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () => void): Budget {
+  const { clock } = options;
   let processStartedAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const setup = { expired: false };
+  let setupExpired = false;
+  let timedOut = false;
   const hostBusy = options.hostBusyMs ?? (() => 0);
+  let over = false;
   const armBudget = (): void => {
-    if (processStartedAt !== undefined) return;
-    processStartedAt = clock.now();
+    // A start marker that arrives after the end arms nothing (a timer then would hold the CLI open).
+    if (processStartedAt !== undefined || over) return;
+    const started = clock.now();
+    processStartedAt = started;
     options.onProcessStart?.();
     const ceiling = options.wallCeilingMs ?? options.timeoutMs * 4;
     const check = (): void => {
-      const wall = clock.now() - processStartedAt!;
+      const wall = clock.now() - started;
       const remaining = Math.min(options.timeoutMs - (wall - hostBusy()), ceiling - wall);
       if (remaining > 0) {
         timer = setTimeout(check, Math.max(1, remaining));
@@ -205,12 +272,12 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   };
   const startPipe = options.startPipe !== undefined ? child.extra[options.startPipe] : undefined;
   if (startPipe) {
-    timer = setTimeout(() => {
+    const setupTimer = setTimeout(() => {
       if (processStartedAt !== undefined) return;
-      setup.expired = true;
+      setupExpired = true;
       stop();
-    }, options.setupTimeoutMs ?? 60_000);
-    const setupTimer = timer;
+    }, options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS);
+    timer = setupTimer;
     const started = (): void => {
       if (timer === setupTimer) clearTimeout(setupTimer);
       armBudget();
@@ -223,66 +290,45 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   } else {
     armBudget();
   }
-  const diskWatch = options.diskUsage
-    ? watchUsage(options.diskUsage, limits.diskBytes, () => {
-        limitsHit.add('disk');
-        stop();
-      })
-    : options.diskWatchPath
-      ? watchDisk(options.diskWatchPath, limits.diskBytes, () => {
-          limitsHit.add('disk');
-          stop();
-        })
-      : undefined;
+  return {
+    processStartedAt: () => processStartedAt,
+    setupExpired: () => setupExpired,
+    timedOut: () => timedOut,
+    stop: () => {
+      over = true;
+      clearTimeout(timer);
+    },
+  };
+}
 
-  const exit: ProcessExit = await child.exited;
-  const endedAt = clock.now();
-  clearTimeout(timer);
-  processes.stop();
-  options.abortSignal?.removeEventListener('abort', stop);
-  diskWatch?.stop();
-  if (setup.expired) {
-    await init;
-    return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? 60_000} ms`, endedAt - startedAt);
-  }
-  if (processStartedAt === undefined) processStartedAt = endedAt;
-  const durationMs = Math.max(0, endedAt - processStartedAt - hostBusy());
-
-  const namespace = await init;
-  const survivors =
-    options.containment.kind === 'pid-namespace' ? await reapNamespace(namespace) : await reapMarked(options.containment.marker);
-  await Promise.all([stdout.finished(STREAM_GRACE_MS), stderr.finished(STREAM_GRACE_MS)]);
-  if (stdout.bytes() > limits.outputBytes || stderr.bytes() > limits.outputBytes) limitsHit.add('output');
-
-  const stderrText = stderr.text();
+/** The limits the hook ran into and how its exit reads, once it has ended. */
+async function judgeEnd(
+  options: SuperviseOptions,
+  end: {
+    exit: ProcessExit;
+    stopped: boolean;
+    streams: { stdout: CapturedStream; stderr: CapturedStream };
+    processes: ReturnType<typeof sampleProcessPeak>;
+    limitsHit: Set<LimitName>;
+  },
+): Promise<Pick<ExecutionOutcome, 'exitCode' | 'signal' | 'limitsHit'>> {
+  const { limits } = options;
+  const { limitsHit, processes } = end;
+  if (end.streams.stdout.bytes() > limits.outputBytes || end.streams.stderr.bytes() > limits.outputBytes) limitsHit.add('output');
   if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
   if (await options.diskFull?.()) limitsHit.add('disk');
   if (processes.peak() >= limits.processes - PROCESS_MARGIN) limitsHit.add('processes');
   const atFileLimit = options.writableRoots ? await fileAtSizeLimit(options.writableRoots, limits.fileSizeBytes) : false;
   if (atFileLimit) limitsHit.add('file-size');
-  const { exitCode, signal: claimed } = interpretExit(exit, stopped);
+  const { exitCode, signal: claimed } = interpretExit(end.exit, end.stopped);
   // A status of 128+N is only a number the hook's shell returned; it counts as the signal when the supervisor saw its cause.
-  let signal: string | null = exit.signal ? claimed : null;
+  let signal: string | null = end.exit.signal ? claimed : null;
   if (claimed === 'SIGXCPU' && processes.cpuPeakSeconds() >= limits.cpuSeconds - CPU_SAMPLE_SLACK_S) {
     signal = 'SIGXCPU';
     limitsHit.add('cpu');
   }
   if (claimed === 'SIGXFSZ' && atFileLimit) signal = 'SIGXFSZ';
-
-  return {
-    exitCode,
-    signal,
-    timedOut,
-    durationMs,
-    stdout: stdout.text(),
-    stderr: stderrText,
-    stdoutBytes: stdout.bytes(),
-    stderrBytes: stderr.bytes(),
-    limitsHit: [...limitsHit].sort(),
-    ...(namespace ? { pidNamespace: namespace.namespace, initPid: namespace.pid } : {}),
-    survivors,
-    processStartedAt,
-  };
+  return { exitCode, signal, limitsHit: [...limitsHit].sort() };
 }
 
 function emptyOutcome(startError: string, durationMs: number): ExecutionOutcome {
@@ -312,169 +358,4 @@ function interpretExit(exit: ProcessExit, stoppedByHost: boolean): { exitCode: n
     return { exitCode: exit.code, signal: SIGNALS_BY_NUMBER[exit.code - 128] ?? `signal ${exit.code - 128}` };
   }
   return { exitCode: exit.code, signal: null };
-}
-
-interface CapturedStream {
-  text(): string;
-  bytes(): number;
-  finished(graceMs: number): Promise<void>;
-}
-
-function captureStream(stream: Readable, limits: SandboxLimits, onRunaway: () => void): CapturedStream {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let total = 0;
-  let ended = false;
-  const done = new Promise<void>((resolve) => {
-    stream.once('end', () => {
-      ended = true;
-      resolve();
-    });
-    stream.once('close', () => {
-      ended = true;
-      resolve();
-    });
-    stream.once('error', () => {
-      ended = true;
-      resolve();
-    });
-  });
-  stream.on('data', (chunk: Buffer) => {
-    total += chunk.length;
-    if (kept < limits.outputBytes) {
-      const slice = chunk.subarray(0, limits.outputBytes - kept);
-      chunks.push(slice);
-      kept += slice.length;
-    }
-    if (total > limits.outputKillBytes) onRunaway();
-  });
-  return {
-    text: () => Buffer.concat(chunks).toString('utf8'),
-    bytes: () => total,
-    finished: async (graceMs) => {
-      if (ended) return;
-      // Without a PID namespace a surviving grandchild can hold the pipe open forever.
-      await Promise.race([done, delay(graceMs)]);
-      stream.destroy();
-    },
-  };
-}
-
-/**
- * bwrap writes its child's PID first and the namespaces after; the pipe must
- * be read to its end, or bwrap dies of SIGPIPE halfway through starting.
- */
-function readInitPid(info: Readable | undefined): Promise<{ pid: number; namespace: string } | undefined> {
-  if (!info) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    let text = '';
-    let found = false;
-    info.setEncoding('utf8');
-    info.on('data', (chunk: string) => {
-      if (found) return;
-      text += chunk;
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (!match) return;
-      found = true;
-      const pid = Number(match[1]);
-      const namespace = pidNamespaceOf(pid);
-      resolve(namespace ? { pid, namespace } : undefined);
-    });
-    info.once('end', () => resolve(undefined));
-    info.once('close', () => resolve(undefined));
-    info.once('error', () => resolve(undefined));
-  });
-}
-
-/**
- * The namespace dies with its init, and init dies with bwrap; this waits for
- * that to finish, and should anything still run after the grace period,
- * kills it and reports it (which would be a sandbox bug worth seeing).
- */
-async function reapNamespace(init: { pid: number; namespace: string } | undefined): Promise<number[]> {
-  if (!init) return [];
-  const deadline = performance.now() + SURVIVOR_GRACE_MS;
-  while (performance.now() < deadline) {
-    if (!isRunning(init.pid) || pidNamespaceOf(init.pid) !== init.namespace) return [];
-    await delay(2);
-  }
-  const survivors = processesInPidNamespace(init.namespace);
-  for (const pid of survivors) killProcess(pid);
-  return survivors;
-}
-
-/** Best effort for --no-sandbox: whatever still carries the run's marker in its environment. */
-async function reapMarked(marker: string): Promise<number[]> {
-  await delay(20);
-  const survivors = processesWithEnvironmentMarker(marker);
-  for (const pid of survivors) killProcess(pid);
-  return survivors;
-}
-
-function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): { stop(): void } {
-  let baseline: number | undefined;
-  let active = true;
-  const free = async (): Promise<number | undefined> => {
-    try {
-      const stats = await statfs(path);
-      return stats.bavail * stats.bsize;
-    } catch {
-      return undefined;
-    }
-  };
-  void free().then((bytes) => {
-    baseline = bytes;
-  });
-  const interval = setInterval(() => {
-    void free().then((bytes) => {
-      if (!active || baseline === undefined || bytes === undefined) return;
-      if (baseline - bytes > budgetBytes) {
-        active = false;
-        onExceeded();
-      }
-    });
-  }, DISK_POLL_MS);
-  interval.unref();
-  return {
-    stop: () => {
-      active = false;
-      clearInterval(interval);
-    },
-  };
-}
-
-/** The disk budget on the sandbox's own usage (its writable places), never the host file system's free space. */
-function watchUsage(usage: () => Promise<number | undefined>, budgetBytes: number, onExceeded: () => void): { stop(): void } {
-  let baseline: number | undefined;
-  let active = true;
-  let busy = false;
-  void usage().then((bytes) => {
-    baseline = bytes;
-  });
-  const interval = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    void usage()
-      .then((bytes) => {
-        if (!active || baseline === undefined || bytes === undefined) return;
-        if (bytes - baseline > budgetBytes) {
-          active = false;
-          onExceeded();
-        }
-      })
-      .finally(() => {
-        busy = false;
-      });
-  }, DISK_POLL_MS);
-  interval.unref();
-  return {
-    stop: () => {
-      active = false;
-      clearInterval(interval);
-    },
-  };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -95,6 +95,11 @@ export async function writeOwnerFile(dir: string): Promise<void> {
   await writeFile(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }), { mode: 0o644 });
 }
 
+/** Removes the named entries of a session directory (none of them the writable area), all at once. */
+export async function removeSessionFiles(dir: string, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((name) => rm(join(dir, name), { recursive: true, force: true })));
+}
+
 /** Removes a session directory: its tmpfs unmounted first, so removal never reaches through a mount. */
 export function removeSessionDirSync(dir: string, writableArea: string): void {
   if (isOurMount(writableArea)) unmountSync(writableArea);

@@ -191,8 +191,9 @@ export interface SandboxPlan {
   realRedisCli: string;
   /** Where the host's PATH has redis-cli, so the wrapper covers absolute calls too. */
   redisCliLocations: string[];
-  /** Slash commands to bind at `/NAME`, each with its host shim. */
-  slashCommands: Array<{ name: string; shimPath: string }>;
+
+  /** Slash commands made at `/NAME`, each a symlink to the one shim in binDir (`SANDBOX_PATHS.slashShim`). */
+  slashCommands: readonly string[];
   /** File descriptor bwrap writes its child's PID to. */
   infoFd: number;
   /** Host file of the hook's environment (see `writeEnvironmentFile`), bound read-only into the sandbox. */
@@ -342,7 +343,8 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     SANDBOX_ENV_FILE,
   );
   for (const location of plan.redisCliLocations) args.push('--ro-bind', `${plan.binDir}/redis-cli`, location);
-  for (const { name, shimPath } of plan.slashCommands) args.push('--ro-bind', shimPath, `/${name}`);
+  // Symlinks into the bound binDir: one file, and no bind mount a command.
+  for (const name of plan.slashCommands) args.push('--symlink', SANDBOX_PATHS.slashShim, `/${name}`);
   args.push(
     '--remount-ro',
     '/dev',

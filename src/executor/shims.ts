@@ -4,8 +4,8 @@ import { REPLY_SEPARATOR } from './control-server.js';
  * What the sandbox runs in place of the runtime's commands: bash functions
  * (loaded through BASH_ENV by every bash in the sandbox) that run the real
  * `redis-cli`, so a call is one short-lived process; and, for callers that do
- * not look functions up (`exec`, `env`, `xargs`, `command`, `timeout`), small
- * scripts at the same names that do the same in two.
+ * not look functions up (`exec`, `env`, `xargs`, `command`, `timeout`), a
+ * small script at the same names (symlinks to one) that does the same in two.
  */
 
 /** Where things are inside the sandbox. */
@@ -15,6 +15,10 @@ export const SANDBOX_PATHS = {
   /** Not executable, hence not a command although it sits in a PATH directory. */
   functions: '/run/vah/bin/.functions.bash',
   realRedisCli: '/run/vah/libexec/redis-cli',
+  /** In a directory not on PATH, like the slash commands' script. */
+  redisHelper: '/run/vah/bin/libexec/vah-redis',
+  /** The one script behind every /NAME symlink (in a directory not on PATH). */
+  slashShim: '/run/vah/bin/slash/command',
   controlSocket: '/run/vah/control.sock',
   redisSocket: '/run/vah/redis.sock',
   workspace: '/workspace',
@@ -94,16 +98,19 @@ export function slashCommandsIn(script: string): string[] {
 
 /**
  * A shim that forwards its arguments to the control socket and turns the
- * reply back into stdout, stderr and an exit status.
+ * reply back into stdout, stderr and an exit status. Without a command name
+ * it is one script for every command, reached through a symlink at /NAME
+ * and named by the path it was called by (what it could claim instead, any
+ * caller can send over the control socket with redis-cli anyway).
  */
-export function controlShim(options: { commandName: string; redisCli: string; controlSocket: string }): string {
+export function controlShim(options: { commandName?: string; redisCli: string; redisHelper?: string; controlSocket: string }): string {
   const sep = separatorWord();
   return `#!/bin/bash
-# validate-agent-hooks: /${options.commandName} inside the sandbox.
+# validate-agent-hooks: ${options.commandName === undefined ? "the runtime's slash commands" : `/${options.commandName}`} inside the sandbox.
 # The executor implements it from the runtime's documentation; this script only carries the call.
 unset REDISCLI_AUTH
-name=${shellQuote(options.commandName)}
-reply=$(${shellQuote(options.redisCli)} -s ${shellQuote(options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null)
+name=${options.commandName === undefined ? '${0##*/}' : shellQuote(options.commandName)}
+reply=$(${client(options, options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null)
 code=\${reply%%${sep}*}
 case $code in
   ''|*[!0-9]*) printf '%s: the executor did not answer\\n' "/$name" >&2; exit 70 ;;
@@ -119,8 +126,8 @@ exit "$code"
 
 /**
  * The runtime's commands as bash functions, for BASH_ENV. A call runs one
- * process, the real `redis-cli` (the command substitution execs it in its
- * own fork); the reply's closing separator keeps the trailing newlines of
+ * process, the helper or the real `redis-cli` (the command substitution
+ * execs it in its own fork); the reply's closing separator keeps the trailing newlines of
  * the output that command substitution strips. Each function keeps the
  * caller's `set -x` out of its own lines, and its `set -e` and `-u` off
  * them, as a separate program's lines would be. In POSIX mode bash refuses
@@ -128,20 +135,21 @@ exit "$code"
  */
 export function shellFunctions(options: {
   redisCli: string;
+  /** The one-process client (native/vah-redis.c), when the build made one. */
+  redisHelper?: string;
   redisSocket: string;
   controlSocket: string;
   commands: readonly string[];
 }): string {
   const sep = separatorWord();
-  const redisCli = shellQuote(options.redisCli);
   const lines = [
     "# validate-agent-hooks: the runtime's commands as functions, one process a call (scripts of the same names serve exec, env, xargs).",
     'if ! shopt -oq posix; then',
-    `redis-cli() { { local -; set +x; } 2>/dev/null; ${redisCli} -s ${shellQuote(options.redisSocket)} "$@"; }`,
+    `redis-cli() { { local -; set +x; } 2>/dev/null; ${client(options, options.redisSocket)} "$@"; }`,
     // Called only by the functions below, which have turned the caller's options off.
     '__vah_call() {',
     '  local __vah_reply __vah_code __vah_err',
-    `  __vah_reply=$(unset REDISCLI_AUTH; exec ${redisCli} -s ${shellQuote(options.controlSocket)} VAH.CALL "$@" </dev/null 2>/dev/null)`,
+    `  __vah_reply=$(unset REDISCLI_AUTH; exec ${client(options, options.controlSocket)} VAH.CALL "$@" </dev/null 2>/dev/null)`,
     `  __vah_code=\${__vah_reply%%${sep}*}`,
     '  case $__vah_code in',
     `    ''|*[!0-9]*) printf '%s: the executor did not answer\\n' "/$1" >&2; return 70 ;;`,
@@ -162,17 +170,28 @@ export function shellFunctions(options: {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The command line that sends the arguments after it to `socket`: the helper
+ * (which hands any form it does not serve to the real redis-cli), or
+ * redis-cli itself.
+ */
+function client(options: { redisCli: string; redisHelper?: string | undefined }, socket: string): string {
+  return options.redisHelper === undefined
+    ? `${shellQuote(options.redisCli)} -s ${shellQuote(socket)}`
+    : `${shellQuote(options.redisHelper)} ${shellQuote(options.redisCli)} ${shellQuote(socket)}`;
+}
+
 /** The reply separator as a bash word. */
 function separatorWord(): string {
   return `$'\\x${REPLY_SEPARATOR.charCodeAt(0).toString(16).padStart(2, '0')}'`;
 }
 
 /** `redis-cli` as hooks call it, aimed at the session's Redis (fake or real) whatever host and port they name. */
-export function redisCliShim(options: { redisCli: string; redisSocket: string }): string {
+export function redisCliShim(options: { redisCli: string; redisHelper?: string; redisSocket: string }): string {
   return `#!/bin/bash
 # validate-agent-hooks: redis-cli inside the sandbox talks to the session's Redis over a Unix socket.
 # -s wins over -h/-p/-u, so scripts that name a host still reach it.
-exec ${shellQuote(options.redisCli)} -s ${shellQuote(options.redisSocket)} "$@"
+exec ${client(options, options.redisSocket)} "$@"
 `;
 }
 

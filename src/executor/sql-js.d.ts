@@ -12,6 +12,10 @@ declare module 'sql.js' {
     bind(params?: BindParams): boolean;
     step(): boolean;
     getAsObject(params?: BindParams): Record<string, SqlValue>;
+    get(params?: BindParams): SqlValue[];
+    /** Binds, steps once and resets. */
+    run(params?: BindParams): void;
+    reset(): boolean;
     free(): boolean;
   }
 

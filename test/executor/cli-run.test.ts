@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/io.js';
 import { runCommand, type RunCommandDependencies } from '../../src/cli/run.js';
-import { createExecutorSession } from '../../src/executor/session.js';
+import { createExecutorSession, type ExecutorSession } from '../../src/executor/session.js';
 import type { RunJson } from '../../src/executor/report.js';
 import { hasSqlite3, needsSandbox, sandboxMissing, tempDir } from './helpers.js';
 
@@ -94,6 +94,31 @@ describe('run command: arguments', () => {
     expect(code).toBe(2);
     expect(err).toMatch(message);
     expect(out).toBe('');
+  });
+
+  it('makes the session while it reads the profile: a bad profile still speaks first, and that session is closed', async () => {
+    const made: string[] = [];
+    const recording: RunCommandDependencies = {
+      createSession: () => {
+        made.push('made');
+        return Promise.resolve({
+          close: () => {
+            made.push('closed');
+            return Promise.resolve();
+          },
+        } as unknown as ExecutorSession);
+      },
+    };
+    const { code, err } = await run(['tester.md', '--hook', 'pre'], dir, recording);
+    expect(code).toBe(2);
+    expect(err).toMatch(/no hook 'pre'/);
+    expect(made).toEqual(['made', 'closed']);
+    const unsandboxed = await run(['tester.md', '--hook', 'pre'], dir, {
+      createSession: (options) => createExecutorSession({ ...options, bwrapSearchPath: '/nonexistent-dir' }),
+    });
+    expect(unsandboxed.code).toBe(2);
+    expect(unsandboxed.err).toMatch(/no hook 'pre'/);
+    expect(unsandboxed.err).not.toMatch(/cannot sandbox/);
   });
 
   it('refuses to run without bubblewrap and says how to install it', async () => {

@@ -88,6 +88,19 @@ describe('memory store', () => {
     expect(store.entries()).toEqual([]);
   });
 
+  it('reuses its prepared statements across calls, an export and a full store', async () => {
+    store = await MemoryStore.create();
+    for (let i = 0; i < 50; i++) store.store(coder, { level: 'agent', key: `k${i}`, value: `v${i}` });
+    const before = store.export();
+    expect(store.store(coder, { level: 'agent', key: 'k3', value: 'changed' })).toEqual({ ok: true, created: false });
+    expect(store.retrieve(coder, { level: 'agent', key: 'k3' })).toMatchObject({ ok: true, entry: { value: 'changed' } });
+    expect(store.retrieve(coder, { level: 'agent', key: 'k49' })).toMatchObject({ ok: true, entry: { value: 'v49' } });
+    expect(store.delete(coder, { level: 'agent', key: 'k0' })).toEqual({ ok: true, deleted: true });
+    expect(store.retrieve(coder, { level: 'agent', key: 'k0' })).toMatchObject({ ok: false, reason: 'not-found' });
+    expect(store.entries()).toHaveLength(49);
+    expect(before.length).toBeGreaterThan(0);
+  });
+
   it('treats SQL in keys and values as data', async () => {
     store = await MemoryStore.create();
     const key = "k'); DROP TABLE memory; --";

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,18 @@ describe.skipIf(!hasRedisCli).each(['script', 'function'] as const)('control shi
     const args = ['store', '--key', 'a b', '--data', '{"x":"it\'s\nmultiline"}', '--', '-x', ''];
     expect((await call(args)).status).toBe(0);
     expect(received).toEqual([{ command: 'sqlite-memory', args }]);
+  });
+
+  it.skipIf(caller === 'function')('one script serves every command, named by the symlink it is called through', async () => {
+    next = { exitCode: 0, stdout: 'ok\n', stderr: '' };
+    received.length = 0;
+    mkdirSync(join(dir, 'slash'), { recursive: true });
+    const generic = join(dir, 'slash', 'command');
+    writeFileSync(generic, controlShim({ redisCli: findExecutable('redis-cli')!, controlSocket: server.socketPath }), { mode: 0o755 });
+    symlinkSync(generic, join(dir, 'fleet'));
+    const fleet = await new Promise<number | null>((resolve) => spawn(join(dir, 'fleet'), ['status', 'a b']).on('close', resolve));
+    expect(fleet).toBe(0);
+    expect(received).toEqual([{ command: 'fleet', args: ['status', 'a b'] }]);
   });
 
   it('fails with status 70 and says so when the executor does not answer', async () => {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findRedisHelper } from '../../src/executor/redis-helper.js';
 import { createExecutorSession, SandboxUnavailableError, type ExecutorSession } from '../../src/executor/session.js';
 import type { MemoryOperation, RedisOperation } from '../../src/executor/trace.js';
 import {
@@ -69,6 +70,53 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     expect(result.stdout).toBe('function\nfunction\nfunction\nfunction\nfunction\n5\nOK\n1\nscript=0\n');
     expect(result.events).toHaveLength(1);
   });
+
+  it('serves every /NAME through the one script behind its symlink, named by the path it was called by', async () => {
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        [
+          'env /fleet status --swarm s1; echo "fleet=$?"',
+          'xargs -0 /sqlite-memory store --level agent --key viaxargs --data < <(printf "7")',
+          'command /sqlite-memory retrieve --level agent --key viaxargs',
+          'test -L /fleet && test ! -L /run/vah/bin/slash/command && echo linked',
+        ].join('\n'),
+      ),
+      { agentId: 'symlinks-1' },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('fleet=0\n7\nlinked\n');
+    expect(result.operations.map((op) => (op.kind === 'command' ? op.command : op.kind))).toEqual(['/fleet', 'memory', 'memory']);
+  });
+
+  it.skipIf(findRedisHelper() === undefined)(
+    "serves a hook's redis-cli and slash-command calls with the one-process helper, and hands other forms to redis-cli",
+    async () => {
+      const result = await session.runHook(
+        hookScript(
+          'pre',
+          [
+            'declare -f redis-cli __vah_call | grep -c /run/vah/bin/libexec/vah-redis',
+            'grep -c vah-redis /usr/bin/redis-cli /run/vah/bin/slash/command',
+            'redis-cli SET helper 1',
+            'printf "from stdin" | redis-cli -x SET piped',
+            'redis-cli -n 0 GET piped',
+            'env redis-cli GET helper',
+            '/sqlite-memory store --key viahelper --level agent --data 3 && /sqlite-memory retrieve --key viahelper --level agent',
+          ].join('\n'),
+        ),
+        { agentId: 'helper-1' },
+      );
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('2\n/usr/bin/redis-cli:1\n/run/vah/bin/slash/command:1\nOK\nOK\nfrom stdin\n1\n3\n');
+      expect(result.operations.filter((op) => op.kind === 'redis').map((op) => op.command.join(' '))).toEqual([
+        'SET helper 1',
+        'SET piped from stdin',
+        'GET piped',
+        'GET helper',
+      ]);
+    },
+  );
 
   it('traces memory writes, events, Redis commands and other slash commands with exact keys', async () => {
     const hook = hookScript(

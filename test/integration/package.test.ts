@@ -32,7 +32,8 @@ describe('npm pack', () => {
       '.pre-commit-hooks.yaml',
       'dist/bundle/cli.cjs',
       'dist/bundle/cli.cjs.cache',
-      'dist/bundle/exec.mjs',
+      'dist/bundle/exec.cjs',
+      'dist/bundle/exec.cjs.cache',
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/src/cli/main.js',
@@ -55,6 +56,8 @@ describe('npm pack', () => {
       /^bin\/[^/]+$/,
       /^dist\/(src|rules)\/.+\.(js|d\.ts|json|mjs|sh)$/,
       /^dist\/bundle\/[^/]+\.(mjs|cjs|cjs\.cache)$/,
+      // The sandbox's helper, built where a C compiler was (scripts/build-helper.mjs).
+      /^dist\/libexec\/vah-redis$/,
       /^schemas\/[^/]+\.schema\.json$/,
       /^rules\/[^/]+\/README\.md$/,
     ];

@@ -1,0 +1,283 @@
+import { randomBytes } from 'node:crypto';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { HookScript } from '../hooks/types.js';
+import { createRunCgroup, type RunCgroup } from './cgroup.js';
+import { buildHookEnvironment, type HookContext } from './env.js';
+import { superviseProcess, type ExecutionOutcome, type SuperviseOptions } from './execute.js';
+import { openRunChannels, type RunChannels } from './run-channels.js';
+import type { AgentDirs, RunContext } from './run-context.js';
+import { bwrapArguments, environmentFileText, hookLauncherArgs, type SandboxLimits } from './sandbox.js';
+import { noSandboxLayout, ownedBytes, redisCliLocations } from './session-layout.js';
+import { NO_SANDBOX_WARNING, type HookRunResult, type RunHookOptions } from './session-types.js';
+import { EVENTBUS_COMMAND_NAME, KNOWN_SLASH_COMMANDS, MEMORY_COMMAND_NAME, SANDBOX_PATHS, slashCommandsIn } from './shims.js';
+
+/**
+ * One hook run in a session: its directory and sockets, the process (bwrap,
+ * or bash itself with --no-sandbox) supervised to its end, and the result
+ * with what the hook did to the shared world.
+ */
+
+/**
+ * A bash whose stdin is a socket (Node's pipes are socket pairs) and whose
+ * SHLVL is below 2 takes itself for a shell started by sshd: it reads
+ * ~/.bashrc and skips BASH_ENV, so the hook would lose the commands'
+ * functions. A runtime started from a terminal gives its hooks SHLVL 2 too.
+ * The launcher exports this from the environment file and then `exec`s the
+ * hook's bash, and bash lowers SHLVL by one before an `exec`: 2 arrives as 1
+ * and the hook's bash counts itself 2.
+ */
+const SHELL_LEVEL = { SHLVL: '2' } as const;
+
+interface RunPlan {
+  runId: number;
+  hook: HookScript;
+  options: RunHookOptions;
+  agentId: string;
+  swarmId: string;
+  timeoutMs: number;
+  limits: SandboxLimits;
+  runDir: string;
+  envFile: string;
+  agent: AgentDirs;
+}
+
+interface Launched {
+  outcome: ExecutionOutcome;
+  env: Record<string, string>;
+  /** When the hook's clock started on the session's clock (refined from the outcome's process start). */
+  startedAt: number;
+}
+
+export async function runHookOnce(
+  ctx: RunContext,
+  runId: number,
+  hook: HookScript,
+  options: RunHookOptions,
+  agentId: string,
+): Promise<HookRunResult> {
+  const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
+  if (hook.text.includes(MEMORY_COMMAND_NAME)) void ctx.memory();
+  const runDir = join(ctx.paths.dir, 'runs', String(runId));
+  await mkdir(runDir, { mode: 0o700 });
+  const owner = ctx.identity.sandboxOwner;
+  if (owner) await chown(runDir, owner.uid, owner.gid);
+  const plan: RunPlan = {
+    runId,
+    hook,
+    options,
+    agentId,
+    swarmId: options.swarmId ?? ctx.options.swarmId ?? 'swarm-local',
+    timeoutMs,
+    limits: { ...ctx.limits, cpuSeconds: ctx.options.limits?.cpuSeconds ?? Math.ceil(timeoutMs / 1000) + 1 },
+    runDir,
+    envFile: join(runDir, 'env'),
+    agent: await ctx.agentDirsFor(agentId),
+  };
+  const channels = await openRunChannels(ctx, plan);
+  const warnings = runWarnings(ctx);
+  const cgroupHolder: { cgroup?: RunCgroup } = {};
+  let launched: Launched;
+  try {
+    launched =
+      ctx.mode === 'bwrap'
+        ? await launchSandboxed(ctx, plan, channels, cgroupHolder)
+        : await launchUnsandboxed(ctx, plan, channels, warnings);
+  } finally {
+    // The run's files go while its sockets close (a socket's file is not needed to close it).
+    await Promise.all([channels.close(), cgroupHolder.cgroup?.remove(), rm(runDir, { recursive: true, force: true })]);
+  }
+  return runResult(ctx, plan, launched, warnings, cgroupHolder.cgroup);
+}
+
+function runWarnings(ctx: RunContext): string[] {
+  const warnings: string[] = [];
+  if (!ctx.writableArea.bounded && ctx.writableArea.unboundedReason) warnings.push(ctx.writableArea.unboundedReason);
+  if (ctx.mode === 'bwrap' && !ctx.seccompFile)
+    warnings.push(`no seccomp filter on this architecture (${process.arch}); see src/executor/seccomp.ts`);
+  return warnings;
+}
+
+function hookContext(plan: RunPlan): HookContext {
+  const { options } = plan;
+  return {
+    agentId: plan.agentId,
+    swarmId: plan.swarmId,
+    ...(options.task !== undefined ? { task: options.task } : {}),
+    ...(options.iteration !== undefined ? { iteration: options.iteration } : {}),
+    ...(options.phase !== undefined ? { phase: options.phase } : {}),
+  };
+}
+
+/** What superviseProcess needs whichever way the hook is started. */
+function commonSupervision(ctx: RunContext, plan: RunPlan, channels: RunChannels): Omit<SuperviseOptions, 'request' | 'containment'> {
+  const { agent } = plan;
+  const writableRoots = [agent.workspace, agent.home, ctx.paths.tmpDir];
+  const area = ctx.writableArea;
+  return {
+    runner: ctx.runner,
+    clock: ctx.clock,
+    timeoutMs: plan.timeoutMs,
+    limits: plan.limits,
+    writableRoots,
+    // A size-limited tmpfs is the budget itself; without one (not root), the sandbox's own bytes are counted.
+    ...(area.bounded ? { diskFull: () => area.full() } : { diskUsage: () => ownedBytes(writableRoots) }),
+    hostBusyMs: channels.hostBusyMs,
+    ...(plan.options.onProcessStart ? { onProcessStart: plan.options.onProcessStart } : {}),
+    abortSignal: ctx.abortSignal,
+    ...(plan.options.stdin !== undefined ? { stdin: plan.options.stdin } : {}),
+  };
+}
+
+function slashNamesFor(hook: HookScript): string[] {
+  return [...new Set([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS, ...slashCommandsIn(hook.text)])];
+}
+
+async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChannels, holder: { cgroup?: RunCgroup }): Promise<Launched> {
+  const { options, agent } = plan;
+  const env = {
+    BASH_ENV: SANDBOX_PATHS.functions,
+    ...SHELL_LEVEL,
+    ...buildHookEnvironment({
+      hookName: plan.hook.name,
+      context: hookContext(plan),
+      ...(options.env ? { overrides: options.env } : {}),
+      ...(options.runtimeEnv ? { runtimeEnv: options.runtimeEnv } : {}),
+    }),
+  };
+  const slashNames = slashNamesFor(plan.hook);
+  await ctx.ensureFunctions(slashNames);
+  const args = bwrapArguments({
+    script: plan.hook.text,
+    limits: plan.limits,
+    workspaceDir: agent.workspace,
+    homeDir: agent.home,
+    tmpDir: ctx.paths.tmpDir,
+    etcDir: ctx.paths.etcDir,
+    binDir: ctx.paths.binDir,
+    controlSocket: channels.controlSocket,
+    redisSocket: channels.redisSocket,
+    realRedisCli: ctx.realRedisCli,
+    redisCliLocations: redisCliLocations(ctx.realRedisCli),
+    slashCommands: slashNames,
+    infoFd: 3,
+    envFile: plan.envFile,
+    ...(ctx.seccompFile ? { seccompFd: 5 } : {}),
+    ...(options.command ? { argv: options.command } : {}),
+    startFd: 4,
+  });
+  await writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 });
+  const cgroup = await createRunCgroup(`vah-${basename(ctx.paths.dir)}-${plan.runId}`, plan.limits.memoryBytes);
+  if (cgroup) holder.cgroup = cgroup;
+  const startedAt = ctx.trace.now();
+  const outcome = await superviseProcess({
+    ...commonSupervision(ctx, plan, channels),
+    // bwrap and the shell that starts it get nothing of the hook's environment (it travels in envFile).
+    request: {
+      command: ctx.bwrap?.path ?? 'bwrap',
+      args,
+      env: { PATH: '/usr/bin:/bin' },
+      cwd: agent.workspace,
+      extraPipes: 2,
+      ...(ctx.identity.sandboxOwner ?? {}),
+    },
+    startPipe: 1,
+    containment: { kind: 'pid-namespace', infoPipe: 3 },
+    ...(ctx.seccompFile ? { openFiles: [{ fd: 5, path: ctx.seccompFile }] } : {}),
+    ...(cgroup ? { cgroup } : {}),
+  });
+  return { outcome, env, startedAt };
+}
+
+async function launchUnsandboxed(ctx: RunContext, plan: RunPlan, channels: RunChannels, warnings: string[]): Promise<Launched> {
+  const { options, agent } = plan;
+  warnings.push(NO_SANDBOX_WARNING);
+  const markerValue = randomBytes(8).toString('hex');
+  const layout = await noSandboxLayout({
+    runDir: plan.runDir,
+    agent,
+    tmpDir: ctx.paths.tmpDir,
+    realRedisCli: ctx.realRedisCli,
+    controlSocket: channels.controlSocket,
+    redisSocket: channels.redisSocket,
+    slashNames: slashNamesFor(plan.hook),
+  });
+  const env = buildHookEnvironment({
+    hookName: plan.hook.name,
+    context: hookContext(plan),
+    layout: layout.shell,
+    ...(options.env ? { overrides: options.env } : {}),
+    ...(options.runtimeEnv ? { runtimeEnv: options.runtimeEnv } : {}),
+  });
+  const marker = `VAH_RUN_MARKER=${markerValue}`;
+  await writeFile(plan.envFile, environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }), {
+    mode: 0o600,
+  });
+  const startedAt = ctx.trace.now();
+  const outcome = await superviseProcess({
+    ...commonSupervision(ctx, plan, channels),
+    request: {
+      command: '/bin/bash',
+      args: hookLauncherArgs(plan.hook.text, plan.envFile, plan.limits, { processLimit: false, argv: options.command, startFd: 3 }),
+      env: { PATH: '/usr/bin:/bin', VAH_RUN_MARKER: markerValue },
+      cwd: agent.workspace,
+      detached: true,
+      extraPipes: 1,
+    },
+    startPipe: 0,
+    containment: { kind: 'environment-marker', marker },
+  });
+  return { outcome, env, startedAt };
+}
+
+async function runResult(
+  ctx: RunContext,
+  plan: RunPlan,
+  launched: Launched,
+  warnings: string[],
+  cgroup: RunCgroup | undefined,
+): Promise<HookRunResult> {
+  const { outcome } = launched;
+  const { trace, clock, mode, identity } = ctx;
+  // The run's start on the session's clock is when the hook's process started.
+  const startedAt =
+    outcome.processStartedAt !== undefined ? Math.max(0, trace.now() - (clock.now() - outcome.processStartedAt)) : launched.startedAt;
+  if (outcome.survivors.length > 0)
+    warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
+  return {
+    runId: plan.runId,
+    profile: plan.hook.file,
+    hook: plan.hook.name,
+    agentId: plan.agentId,
+    swarmId: plan.swarmId,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    timedOut: outcome.timedOut,
+    failed: outcome.timedOut || outcome.exitCode !== 0,
+    durationMs: Math.round(outcome.durationMs * 10) / 10,
+    startedAt,
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
+    stdoutBytes: outcome.stdoutBytes,
+    stderrBytes: outcome.stderrBytes,
+    env: launched.env,
+    operations: trace.forRun(plan.runId),
+    memory: await ctx.memoryEntries(),
+    events: ctx.events.filter((event) => event.runId === plan.runId),
+    limitsHit: outcome.limitsHit,
+    sandbox: {
+      mode,
+      ...(ctx.bwrap?.version ? { bwrapVersion: ctx.bwrap.version } : {}),
+      hostUid: mode === 'bwrap' ? identity.hostUid : (process.getuid?.() ?? 0),
+      hostGid: mode === 'bwrap' ? identity.hostGid : (process.getgid?.() ?? 0),
+      limits: plan.limits,
+      timeoutMs: plan.timeoutMs,
+      ...(outcome.pidNamespace ? { pidNamespace: outcome.pidNamespace } : {}),
+      ...(outcome.initPid ? { initPid: outcome.initPid } : {}),
+      cgroup: cgroup ? (cgroup.version === 2 ? 'v2' : 'v1') : null,
+      survivors: outcome.survivors,
+      warnings,
+    },
+    ...(outcome.startError ? { error: outcome.startError } : {}),
+  };
+}

@@ -1,0 +1,37 @@
+import type { WritableArea } from './disk.js';
+import type { MemoryEntry, MemoryStore } from './memory-store.js';
+import type { Clock, ProcessRunner } from './process-runner.js';
+import type { RedisSide } from './redis-side.js';
+import type { SandboxLimits } from './sandbox.js';
+import type { SandboxIdentity, SessionPaths } from './session-setup.js';
+import type { ExecutorSessionOptions, SandboxMode } from './session-types.js';
+import type { PublishedEvent, TraceLog } from './trace.js';
+
+/** What one hook run takes from its session (src/executor/session.ts): the shared world and the session's files. */
+export interface RunContext {
+  options: ExecutorSessionOptions;
+  mode: SandboxMode;
+  clock: Clock;
+  runner: ProcessRunner;
+  trace: TraceLog;
+  events: PublishedEvent[];
+  limits: SandboxLimits;
+  defaultTimeoutMs: number;
+  identity: SandboxIdentity;
+  bwrap?: { path: string; version?: string };
+  realRedisCli: string;
+  paths: SessionPaths;
+  seccompFile?: string;
+  writableArea: WritableArea;
+  redis: RedisSide;
+  abortSignal: AbortSignal;
+  memory: () => Promise<MemoryStore>;
+  memoryEntries: () => Promise<MemoryEntry[]>;
+  agentDirsFor: (agentId: string) => Promise<AgentDirs>;
+  ensureFunctions: (names: readonly string[]) => Promise<void>;
+}
+
+export interface AgentDirs {
+  workspace: string;
+  home: string;
+}
