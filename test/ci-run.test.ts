@@ -53,8 +53,9 @@ describe('.ci/run', () => {
     expect(status).toBe(2);
   });
 
-  it('installs pre-commit and neovim for the tests that drive them', () => {
+  it('installs pre-commit and neovim for the tests that drive them, and a C compiler for the sandbox Redis client', () => {
     const script = execFileSync('cat', [join(ROOT, '.ci', 'run')], { encoding: 'utf8' });
     expect(script).toMatch(/for pkg in [^;]*\bpre-commit\b[^;]*\bneovim\b/);
+    expect(script).toMatch(/for pkg in [^;]*\bgcc\b[^;]*\blibc6-dev\b/);
   });
 });
