@@ -35,14 +35,12 @@ const inputs = (count: number) =>
   }));
 
 describe('batch analyzers (ShellCheck) over many files', () => {
-  it('get the files in two slices per lane, each as soon as it is read, and their findings go back to the right file', async () => {
+  it('get the files in one slice per lane, each as soon as it is read, and their findings go back to the right file', async () => {
     const { analyzer, calls } = recordingAnalyzer(2);
     const results = await lintInputs(inputs(40), { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
     expect(calls).toEqual([
-      { hooks: 10, processes: 1 },
-      { hooks: 10, processes: 1 },
-      { hooks: 10, processes: 1 },
-      { hooks: 10, processes: 1 },
+      { hooks: 20, processes: 1 },
+      { hooks: 20, processes: 1 },
     ]);
     results.forEach((result, i) =>
       expect(result.diagnostics.filter((d) => d.ruleId === 'fake/echo').map((d) => d.message)).toEqual([`echo f${id(i)}`]),
@@ -97,12 +95,14 @@ describe('batch analyzers (ShellCheck) over many files', () => {
     const files = inputs(12);
     files[0]!.text = files[0]!.text.replace('description: d', `description: ${'x'.repeat(5000)}`);
     await lintInputs(files, { rules, config: defaultConfig(), batchAnalyzers: [analyzer] });
-    // The large file alone, then the small ones shared out over the other slices.
     expect(calls).toEqual([
       { hooks: 1, processes: 1 },
-      { hooks: 6, processes: 1 },
-      { hooks: 5, processes: 1 },
+      { hooks: 11, processes: 1 },
     ]);
+    // With three lanes the large file is a slice alone and the small ones share the other two.
+    const three = recordingAnalyzer(3);
+    await lintInputs(files, { rules, config: defaultConfig(), batchAnalyzers: [three.analyzer] });
+    expect(three.calls.map((c) => c.hooks)).toEqual([1, 6, 5]);
   });
 });
 

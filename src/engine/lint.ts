@@ -18,13 +18,6 @@ import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
 import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
 import { scriptReports, type LintSession } from './session.js';
 
-/**
- * Two slices a lane: the first ShellCheck starts after a quarter of the files
- * is read, not half, and a lane that finishes early takes the next slice
- * (paired on the corpus: 0.94-0.95x the wall time of one slice a lane).
- */
-const SLICES_PER_LANE = 2;
-
 /** Below this many files a run is not split into slices for the batch analyzers. */
 const MIN_FILES_PER_SLICE = 4;
 
@@ -83,8 +76,9 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   // as it is read (the first process starts while the rest is still being
   // parsed), and all of it before the rules run, so the two overlap.
   const analyzers = options.batchAnalyzers ?? [];
-  const lanes = analyzers.length ? Math.max(1, ...analyzers.map((a) => a.lanes ?? 1)) : 1;
-  const slices = slicesBySize(inputs, lanes > 1 ? lanes * SLICES_PER_LANE : 1);
+  // One slice a lane, so every process starts as soon as its slice is read: a slice queued for a
+  // lane would start only when the rules, which hold the event loop, are done.
+  const slices = slicesBySize(inputs, analyzers.length ? Math.max(1, ...analyzers.map((a) => a.lanes ?? 1)) : 1);
   const processes = slices.length > 1 ? 1 : undefined;
   const states: FileState[] = [];
   const pending: { owned: { state: FileState; hook: FileState['hooks'][number] }[]; found: Promise<Diagnostic[][]> }[] = [];
