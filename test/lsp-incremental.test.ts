@@ -11,6 +11,7 @@ import { defaultConfig, type LintConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { LintSession } from '../src/engine/session.js';
 import { CORPUS, corpusMissing } from './hardening/helpers.js';
+import { seededRandom } from './helpers/random.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const SEED = Number(process.env.INCREMENTAL_SEED ?? 18);
@@ -45,17 +46,6 @@ const SNIPPETS = [
   '${#N:-0}',
   '\n  post: |\n    echo done\n',
 ];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mostly inside the frontmatter, where the hooks are; sometimes anywhere. */
 function editPoint(text: string, random: () => number): number {
@@ -93,7 +83,7 @@ async function lint(filePath: string, text: string, config: LintConfig, session?
 /** Runs `steps` random edits on each file; returns the sessions' statistics summed. */
 async function differential(files: readonly string[], steps: number, seed: number) {
   const total = { keptTrees: 0, incrementalParses: 0, keptReports: 0, runs: 0 };
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   for (const file of files) {
     const config = defaultConfig();
     const session = new LintSession();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bodyCodeBlocks } from '../../src/hooks/body-blocks.js';
 import { profileFromText, type Profile } from '../../src/profile/profile.js';
+import { seededRandom } from '../helpers/random.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'claude-flow-novice');
 const hasCorpus = existsSync(CORPUS);
@@ -69,17 +70,6 @@ function agrees(path: string, text: string): number {
   return found.length;
 }
 
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   '```bash',
   '```sh',
@@ -111,7 +101,7 @@ const PIECES = [
 
 describe('body code blocks', () => {
   it('agree with the line-by-line definition on generated Markdown (fences of both kinds and lengths, indents, info strings, CR, unclosed)', () => {
-    const r = random(7);
+    const r = seededRandom(7);
     let blocks = 0;
     for (let round = 0; round < 2000; round++) {
       const count = 1 + Math.floor(r() * 14);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { fastYaml } from '../../src/profile/fast-yaml.js';
 import { MAX_ALIAS_COUNT, profileFromText } from '../../src/profile/profile.js';
+import { seededRandom } from '../helpers/random.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'claude-flow-novice');
 const hasCorpus = existsSync(CORPUS);
@@ -47,17 +48,6 @@ function corpusFrontmatters(): string[] {
       const fm = profile.frontmatter;
       return fm ? [profile.source.text.slice(fm.start, fm.end)] : [];
     });
-}
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const LINE_MUTATIONS: ((line: string, r: () => number) => string)[] = [
@@ -203,7 +193,7 @@ describe('frontmatter fast path', () => {
 
   it.skipIf(!hasCorpus)('agrees with yaml on mutated corpus frontmatters (CRLF, BOM, emoji, tabs, comments, anchors, …)', () => {
     const texts = corpusFrontmatters();
-    const r = random(18);
+    const r = seededRandom(18);
     // FAST_YAML_ROUNDS=300 runs 40,000 variants (about 35 s); the default keeps the suite quick.
     let accepted = 0;
     let tried = 0;
