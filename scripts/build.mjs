@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const STAMP = join(root, 'dist', '.build-inputs');
-const INPUT_DIRS = ['src', 'rules', 'native'];
+const INPUT_DIRS = ['src', 'rules'];
 const INPUT_FILES = [
   'package.json',
   'package-lock.json',

@@ -135,7 +135,7 @@ exit "$code"
  */
 export function shellFunctions(options: {
   redisCli: string;
-  /** The one-process client (native/vah-redis.c), when the build made one. */
+  /** The one-process client (src/executor/native/vah-redis.c), when the build made one. */
   redisHelper?: string;
   redisSocket: string;
   controlSocket: string;

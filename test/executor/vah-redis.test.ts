@@ -4,7 +4,7 @@ import { findExecutable } from '../../src/executor/host.js';
 import { findRedisHelper } from '../../src/executor/redis-helper.js';
 import { hasRedisCli, hasRedisServer, startRealRedis } from './helpers.js';
 
-// native/vah-redis.c against redis-cli itself, on a real redis-server: the
+// src/executor/native/vah-redis.c against redis-cli itself, on a real redis-server: the
 // same bytes on stdout and stderr and the same exit status, for the forms it
 // serves and for those it hands on to redis-cli.
 
