@@ -26,12 +26,17 @@ export type PositionedYamlLoad = { ok: true; yaml: PositionedYaml } | { ok: fals
 
 const FIRST_CHARACTER: Range = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
-/** The file's text without a byte-order mark, or the reason it cannot be read (`ENOENT`, …). */
-export async function readYamlText(file: string): Promise<{ text: string } | { error: string }> {
+/**
+ * The file's text without a byte-order mark, or the problem that it cannot be
+ * read (`Unreadable scenario: ENOENT.`), at its first character; `what` names
+ * the document in that message.
+ */
+export async function readYamlText(file: string, what: string): Promise<{ text: string } | { problems: YamlProblem[] }> {
   try {
     return { text: (await readFile(file, 'utf8')).replace(/^\uFEFF/, '') };
   } catch (error) {
-    return { error: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return { problems: [{ range: FIRST_CHARACTER, message: `Unreadable ${what}: ${reason}.` }] };
   }
 }
 

@@ -138,18 +138,17 @@ export type ScenarioLoad = { ok: true; scenario: Scenario } | { ok: false; diagn
 const RULE_ID = 'scenario-invalid';
 
 export async function loadScenario(file: string): Promise<ScenarioLoad> {
-  const read = await readYamlText(file);
-  if ('error' in read)
-    return fail([
-      { ruleId: RULE_ID, severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message: `Unreadable scenario: ${read.error}.` },
-    ]);
+  const read = await readYamlText(file, 'scenario');
+  if ('problems' in read) return fail(asDiagnostics(read.problems));
   return parseScenario(file, read.text);
+}
+
+function asDiagnostics(problems: YamlProblem[]): Diagnostic[] {
+  return problems.map((p) => ({ ruleId: RULE_ID, severity: 'error' as const, ...p.range, message: p.message }));
 }
 
 export async function parseScenario(file: string, text: string): Promise<ScenarioLoad> {
   const loaded = parsePositionedYaml(text);
-  const asDiagnostics = (problems: YamlProblem[]): Diagnostic[] =>
-    problems.map((p) => ({ ruleId: RULE_ID, severity: 'error' as const, ...p.range, message: p.message }));
   if (!loaded.ok) return fail(asDiagnostics(loaded.problems));
   const { data, at } = loaded.yaml;
   if (!validate(data)) return fail(asDiagnostics(schemaProblems(loaded.yaml, validate.errors ?? [], 'scenario')));
