@@ -112,36 +112,17 @@ export async function reapMarked(marker: string): Promise<number[]> {
   return survivors;
 }
 
+/** The disk budget as the free space of the file system at `path` going down (the space used is what went). */
 export function watchDisk(path: string, budgetBytes: number, onExceeded: () => void): { stop(): void } {
-  let baseline: number | undefined;
-  let active = true;
-  const free = async (): Promise<number | undefined> => {
+  const used = async (): Promise<number | undefined> => {
     try {
       const stats = await statfs(path);
-      return stats.bavail * stats.bsize;
+      return -stats.bavail * stats.bsize;
     } catch {
       return undefined;
     }
   };
-  void free().then((bytes) => {
-    baseline = bytes;
-  });
-  const interval = setInterval(() => {
-    void free().then((bytes) => {
-      if (!active || baseline === undefined || bytes === undefined) return;
-      if (baseline - bytes > budgetBytes) {
-        active = false;
-        onExceeded();
-      }
-    });
-  }, DISK_POLL_MS);
-  interval.unref();
-  return {
-    stop: () => {
-      active = false;
-      clearInterval(interval);
-    },
-  };
+  return watchUsage(used, budgetBytes, onExceeded);
 }
 
 /** The disk budget on the sandbox's own usage (its writable places), never the host file system's free space. */
