@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIO } from '../io.js';
 
 /**
@@ -43,4 +44,29 @@ export function argsErrorMessage(error: unknown): string {
   const unknown = /^Unknown option '([^']*)'/.exec(message);
   if (unknown) return `Unknown option '${unknown[1] ?? ''}'`;
   return message.split('\n')[0]!;
+}
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+type ParsedCommandArgs<O extends OptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof HELP_OPTION & O & typeof OUTPUT_FLAG_OPTIONS }>
+>;
+
+/**
+ * A subcommand's arguments: its own options, `-h/--help` and the output
+ * flags every command takes, positionals allowed, unknown options refused.
+ * A mistake comes back as `error` (one line, see argsErrorMessage) for the
+ * command to report its own way.
+ */
+export function parseCommandArgs<O extends OptionsConfig>(args: readonly string[], options: O): ParsedCommandArgs<O> | { error: string } {
+  try {
+    return parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: { ...HELP_OPTION, ...options, ...OUTPUT_FLAG_OPTIONS },
+    });
+  } catch (error) {
+    return { error: argsErrorMessage(error) };
+  }
 }

@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runClaudeCodeEvent, type ClaudeCodeEventReport } from '../executor/claude-code.js';
 import { claudeCodeRunToJson, displayPath, formatClaudeCodeRunHuman } from '../executor/claude-code-report.js';
 import {
@@ -17,7 +16,7 @@ import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, OUTPUT_FLAG_OPTIONS } from './output-flags.js';
+import { parseCommandArgs } from './output-flags.js';
 
 export const RUN_CLAUDE_CODE_HELP = `Usage: validate-agent-hooks run TARGET --event EVENT [options]
 
@@ -151,31 +150,20 @@ export async function runClaudeCodeCommand(
   io: CliIO,
   dependencies: { createSession?: (options: ExecutorSessionOptions) => Promise<ExecutorSession> } = {},
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        event: { type: 'string' },
-        tool: { type: 'string' },
-        'tool-input': { type: 'string' },
-        input: { type: 'string' },
-        'matcher-value': { type: 'string' },
-        project: { type: 'string' },
-        'timeout-cap': { type: 'string' },
-        'no-sandbox': { type: 'boolean' },
-        format: { type: 'string', short: 'f' },
-        strict: { type: 'boolean' },
-        // Accepted like every command's; the report has no colour to turn on or off.
-        ...OUTPUT_FLAG_OPTIONS,
-      },
-    });
-  } catch (error) {
-    return usage(io, argsErrorMessage(error));
-  }
+  // The output flags are accepted like every command's; the report has no colour to turn on or off.
+  const parsed = parseCommandArgs(args, {
+    event: { type: 'string' },
+    tool: { type: 'string' },
+    'tool-input': { type: 'string' },
+    input: { type: 'string' },
+    'matcher-value': { type: 'string' },
+    project: { type: 'string' },
+    'timeout-cap': { type: 'string' },
+    'no-sandbox': { type: 'boolean' },
+    format: { type: 'string', short: 'f' },
+    strict: { type: 'boolean' },
+  });
+  if ('error' in parsed) return usage(io, parsed.error);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(RUN_CLAUDE_CODE_HELP);

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../diagnostics.js';
 import { loadProfileHooks } from '../hooks/load.js';
 import type { HookScript } from '../hooks/types.js';
@@ -19,7 +18,7 @@ import {
 } from '../executor/session.js';
 import { escapeControl } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
+import { OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
        validate-agent-hooks run TARGET --event EVENT [options]   Claude Code hooks (see: run --event X --help)
@@ -259,40 +258,29 @@ interface RunOptions {
 }
 
 export function parseRunArgs(args: string[]): RunOptions {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        hook: { type: 'string' },
-        format: { type: 'string', short: 'f' },
-        env: { type: 'string', multiple: true },
-        'agent-id': { type: 'string' },
-        task: { type: 'string' },
-        'swarm-id': { type: 'string' },
-        iteration: { type: 'string' },
-        phase: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        workspace: { type: 'string' },
-        'memory-db': { type: 'string' },
-        'redis-url': { type: 'string' },
-        'no-sandbox': { type: 'boolean' },
-        strict: { type: 'boolean' },
-        'limit-cpu': { type: 'string' },
-        'limit-file-size': { type: 'string' },
-        'limit-procs': { type: 'string' },
-        'limit-output': { type: 'string' },
-        'limit-disk': { type: 'string' },
-        'limit-memory': { type: 'string' },
-        ...OUTPUT_FLAG_OPTIONS,
-      },
-    });
-  } catch (error) {
-    throw new RunUsageError(argsErrorMessage(error));
-  }
+  const parsed = parseCommandArgs(args, {
+    hook: { type: 'string' },
+    format: { type: 'string', short: 'f' },
+    env: { type: 'string', multiple: true },
+    'agent-id': { type: 'string' },
+    task: { type: 'string' },
+    'swarm-id': { type: 'string' },
+    iteration: { type: 'string' },
+    phase: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    workspace: { type: 'string' },
+    'memory-db': { type: 'string' },
+    'redis-url': { type: 'string' },
+    'no-sandbox': { type: 'boolean' },
+    strict: { type: 'boolean' },
+    'limit-cpu': { type: 'string' },
+    'limit-file-size': { type: 'string' },
+    'limit-procs': { type: 'string' },
+    'limit-output': { type: 'string' },
+    'limit-disk': { type: 'string' },
+    'limit-memory': { type: 'string' },
+  });
+  if ('error' in parsed) throw new RunUsageError(parsed.error);
   const { values, positionals } = parsed;
   if (values.help)
     return { help: true, profile: '', format: 'human', env: {}, timeoutMs: HOOK_TIMEOUT_MS, noSandbox: false, strict: false, limits: {} };

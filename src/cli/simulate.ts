@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { NO_SANDBOX_WARNING, SandboxUnavailableError, type ExecutorSession, type ExecutorSessionOptions } from '../executor/session.js';
 import { isReporterName, loadReporter } from '../reporters/index.js';
@@ -12,7 +11,7 @@ import { loadScenario } from '../simulate/scenario.js';
 import type { SimulationTrace } from '../simulate/trace.js';
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, colorFor, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
+import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 
 export const SIMULATE_HELP = `Usage: validate-agent-hooks simulate PROFILE --scenario signal|timeout [options]
        validate-agent-hooks simulate --swarm SCENARIO.yaml [options]
@@ -201,36 +200,25 @@ export function parseSimulateArgs(args: string[]): {
   /** --color, --no-color, --ci: colour for the stylish findings (the other formats have none). */
   output: { color?: boolean; 'no-color'?: boolean; ci?: boolean };
 } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        scenario: { type: 'string' },
-        swarm: { type: 'string' },
-        format: { type: 'string', short: 'f' },
-        'signal-after-ms': { type: 'string' },
-        'timeout-threshold-ms': { type: 'string' },
-        'hook-timeout-ms': { type: 'string' },
-        'signal-data': { type: 'string' },
-        'agent-id': { type: 'string' },
-        'swarm-id': { type: 'string' },
-        task: { type: 'string' },
-        iteration: { type: 'string' },
-        phase: { type: 'string' },
-        'blocking-type': { type: 'string' },
-        workspace: { type: 'string' },
-        'redis-url': { type: 'string' },
-        'no-sandbox': { type: 'boolean' },
-        ...OUTPUT_FLAG_OPTIONS,
-      },
-    });
-  } catch (error) {
-    throw new SimulateUsageError(argsErrorMessage(error));
-  }
+  const parsed = parseCommandArgs(args, {
+    scenario: { type: 'string' },
+    swarm: { type: 'string' },
+    format: { type: 'string', short: 'f' },
+    'signal-after-ms': { type: 'string' },
+    'timeout-threshold-ms': { type: 'string' },
+    'hook-timeout-ms': { type: 'string' },
+    'signal-data': { type: 'string' },
+    'agent-id': { type: 'string' },
+    'swarm-id': { type: 'string' },
+    task: { type: 'string' },
+    iteration: { type: 'string' },
+    phase: { type: 'string' },
+    'blocking-type': { type: 'string' },
+    workspace: { type: 'string' },
+    'redis-url': { type: 'string' },
+    'no-sandbox': { type: 'boolean' },
+  });
+  if ('error' in parsed) throw new SimulateUsageError(parsed.error);
   const { values, positionals } = parsed;
   const format = (values.format ?? 'timeline') as Format;
   if (values.help) return { help: true, format: 'timeline', noSandbox: false, output: {} };

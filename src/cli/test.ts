@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Diagnostic, LintResult } from '../diagnostics.js';
 import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
 import {
@@ -14,7 +13,7 @@ import type { ExecutorSession, ExecutorSessionOptions } from '../executor/sessio
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, colorFor, OUTPUT_FLAG_OPTIONS, OUTPUT_FLAGS_HELP } from './output-flags.js';
+import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
@@ -81,25 +80,14 @@ export async function testCommand(
   io: CliIO,
   dependencies: { createSession?: (options: ExecutorSessionOptions) => Promise<ExecutorSession> } = {},
 ): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        format: { type: 'string', short: 'f' },
-        'timeout-cap': { type: 'string' },
-        target: { type: 'string' },
-        project: { type: 'string' },
-        'no-sandbox': { type: 'boolean' },
-        ...OUTPUT_FLAG_OPTIONS,
-      },
-    });
-  } catch (error) {
-    return usage(io, argsErrorMessage(error));
-  }
+  const parsed = parseCommandArgs(args, {
+    format: { type: 'string', short: 'f' },
+    'timeout-cap': { type: 'string' },
+    target: { type: 'string' },
+    project: { type: 'string' },
+    'no-sandbox': { type: 'boolean' },
+  });
+  if ('error' in parsed) return usage(io, parsed.error);
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(TEST_HELP);
