@@ -5,18 +5,17 @@ import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
 import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
-import { collectCommands } from '../shell/commands.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import type { LintConfig } from './config.js';
 import { effectiveSeverity, insideText, resolveSeverity, ruleOptions, toDiagnostic, withoutSuperseded } from './findings.js';
 import { withFileFixes } from './script-fixes.js';
 import { applySuppressions } from './suppressions.js';
-import { DOCS_BASE, readsRuntime, type AnalysedHook, type Report, type Rule } from './rule.js';
+import { DOCS_BASE, readsRuntime, type Report, type Rule } from './rule.js';
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
 import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
-import { scriptReports, type LintSession } from './session.js';
+import { analysedItem, scriptReports, type AnalysedItem, type LintSession } from './session.js';
 
 /** Below this many files a run is not split into slices for the batch analyzers. */
 const MIN_FILES_PER_SLICE = 4;
@@ -192,10 +191,10 @@ function checkProfile(
       report: (r) => push(rule, r, r.range),
     });
   }
-  const analysed: (AnalysedHook & { map: ScriptSourceMap })[] = [];
+  const analysed: AnalysedItem[] = [];
   try {
     for (const { hook, map } of state.hooks)
-      analysed.push(session ? session.analyse(hook, map, parser) : analyse(hook, map, parseShell(parser, hook.text)));
+      analysed.push(session ? session.analyse(hook, map, parser) : analysedItem(hook, map, parseShell(parser, hook.text)));
     if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
     for (const item of analysed) {
       const own = rules.filter((rule) => rule.checkScript && inScope(rule, 'hooks') && readsRuntime(rule, item.hook.runtime));
@@ -222,7 +221,7 @@ function checkProfile(
     // A word in a block is in the body too (a block's lines are the body's, less some indentation).
     const searched = bodyRules.length > 0 && !profile.kind && contains(profile.source.text.slice(profile.bodyStart));
     for (const block of searched ? bodyCodeBlocks(profile).filter((b) => contains(b.text)) : []) {
-      const item = analyse(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
+      const item = analysedItem(block, new ScriptSourceMap(block, profile.lines), parseShell(parser, block.text));
       analysed.push(item);
       state.bodyBlocks.push(block);
       for (const rule of bodyRules) {
@@ -233,18 +232,6 @@ function checkProfile(
     // Trees live in WASM memory; free them as soon as the rules are done.
     for (const item of analysed) if (!session?.owns(item.tree)) item.tree.delete();
   }
-}
-
-function analyse(hook: HookScript, map: ScriptSourceMap, tree: AnalysedHook['tree']): AnalysedHook & { map: ScriptSourceMap } {
-  const scriptLines = map.scriptLines;
-  return {
-    hook,
-    tree,
-    map,
-    commands: collectCommands(tree.rootNode, hook.text),
-    range: (start, end) => scriptLines.rangeOf(start, end),
-    mapRange: (range) => map.mapRange(range).range,
-  };
 }
 
 function inScope(rule: Rule<unknown>, scope: 'hooks' | 'body'): boolean {

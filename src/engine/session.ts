@@ -2,7 +2,7 @@ import type { Range } from '../diagnostics.js';
 import type { HookScript } from '../hooks/types.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import { collectCommands } from '../shell/commands.js';
-import type { loadShellParser, SyntaxTree } from '../shell/parser.js';
+import { parseShell, type loadShellParser, type SyntaxTree } from '../shell/parser.js';
 import type { AnalysedHook, Report, Rule } from './rule.js';
 
 type Parser = Awaited<ReturnType<typeof loadShellParser>>;
@@ -70,9 +70,9 @@ export class LintSession {
     const last = this.entries.get(id);
     let entry: Entry;
     if (this.next.has(id)) {
-      const tree = parse(parser, hook.text);
+      const tree = parseShell(parser, hook.text);
       this.strays.push(tree);
-      return item(hook, map, tree, collectCommands(tree.rootNode, hook.text));
+      return analysedItem(hook, map, tree);
     }
     if (last && last.text === hook.text) {
       this.stats.keptTrees++;
@@ -85,17 +85,17 @@ export class LintSession {
       let tree: SyntaxTree;
       if (last) {
         last.tree.edit(editBetween(last.text, hook.text));
-        tree = parse(parser, hook.text, last.tree);
+        tree = parseShell(parser, hook.text, last.tree);
         this.stats.incrementalParses++;
         last.tree.delete();
         this.entries.delete(id);
       } else {
-        tree = parse(parser, hook.text);
+        tree = parseShell(parser, hook.text);
       }
       entry = { text: hook.text, tree, commands: collectCommands(tree.rootNode, hook.text), position, byRule: new Map() };
     }
     this.next.set(id, entry);
-    return item(hook, map, entry.tree, entry.commands);
+    return analysedItem(hook, map, entry.tree, entry.commands);
   }
 
   /** The reports of the script rules on one hook, in the order the rules are given: kept, or found by running the rule. */
@@ -211,7 +211,13 @@ function positionOf(hook: HookScript): string {
   return JSON.stringify([hook.keyRange, hook.valueRange, hook.segments, hook.claudeCode?.fields]);
 }
 
-function item(hook: HookScript, map: ScriptSourceMap, tree: SyntaxTree, commands: AnalysedHook['commands']): AnalysedItem {
+/** A hook with what the script rules read of it: its tree, its commands, and its script and file positions. */
+export function analysedItem(
+  hook: HookScript,
+  map: ScriptSourceMap,
+  tree: SyntaxTree,
+  commands: AnalysedHook['commands'] = collectCommands(tree.rootNode, hook.text),
+): AnalysedItem {
   const scriptLines = map.scriptLines;
   return {
     hook,
@@ -221,12 +227,6 @@ function item(hook: HookScript, map: ScriptSourceMap, tree: SyntaxTree, commands
     range: (start, end) => scriptLines.rangeOf(start, end),
     mapRange: (range) => map.mapRange(range).range,
   };
-}
-
-function parse(parser: Parser, text: string, old?: SyntaxTree): SyntaxTree {
-  const tree = parser.parse(text, old);
-  if (!tree) throw new Error('tree-sitter returned no tree');
-  return tree;
 }
 
 /** The edit that turns `before` into `after`, as one span between their common prefix and suffix (UTF-16 units, as the parser counts). */

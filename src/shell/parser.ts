@@ -37,8 +37,9 @@ export function loadShellParser(): Promise<TSParser> {
   return parserPromise;
 }
 
-export function parseShell(parser: TSParser, text: string): Tree {
-  const tree = parser.parse(text);
+/** `old`, the tree of the text before an edit (after `old.edit(…)`), lets tree-sitter re-read only what changed. */
+export function parseShell(parser: TSParser, text: string, old?: Tree): Tree {
+  const tree = parser.parse(text, old);
   if (!tree) throw new Error('tree-sitter returned no tree');
   return tree;
 }
