@@ -136,13 +136,17 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     stderr: captureStream(child.stderr, limits, stopFor('output')),
   };
 
+  // A process that could not start has no pid: `started` says why, below.
+  const gateProblem = child.pid === undefined ? undefined : openGate(child, options);
   try {
     await child.started;
   } catch (error) {
     return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
   }
-  const gateProblem = await openGate(child, options);
-  if (gateProblem) return emptyOutcome(gateProblem, clock.now() - startedAt);
+  if (gateProblem) {
+    await child.exited;
+    return emptyOutcome(gateProblem, clock.now() - startedAt);
+  }
 
   const init = options.containment.kind === 'pid-namespace' ? readInitPid(child.extra[0]) : Promise.resolve(undefined);
   const cgroup = options.cgroup;
@@ -208,22 +212,22 @@ function trampolineRequest(options: SuperviseOptions): SpawnRequest {
   };
 }
 
-/** Moves the waiting trampoline into its control group and lets it go on; returns the problem when it could not. */
-async function openGate(child: SpawnedProcess, options: SuperviseOptions): Promise<string | undefined> {
+/**
+ * Moves the waiting trampoline into its control group and lets it go on;
+ * returns the problem when it could not. Synchronous, right after the spawn:
+ * the trampoline is still starting when the gate opens, so it never waits.
+ */
+function openGate(child: SpawnedProcess, options: SuperviseOptions): string | undefined {
   if (!options.cgroup) {
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     return undefined;
   }
   const cgroup = options.cgroup;
-  const entered =
-    child.pid !== undefined &&
-    (await cgroup.enter(child.pid).then(
-      () => true,
-      () => false,
-    ));
-  if (!entered) {
+  try {
+    if (child.pid === undefined) throw new Error('no pid');
+    cgroup.enter(child.pid);
+  } catch {
     child.kill('SIGKILL');
-    await child.exited;
     return `could not move the sandbox into its control group ${cgroup.path}`;
   }
   // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
-import { createRunCgroup, type RunCgroup } from './cgroup.js';
+import { createRunCgroup, primeCgroupMoves, type RunCgroup } from './cgroup.js';
 import { buildHookEnvironment, type HookContext } from './env.js';
 import { superviseProcess, type ExecutionOutcome, type SuperviseOptions } from './execute.js';
 import { openRunChannels, type RunChannels } from './run-channels.js';
@@ -135,6 +135,7 @@ function slashNamesFor(hook: HookScript): string[] {
 
 async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChannels, holder: { cgroup?: RunCgroup }): Promise<Launched> {
   const { options, agent } = plan;
+  const primed = primeCgroupMoves();
   const env = {
     BASH_ENV: SANDBOX_PATHS.functions,
     ...SHELL_LEVEL,
@@ -167,7 +168,7 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     startFd: 4,
   });
   await writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 });
-  const cgroup = await createRunCgroup(`vah-${basename(ctx.paths.dir)}-${plan.runId}`, plan.limits.memoryBytes);
+  const [cgroup] = await Promise.all([createRunCgroup(`vah-${basename(ctx.paths.dir)}-${plan.runId}`, plan.limits.memoryBytes), primed]);
   if (cgroup) holder.cgroup = cgroup;
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
+import { primeCgroupMoves } from './cgroup.js';
 import { createWritableArea, type WritableArea } from './disk.js';
 import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
@@ -61,6 +62,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const bwrap = mode === 'bwrap' ? requireBwrap(identity, options.bwrapSearchPath) : undefined;
   const realRedisCli = requireRedisCli();
   const redisHelper = mode === 'bwrap' ? findRedisHelper() : undefined;
+  // Taken while the session sets up, the kernel's wait before a first move between control groups is off the launch's path.
+  const primed = mode === 'bwrap' ? primeCgroupMoves() : undefined;
 
   const baseDir = options.baseDir ?? (await reachableTempDir(identity.sandboxOwner !== undefined));
   await sweepStaleSessions(baseDir, writableAreaPath);
@@ -92,6 +95,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     Promise.all([
       sharedFiles.then(() => ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS])),
       seccomp && seccompFile ? writeFile(seccompFile, seccomp, { mode: 0o644 }) : undefined,
+      primed,
     ]),
   ]);
   const failed = [made, started, written].find((result) => result.status === 'rejected');
