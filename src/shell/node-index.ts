@@ -59,6 +59,11 @@ export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxN
     // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
     return walkForTypes(root, types);
   }
+  return placedNodesOfType(root, types).map((entry) => entry.node);
+}
+
+/** The same nodes as `nodesOfType` (which see; no `ERROR`), each with its start and end offsets, which the index has read. */
+export function placedNodesOfType(root: SyntaxNode, types: readonly string[]): readonly { node: SyntaxNode; start: number; end: number }[] {
   const index = treeIndex(root.tree, types);
   const start = root.startIndex;
   const end = root.endIndex;
@@ -76,7 +81,7 @@ export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxN
     }
   }
   if (types.length > 1) found.sort((a, b) => a.order - b.order);
-  return found.map((entry) => entry.node);
+  return found;
 }
 
 function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
