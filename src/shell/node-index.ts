@@ -15,6 +15,9 @@ interface TreeIndex {
 
 const indexes = new WeakMap<SyntaxTree, TreeIndex>();
 
+/** Whether each symbol of the shell grammar (the one language of the process) is a named node's. */
+const namedSymbols = new Map<number, boolean>();
+
 /** Every node type a rule has asked for in this process; the rules ask for about a dozen. */
 const wantedTypes = new Set<string>();
 
@@ -32,12 +35,19 @@ function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
   if (existing && types.every((type) => existing.types.has(type))) return existing;
   for (const type of types) wantedTypes.add(type);
   const index: TreeIndex = { byType: new Map(), types: new Set(wantedTypes) };
+  const language = tree.language;
   tree.rootNode.descendantsOfType([...wantedTypes]).forEach((node, order) => {
-    if (!node?.isNamed) return;
+    if (!node) return;
+    // One call into WASM for the symbol answers both the type and whether it is named (per symbol, once).
+    const symbol = node.typeId;
+    let named = namedSymbols.get(symbol);
+    if (named === undefined) namedSymbols.set(symbol, (named = language.nodeTypeIsNamed(symbol)));
+    if (!named) return;
     const entry = { node, start: node.startIndex, end: node.endIndex, order };
-    const list = index.byType.get(node.type);
+    const type = language.types[symbol] || 'ERROR';
+    const list = index.byType.get(type);
     if (list) list.push(entry);
-    else index.byType.set(node.type, [entry]);
+    else index.byType.set(type, [entry]);
   });
   indexes.set(tree, index);
   return index;

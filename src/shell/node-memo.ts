@@ -35,21 +35,22 @@ export interface TextEdit {
  * Without a memo (the CLI) every answer is computed.
  */
 class NodeMemo {
-  /** Answers about nodes of this tree, by kind and `start,end`. */
-  readonly current = new Map<MemoKind, Map<string, unknown>>();
+  /** Answers about nodes of this tree, by kind and place (`key(start, end)`). */
+  readonly current = new Map<MemoKind, Map<number, unknown>>();
 
   constructor(
     /** Answers about nodes of the tree this one was parsed from, in that tree's offsets. */
-    private readonly prior?: Map<MemoKind, Map<string, unknown>>,
+    private readonly prior?: Map<MemoKind, Map<number, unknown>>,
     private readonly edit?: TextEdit,
     /** Where the structure changed, in this tree's offsets. */
     private readonly changed: readonly { start: number; end: number }[] = [],
   ) {}
 
   get<T>(kind: MemoKind, start: number, end: number, compute: () => T): T {
+    if (end >= PLACES) return compute();
     let own = this.current.get(kind);
     if (!own) this.current.set(kind, (own = new Map()));
-    const key = `${start},${end}`;
+    const key = placeKey(start, end);
     if (own.has(key)) return own.get(key) as T;
     const prior = this.prior?.get(kind);
     const before = prior && this.priorKey(start, end);
@@ -65,20 +66,28 @@ class NodeMemo {
   }
 
   /** The key of the same node in the tree this one was parsed from, if the node can be the same one. */
-  private priorKey(start: number, end: number): string | undefined {
+  private priorKey(start: number, end: number): number | undefined {
     const edit = this.edit;
     if (!edit) return undefined;
     // Touching the edit or a changed range counts as overlapping it.
     for (const range of this.changed) if (range.start <= end && start <= range.end) return undefined;
-    if (end < edit.start) return `${start},${end}`;
+    if (end < edit.start) return placeKey(start, end);
     const shift = edit.newEnd - edit.oldEnd;
-    if (start > edit.newEnd) return `${start - shift},${end - shift}`;
+    if (start > edit.newEnd) return placeKey(start - shift, end - shift);
     return undefined;
   }
 }
 
 /** How many answers were kept from a last run (the differential test checks that reuse happens). */
 export const nodeMemoStats = { reused: 0 };
+
+/** Offsets below this have a key of their own (a hook of 64 MiB); nothing is kept about nodes beyond. */
+const PLACES = 0x4000000;
+
+/** One number for a node's place. */
+function placeKey(start: number, end: number): number {
+  return start * PLACES + end;
+}
 
 const memos = new WeakMap<SyntaxTree, NodeMemo>();
 
