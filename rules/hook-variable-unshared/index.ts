@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { runtimeEnvFor, SHELL_ENV } from '../../src/runtime/contract.js';
 import { nodesOfType, variableUses } from '../../src/shell/analysis.js';
+import { walkedNodesOfType } from '../../src/shell/node-index.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { handledVariables, variableWrites } from '../../src/shell/variables.js';
 
@@ -91,7 +92,8 @@ function arithmeticReads(root: SyntaxNode): { name: string; start: number; end: 
   const reads: { name: string; start: number; end: number }[] = [];
   for (const arithmetic of nodesOfType(root, ['arithmetic_expansion', 'compound_statement'])) {
     if (arithmetic.type === 'compound_statement' && !arithmetic.text.startsWith('((')) continue;
-    for (const name of nodesOfType(arithmetic, ['variable_name'])) {
+    // Names are asked about only here, under arithmetic: a walk, not an index of every name of every hook.
+    for (const name of walkedNodesOfType(arithmetic, ['variable_name'])) {
       const parent = name.parent;
       if (parent?.type === 'postfix_expression' || parent?.type === 'unary_expression') continue;
       if (

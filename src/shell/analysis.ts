@@ -1,5 +1,5 @@
 import { basename, type ShellCommand, type ShellWord } from './commands.js';
-import { hasNodeMemo, remembered } from './node-memo.js';
+import { hasNodeMemo, placeKey, remembered } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -104,6 +104,65 @@ export const DEFAULT_OPERATORS = new Set([':-', '-', ':=', '=', ':?', '?', ':+',
  * protect it.
  */
 export function isSplitInCommand(expansion: SyntaxNode): boolean {
+  const tree = expansion.tree;
+  // An editor's hook: every answer at once, top-down (reading a node's parent makes tree-sitter search
+  // for it from the root), each command's kept for the next run when the edit left the command alone.
+  if (hasNodeMemo(tree)) {
+    let places = splitPlacesByTree.get(tree);
+    if (places === undefined) splitPlacesByTree.set(tree, (places = tree.rootNode.hasError ? null : splitPlaces(tree)));
+    const key = placeKey(expansion.startIndex, expansion.endIndex);
+    if (places && key !== undefined) return places.has(key);
+  }
+  return isSplitUpwards(expansion);
+}
+
+/** Null for a tree with errors, where a command name can stand without its command. */
+const splitPlacesByTree = new WeakMap<SyntaxNode['tree'], Set<number> | null>();
+
+/**
+ * The places (`placeKey`) of the nodes `isSplitUpwards` says yes to, in a
+ * tree without errors: the children of a command or of its name, the values
+ * of a `for` list, and the parts of concatenations among those. Only expansions are asked about, and
+ * no other node shares an expansion's place but a command name that is
+ * nothing but the expansion, which gets the same answer.
+ */
+function splitPlaces(tree: SyntaxNode['tree']): Set<number> {
+  const places = new Set<number>();
+  const root = tree.rootNode;
+  for (const { node, start, end } of placedNodesOfType(root, ['command'])) {
+    const relative = remembered(tree, 'split-words', start, end, () => {
+      const found: number[] = [];
+      splitParts(node.children, start, found);
+      return found;
+    });
+    for (let i = 0; i < relative.length; i += 2) {
+      const key = placeKey(start + relative[i]!, start + relative[i + 1]!);
+      if (key !== undefined) places.add(key);
+    }
+  }
+  for (const loop of nodesOfType(root, ['for_statement'])) {
+    const found: number[] = [];
+    splitParts(loop.childrenForFieldName('value'), 0, found);
+    for (let i = 0; i < found.length; i += 2) {
+      const key = placeKey(found[i]!, found[i + 1]!);
+      if (key !== undefined) places.add(key);
+    }
+  }
+  return places;
+}
+
+/** Adds the offsets (less `base`) of each node and, through command names and concatenations, of their parts. */
+function splitParts(nodes: readonly (SyntaxNode | null)[], base: number, found: number[]): void {
+  for (const node of nodes) {
+    if (!node) continue;
+    const start = node.startIndex;
+    found.push(start - base, node.endIndex - base);
+    const type = node.type;
+    if (type === 'concatenation' || type === 'command_name') splitParts(node.children, base, found);
+  }
+}
+
+function isSplitUpwards(expansion: SyntaxNode): boolean {
   let child = expansion;
   for (let parent = expansion.parent; parent; child = parent, parent = parent.parent) {
     switch (parent.type) {

@@ -102,6 +102,15 @@ function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
   return false;
 }
 
+/**
+ * The same answer as `nodesOfType`, by a walk of the subtree: for a question
+ * asked only under a few small nodes, which would otherwise index every node
+ * of its type in every tree (the index holds each type any rule asked for).
+ */
+export function walkedNodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
+  return walkForTypes(root, types);
+}
+
 /** The named nodes of the types at or below `root`, in pre-order, by a cursor walk of the subtree. */
 function walkForTypes(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
   const found: SyntaxNode[] = [];

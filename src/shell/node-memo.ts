@@ -12,7 +12,9 @@ export type MemoKind =
   /** The names of the variables a command word reads. */
   | 'word-variables'
   /** The JSON text a word builds, if it builds one with expansions (json-spliced-value). */
-  | 'json-text';
+  | 'json-text'
+  /** The places of a command's words and their parts, which the shell splits (src/shell/analysis.ts). */
+  | 'split-words';
 
 /** An edit in offsets of the new text: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
 export interface TextEdit {
@@ -47,10 +49,10 @@ class NodeMemo {
   ) {}
 
   get<T>(kind: MemoKind, start: number, end: number, compute: () => T): T {
-    if (end >= PLACES) return compute();
+    const key = placeKey(start, end);
+    if (key === undefined) return compute();
     let own = this.current.get(kind);
     if (!own) this.current.set(kind, (own = new Map()));
-    const key = placeKey(start, end);
     if (own.has(key)) return own.get(key) as T;
     const prior = this.prior?.get(kind);
     const before = prior && this.priorKey(start, end);
@@ -84,9 +86,9 @@ export const nodeMemoStats = { reused: 0 };
 /** Offsets below this have a key of their own (a hook of 64 MiB); nothing is kept about nodes beyond. */
 const PLACES = 0x4000000;
 
-/** One number for a node's place. */
-function placeKey(start: number, end: number): number {
-  return start * PLACES + end;
+/** One number for a node's place, or undefined past the offsets that have one. */
+export function placeKey(start: number, end: number): number | undefined {
+  return end < PLACES ? start * PLACES + end : undefined;
 }
 
 const memos = new WeakMap<SyntaxTree, NodeMemo>();
