@@ -40,6 +40,10 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     runtimes: data.runtimes ?? ['claude-flow', 'claude-code'],
   };
   const claudeCodeIds = Object.keys(data.claudeCodeMessages ?? {});
+  // The names any pattern matches, exactly or by a prefix (`mkfs*`).
+  const candidates = data.patterns.flatMap((p) => p.commands);
+  const names = new Set(candidates.filter((c) => !c.endsWith('*')));
+  const prefixes = candidates.filter((c) => c.endsWith('*')).map((c) => c.slice(0, -1));
   if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
   return defineRule({
     id: data.id,
@@ -48,7 +52,12 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
-        if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
+        // Most commands are none of the rule's: only the name is looked at (matchesPattern needs one).
+        const name = command.name.value;
+        if (name === undefined) continue;
+        const base = basename(name);
+        if (!names.has(base) && !prefixes.some((prefix) => base.startsWith(prefix))) continue;
+        if (allowed.has(base)) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
         const forClaudeCode = context.hook.runtime === 'claude-code' && claudeCodeIds.includes(pattern.messageId);

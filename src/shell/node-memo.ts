@@ -14,7 +14,9 @@ export type MemoKind =
   /** The JSON text a word builds, if it builds one with expansions (json-spliced-value). */
   | 'json-text'
   /** The places of a command's words and their parts, which the shell splits (src/shell/analysis.ts). */
-  | 'split-words';
+  | 'split-words'
+  /** The path a file redirect names (path-outside-workspace). */
+  | 'redirect-path';
 
 /** An edit in offsets of the new text: `[start, oldEnd)` of the old text became `[start, newEnd)`. */
 export interface TextEdit {
