@@ -40,6 +40,7 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     runtimes: data.runtimes ?? ['claude-flow', 'claude-code'],
   };
   const claudeCodeIds = Object.keys(data.claudeCodeMessages ?? {});
+  const names = commandNames(data.patterns);
   if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
   return defineRule({
     id: data.id,
@@ -48,7 +49,9 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
-        if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
+        const name = command.name.value;
+        // Most commands of a hook are none of this rule's: one look at the name settles them.
+        if (name === undefined || !names.matches(basename(name)) || allowed.has(basename(name))) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
         const forClaudeCode = context.hook.runtime === 'claude-code' && claudeCodeIds.includes(pattern.messageId);
@@ -61,6 +64,18 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
       }
     },
   });
+}
+
+/** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
+function commandNames(patterns: readonly CommandPattern[]): { matches(base: string): boolean } {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const pattern of patterns)
+    for (const candidate of pattern.commands) {
+      if (candidate.endsWith('*')) prefixes.push(candidate.slice(0, -1));
+      else exact.add(candidate);
+    }
+  return { matches: (base) => exact.has(base) || prefixes.some((prefix) => base.startsWith(prefix)) };
 }
 
 export function matchesPattern(command: ShellCommand, pattern: CommandPattern): boolean {
