@@ -46,7 +46,10 @@ export default defineRule<Options>({
   defaultOptions: { safeVariables: [] },
   checkScript(context) {
     const root = context.tree.rootNode;
-    const safety = wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]);
+    // What the script's assignments say of each variable is worked out only for a hook that builds JSON text.
+    let known: ReturnType<typeof wordSafety> | undefined;
+    const safetyOf = (): ReturnType<typeof wordSafety> =>
+      (known ??= wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]));
     for (const word of nodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
       const raw = word.text;
@@ -58,7 +61,7 @@ export default defineRule<Options>({
       if (json === undefined) continue;
       const inString = placeholdersInString(json);
       template.expansions.forEach((expansion, index) => {
-        const shape = safety.shapeOf(expansion);
+        const shape = safetyOf().shapeOf(expansion);
         if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') {
           if (!inString[index] && shape === 'digits') reportIfMayBeEmpty(expansion);
           return;
@@ -74,7 +77,7 @@ export default defineRule<Options>({
     function reportIfMayBeEmpty(expansion: SyntaxNode): void {
       const use = variableUse(expansion);
       if (!use || use.length) return;
-      const assignment = mayBeUnset(safety, use.name, expansion);
+      const assignment = mayBeUnset(safetyOf(), use.name, expansion);
       if (!assignment) return;
       context.report({
         messageId: 'empty',
