@@ -12,6 +12,9 @@ const KILL_VALUE_OPTIONS = new Set(['-s', '-n']);
  * `pkill -P $$`). Matching processes by name or signalling process groups
  * reaches the runtime, other agents and the user's own programs.
  */
+/** The commands this rule reads; every other command is passed over before its place is worked out. */
+const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs']);
+
 export default defineRule({
   id: 'process-control',
   meta: {
@@ -31,6 +34,7 @@ export default defineRule({
   checkScript(context) {
     for (const command of context.commands) {
       const base = commandBase(command);
+      if (base === undefined || !SIGNALLERS.has(base)) continue;
       const range = context.range(command.start, command.end);
       if (base === 'killall' || base === 'killall5') {
         context.report({ messageId: 'byName', data: { tool: base, full: '' }, range });
