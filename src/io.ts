@@ -16,12 +16,14 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  const stdout = guarded(process.stdout);
+  const stderr = guarded(process.stderr);
   return {
     stdout: (text) => {
-      process.stdout.write(text);
+      if (!stdout.closed) process.stdout.write(text);
     },
     stderr: (text) => {
-      process.stderr.write(text);
+      if (!stderr.closed) process.stderr.write(text);
     },
     cwd: process.cwd(),
     env: process.env,
@@ -34,6 +36,32 @@ export function processIO(): CliIO {
       return Buffer.concat(chunks).toString('utf8');
     },
   };
+}
+
+const guards = new WeakMap<NodeJS.WriteStream, { closed: boolean }>();
+
+/**
+ * A reader that stops reading (`validate-agent-hooks … | head`) closes the
+ * pipe: the next write fails with EPIPE, which Node raises as an unhandled
+ * 'error' event, a stack trace. What is left to print then has no reader:
+ * it is dropped, and the command ends with its own exit code. Any other
+ * write error is said once on stderr and makes the exit code 2.
+ */
+function guarded(stream: NodeJS.WriteStream): { closed: boolean } {
+  let guard = guards.get(stream);
+  if (guard) return guard;
+  const state = { closed: false };
+  guard = state;
+  guards.set(stream, guard);
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (state.closed) return;
+    state.closed = true;
+    if (error.code === 'EPIPE') return;
+    process.exitCode = 2;
+    if (stream !== process.stderr && !guarded(process.stderr).closed)
+      process.stderr.write(`validate-agent-hooks: cannot write the output: ${error.code ?? error.message}\n`);
+  });
+  return guard;
 }
 
 /** An in-memory CliIO for tests: collects what would be printed. */

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -265,5 +265,22 @@ describe('CLI', () => {
     expect(execFileSync(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), '--version'], { encoding: 'utf8' })).toMatch(
       /\d+\.\d+\.\d+/,
     );
+  });
+  it("a reader that stops reading early (`| head`) ends the output quietly, with the lint's exit code", async () => {
+    // Far more output than a pipe holds, so the writes after the reader is gone fail with EPIPE.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`.claude/agents/p${i}.md`] = BAD;
+    const dir = tempTree(files);
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'validate-agent-hooks'), '--all', '--no-shellcheck', '--format', 'json'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    rmSync(dir, { recursive: true, force: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
   });
 });

@@ -52,12 +52,18 @@ export default defineRule<Options>({
       for (const command of item.commands) {
         const name = commandBase(command);
         if (name === undefined || allowed.has(name) || isNotRun(command)) continue;
-        const range = item.range(command.name.start, command.name.end);
         if (MCP_TOOL.test(name)) {
-          context.report({ hook: item.hook, messageId: 'mcpTool', data: { name }, range, severity: 'error' });
+          context.report({
+            hook: item.hook,
+            messageId: 'mcpTool',
+            data: { name },
+            range: item.range(command.name.start, command.name.end),
+            severity: 'error',
+          });
           continue;
         }
         if (sources || !SNAKE_CASE.test(name) || KNOWN_EXECUTABLES.has(name) || functions.has(name)) continue;
+        const range = item.range(command.name.start, command.name.end);
         const other = definitions.find((d) => d.item !== item && d.functions.has(name));
         const related: RelatedInformation[] = [];
         if (other) {

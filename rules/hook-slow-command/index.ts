@@ -29,6 +29,8 @@ interface Options {
 /** Seconds one cold `npx pkg@version` start costs: npm resolves the version against the registry before anything runs. */
 const NPX_COLD_START_SECONDS = 2;
 const INFO_ONLY = new Set(['--version', '-V', '--help', '-h']);
+/** Commands this rule looks at beyond its table. */
+const OTHER_CHECKS = new Set(['find', 'npx', 'curl', 'wget']);
 const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
@@ -84,17 +86,23 @@ export default defineRule<Options>({
     const slow = tableFor(context.options);
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];
-    // Walking the tree costs as much as parsing it: only when the text has a lone `&` at all.
-    const background = /(^|[^&>|])&(?![&>])/m.test(context.hook.text) ? backgroundRanges(context.tree.rootNode) : [];
-    const inBackground = (c: ShellCommand): boolean => background.some(([start, end]) => c.start >= start && c.end <= end);
+    // Walking the tree costs as much as parsing it: only when a command is one this rule reports,
+    // and only when the text has a lone `&` at all.
+    let background: [number, number][] | undefined;
+    const inBackground = (c: ShellCommand): boolean =>
+      (background ??= hasLoneAmpersand(context.hook.text) ? backgroundRanges(context.tree.rootNode) : []).some(
+        ([start, end]) => c.start >= start && c.end <= end,
+      );
     for (const command of context.commands) {
-      if (command.wrappedBy === 'command' || inBackground(command)) continue;
-      if (boundedByTimeout(context.commands, command, budget)) continue;
+      if (command.wrappedBy === 'command') continue;
       const base = commandBase(command);
       // MCP tool names never run (command-unavailable); `--version` / `--help` only print.
-      if (base === undefined || base.startsWith('mcp__') || command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
-      const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
+      if (base === undefined || base.startsWith('mcp__')) continue;
       const entry = firstMatch(slow, command, base);
+      if (entry === undefined && !OTHER_CHECKS.has(base)) continue;
+      if (inBackground(command) || boundedByTimeout(context.commands, command, budget)) continue;
+      if (command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
+      const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
       if (entry && entry.seconds >= budget) {
         context.report({
           messageId: 'slow',
@@ -136,6 +144,16 @@ export default defineRule<Options>({
     }
   },
 });
+
+/** An `&` that sends a command to the background: not part of `&&`, `&>`, `>&`, `|&`. */
+function hasLoneAmpersand(text: string): boolean {
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + 1];
+    if (before !== '&' && before !== '>' && before !== '|' && after !== '&' && after !== '>') return true;
+  }
+  return false;
+}
 
 function oneLine(text: string): string {
   const first = text.split('\n')[0]!.replace(/\s*\\$/, '');

@@ -48,10 +48,10 @@ export default defineRule<Options>({
   defaultOptions: { safeVariables: [] },
   checkScript(context) {
     const root = context.tree.rootNode;
-    // The analysis reads every assignment and command of the hook: only done when some word builds JSON.
-    let analysed: ReturnType<typeof wordSafety> | undefined;
-    const safety = (): ReturnType<typeof wordSafety> =>
-      (analysed ??= wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]));
+    // What the script's assignments say of each variable is worked out only for a hook that builds JSON text.
+    let known: ReturnType<typeof wordSafety> | undefined;
+    const safetyOf = (): ReturnType<typeof wordSafety> =>
+      (known ??= wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]));
     const text = context.hook.text;
     for (const { node: word, start, end } of placedNodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
@@ -68,7 +68,7 @@ export default defineRule<Options>({
       const template = wordTemplate(word);
       const inString = placeholdersInString(json);
       template.expansions.forEach((expansion, index) => {
-        const shape = safety().shapeOf(expansion);
+        const shape = safetyOf().shapeOf(expansion);
         if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') {
           if (!inString[index] && shape === 'digits') reportIfMayBeEmpty(expansion);
           return;
@@ -84,7 +84,7 @@ export default defineRule<Options>({
     function reportIfMayBeEmpty(expansion: SyntaxNode): void {
       const use = variableUse(expansion);
       if (!use || use.length) return;
-      const assignment = mayBeUnset(safety(), use.name, expansion);
+      const assignment = mayBeUnset(safetyOf(), use.name, expansion);
       if (!assignment) return;
       context.report({
         messageId: 'empty',

@@ -12,6 +12,19 @@ const KILL_VALUE_OPTIONS = new Set(['-s', '-n']);
  * `pkill -P $$`). Matching processes by name or signalling process groups
  * reaches the runtime, other agents and the user's own programs.
  */
+/** `pgrep x | xargs kill`: the PID finder upstream of an `xargs kill` in its pipeline. */
+function pidFinderFeedingXargsKill(command: ShellCommand): string | undefined {
+  const inner = command.args.find((a) => a.value === 'kill');
+  const upstream = command.name.node.parent?.parent?.parent;
+  if (!inner || upstream?.type !== 'pipeline') return undefined;
+  return nodesOfType(upstream, ['command'])
+    .map((c) => c.childForFieldName('name')?.text ?? '')
+    .find((n) => PID_FINDERS.has(n));
+}
+
+/** The commands this rule reads; every other command is passed over before its place is worked out. */
+const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs']);
+
 export default defineRule({
   id: 'process-control',
   meta: {
@@ -31,6 +44,7 @@ export default defineRule({
   checkScript(context) {
     for (const command of context.commands) {
       const base = commandBase(command);
+      if (!SIGNALLERS.has(base ?? '')) continue;
       const range = context.range(command.start, command.end);
       if (base === 'killall' || base === 'killall5') {
         context.report({ messageId: 'byName', data: { tool: base, full: '' }, range });
@@ -59,14 +73,8 @@ export default defineRule({
           }
         }
       } else if (base === 'xargs') {
-        const inner = command.args.find((a) => a.value === 'kill');
-        const upstream = command.name.node.parent?.parent?.parent;
-        if (inner && upstream?.type === 'pipeline') {
-          const finder = nodesOfType(upstream, ['command'])
-            .map((c) => c.childForFieldName('name')?.text ?? '')
-            .find((n) => PID_FINDERS.has(n));
-          if (finder) context.report({ messageId: 'foundPids', data: { finder }, range });
-        }
+        const finder = pidFinderFeedingXargsKill(command);
+        if (finder) context.report({ messageId: 'foundPids', data: { finder }, range });
       }
     }
   },

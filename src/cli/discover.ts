@@ -1,5 +1,5 @@
-import type { Dirent } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { LintInput } from '../engine/lint.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -44,10 +44,11 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
       continue;
     }
     const path = isAbsolute(pattern) ? pattern : resolve(options.cwd, pattern);
-    const info = await stat(path).catch(() => undefined);
+    const info = statOrUndefined(path);
     if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
     if (info.isDirectory()) {
-      const files = [...(await markdownUnder(path)), ...(await hookJsonUnder(path))];
+      const entries = filesUnder(path);
+      const files = [...markdownIn(entries), ...hookJsonIn(entries)];
       if (files.length === 0) throw new UsageError(`No *.md files under the directory ${pattern}.`);
       files.forEach((f) => found.add(f));
     } else {
@@ -58,7 +59,14 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
 }
 
 async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined)) !== undefined;
+  return Promise.resolve(statOrUndefined(path) !== undefined);
+}
+
+// Discovery and reading are synchronous: on the corpus (139 profiles in 56 directories) Node 20's
+// recursive readdir from fs/promises took 8-10 ms a walk against ~1 ms for readdirSync, and reading
+// the files 32 at a time through the thread pool 12-19 ms (26 ms of CPU) against 4 ms (9 ms) in a loop.
+function statOrUndefined(path: string): ReturnType<typeof statSync> {
+  return statSync(path, { throwIfNoEntry: false });
 }
 
 /**
@@ -69,19 +77,19 @@ async function exists(path: string): Promise<boolean> {
  */
 export async function projectHookFiles(root: string): Promise<string[]> {
   const files: string[] = [];
-  const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() ?? false;
-  const isDir = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
-  if (await isDir(join(root, AGENTS_DIR))) files.push(...(await markdownUnder(join(root, AGENTS_DIR))));
+  const isFile = (path: string): boolean => statOrUndefined(path)?.isFile() ?? false;
+  const isDir = (path: string): boolean => statOrUndefined(path)?.isDirectory() ?? false;
+  if (isDir(join(root, AGENTS_DIR))) files.push(...markdownIn(filesUnder(join(root, AGENTS_DIR))));
   for (const name of ['settings.json', 'settings.local.json'])
-    if (await isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
-  if (await isDir(join(root, '.claude', 'skills'))) files.push(...(await namedUnder(join(root, '.claude', 'skills'), 'SKILL.md')));
+    if (isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
+  if (isDir(join(root, '.claude', 'skills'))) files.push(...namedIn(filesUnder(join(root, '.claude', 'skills')), 'SKILL.md'));
   const manifest = join(root, '.claude-plugin', 'plugin.json');
-  if (await isFile(manifest)) {
-    if (await isDir(join(root, 'agents'))) files.push(...(await markdownUnder(join(root, 'agents'))));
-    if (await isDir(join(root, 'skills'))) files.push(...(await namedUnder(join(root, 'skills'), 'SKILL.md')));
-    if (await isFile(join(root, 'hooks', 'hooks.json'))) files.push(join(root, 'hooks', 'hooks.json'));
+  if (isFile(manifest)) {
+    if (isDir(join(root, 'agents'))) files.push(...markdownIn(filesUnder(join(root, 'agents'))));
+    if (isDir(join(root, 'skills'))) files.push(...namedIn(filesUnder(join(root, 'skills')), 'SKILL.md'));
+    if (isFile(join(root, 'hooks', 'hooks.json'))) files.push(join(root, 'hooks', 'hooks.json'));
     files.push(manifest);
-    for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && (await isFile(path))) files.push(path);
+    for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && isFile(path)) files.push(path);
   }
   return files;
 }
@@ -107,11 +115,15 @@ function direntPath(entry: Dirent): string {
   return join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
 }
 
-/** The JSON hook configurations below a directory: `.claude/settings*.json`, plugins' `hooks/hooks.json` and manifests. */
-async function hookJsonUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+/** The regular files below a directory, walked once; symbolic links are not followed (no loops, nothing outside). */
+function filesUnder(dir: string): Dirent[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+}
+
+/** The JSON hook configurations among them: `.claude/settings*.json`, plugins' `hooks/hooks.json` and manifests. */
+function hookJsonIn(entries: readonly Dirent[]): string[] {
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .filter((entry) => entry.name.endsWith('.json'))
     .map(direntPath)
     .filter((path) =>
       /(?:^|[\\/])(?:\.claude[\\/]settings(?:\.local)?\.json|hooks[\\/]hooks\.json|\.claude-plugin[\\/]plugin\.json)$/.test(path),
@@ -119,38 +131,30 @@ async function hookJsonUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Every `*.md` below a directory, in a stable order; symbolic links are not followed (no loops, nothing outside). */
-async function markdownUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+/** Every `*.md` among them, in a stable order. */
+function markdownIn(entries: readonly Dirent[]): string[] {
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
+    .filter((entry) => entry.name.endsWith('.md'))
     .map(direntPath)
     .sort();
 }
 
-async function namedUnder(dir: string, name: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+function namedIn(entries: readonly Dirent[], name: string): string[] {
   return entries
-    .filter((entry) => entry.isFile() && entry.name === name)
+    .filter((entry) => entry.name === name)
     .map(direntPath)
     .sort();
 }
 
-/** Reads files in parallel, a bounded number at a time, each once. */
+/** Reads the files, each once, in order. */
 export async function readAll(files: readonly string[]): Promise<LintInput[]> {
-  const out = new Array<LintInput>(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      const filePath = files[index]!;
+  return Promise.resolve(
+    files.map((filePath) => {
       try {
-        out[index] = { filePath, bytes: await readFile(filePath) };
+        return { filePath, bytes: readFileSync(filePath) };
       } catch (error) {
         throw new UsageError(`Cannot read ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(32, files.length) }, worker));
-  return out;
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { childProcess } from '../child-process.js';
 import { realpathSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 
@@ -12,12 +12,14 @@ import { relative, resolve, sep } from 'node:path';
 export function repositoryRoot(cwd: string, env: Record<string, string | undefined> = {}): string {
   let top: string;
   try {
-    top = execFileSync('git', ['rev-parse', '--show-toplevel'], {
-      cwd,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
+    top = childProcess()
+      .execFileSync('git', ['rev-parse', '--show-toplevel'], {
+        cwd,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+      .trim();
   } catch {
     return cwd;
   }

@@ -40,10 +40,7 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     runtimes: data.runtimes ?? ['claude-flow', 'claude-code'],
   };
   const claudeCodeIds = Object.keys(data.claudeCodeMessages ?? {});
-  // The names any pattern matches, exactly or by a prefix (`mkfs*`).
-  const candidates = data.patterns.flatMap((p) => p.commands);
-  const names = new Set(candidates.filter((c) => !c.endsWith('*')));
-  const prefixes = candidates.filter((c) => c.endsWith('*')).map((c) => c.slice(0, -1));
+  const names = commandNames(data.patterns);
   if (data.securitySeverity !== undefined) meta.securitySeverity = data.securitySeverity;
   return defineRule({
     id: data.id,
@@ -52,12 +49,9 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
-        // Most commands are none of the rule's: only the name is looked at (matchesPattern needs one).
         const name = command.name.value;
-        if (name === undefined) continue;
-        const base = basename(name);
-        if (!names.has(base) && !prefixes.some((prefix) => base.startsWith(prefix))) continue;
-        if (allowed.has(base)) continue;
+        // Most commands of a hook are none of this rule's: one look at the name settles them.
+        if (name === undefined || !names.matches(basename(name)) || allowed.has(basename(name))) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
         const forClaudeCode = context.hook.runtime === 'claude-code' && claudeCodeIds.includes(pattern.messageId);
@@ -70,6 +64,18 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
       }
     },
   });
+}
+
+/** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
+function commandNames(patterns: readonly CommandPattern[]): { matches(base: string): boolean } {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const pattern of patterns)
+    for (const candidate of pattern.commands) {
+      if (candidate.endsWith('*')) prefixes.push(candidate.slice(0, -1));
+      else exact.add(candidate);
+    }
+  return { matches: (base) => exact.has(base) || prefixes.some((prefix) => base.startsWith(prefix)) };
 }
 
 export function matchesPattern(command: ShellCommand, pattern: CommandPattern): boolean {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
@@ -193,6 +192,8 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
 async function launchUnsandboxed(ctx: RunContext, plan: RunPlan, channels: RunChannels, warnings: string[]): Promise<Launched> {
   const { options, agent } = plan;
   warnings.push(NO_SANDBOX_WARNING);
+  // Loaded here, not at the top: node:crypto costs 3-4 ms to load, and only this mode uses it.
+  const { randomBytes } = await import('node:crypto');
   const markerValue = randomBytes(8).toString('hex');
   const layout = await noSandboxLayout({
     runDir: plan.runDir,

@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { SandboxLimits } from './sandbox.js';
+import { monotonicMs } from './process-runner.js';
 
 /**
  * What the supervisor (src/executor/execute.ts) watches while a hook runs and
@@ -94,8 +95,8 @@ export function readInitPid(info: Readable | undefined): Promise<{ pid: number; 
  */
 export async function reapNamespace(init: { pid: number; namespace: string } | undefined): Promise<number[]> {
   if (!init) return [];
-  const deadline = performance.now() + SURVIVOR_GRACE_MS;
-  while (performance.now() < deadline) {
+  const deadline = monotonicMs() + SURVIVOR_GRACE_MS;
+  while (monotonicMs() < deadline) {
     if (!isRunning(init.pid) || pidNamespaceOf(init.pid) !== init.namespace) return [];
     await delay(2);
   }

@@ -42,11 +42,15 @@ const KEY = /^([A-Za-z_][A-Za-z0-9_./-]*):( +|$)/;
 const FLOW_WORD = /^[A-Za-z0-9_][A-Za-z0-9_./@()*+-]*/;
 const DOC_OPTIONS = { uniqueKeys: true, prettyErrors: false, strict: true } as const;
 
-export function fastYaml(text: string): FastYaml | undefined {
+/**
+ * `maxDepth`: a document nesting its collections deeper is left to the
+ * caller's depth guard and `yaml` (so a document read here needs no guard).
+ */
+export function fastYaml(text: string, maxDepth = Number.POSITIVE_INFINITY): FastYaml | undefined {
   // A BOM, a tab or a bare carriage return anywhere is left to `yaml`.
   if (/[\t\uFEFF]|\r(?!\n)/.test(text)) return undefined;
   try {
-    return new Reader(text).read();
+    return new Reader(text, maxDepth).read();
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -57,7 +61,10 @@ class Reader {
   private readonly lines: Line[] = [];
   private readonly doc: Document.Parsed;
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {
     let start = 0;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
@@ -76,7 +83,7 @@ class Reader {
   read(): FastYaml {
     const first = this.significant(0);
     if (first === this.lines.length || this.lines[first]!.indent !== 0) unsupported();
-    const { node, data, next } = this.map(first, 0);
+    const { node, data, next } = this.map(first, 0, 1);
     if (this.significant(next) !== this.lines.length) unsupported();
     this.doc.contents = node as unknown as YAMLMap.Parsed;
     this.doc.range = [0, this.text.length, this.text.length];
@@ -98,7 +105,8 @@ class Reader {
     return i;
   }
 
-  private map(from: number, indent: number): { node: YAMLMap; data: Record<string, unknown>; next: number } {
+  private map(from: number, indent: number, depth: number): { node: YAMLMap; data: Record<string, unknown>; next: number } {
+    if (depth > this.maxDepth) unsupported();
     const node = new YAMLMap(this.doc.schema);
     const data: Record<string, unknown> = {};
     const seen = new Set<string>();
@@ -124,7 +132,10 @@ class Reader {
         const j = this.significant(i + 1);
         const below = this.lines[j];
         if (below && below.indent > indent) {
-          const inner = below.content === '-' || below.content.startsWith('- ') ? this.seq(j, below.indent) : this.map(j, below.indent);
+          const inner =
+            below.content === '-' || below.content.startsWith('- ')
+              ? this.seq(j, below.indent, depth + 1)
+              : this.map(j, below.indent, depth + 1);
           value = inner.node;
           valueData = inner.data;
           i = inner.next;
@@ -169,7 +180,8 @@ class Reader {
     return { node, data, next: i };
   }
 
-  private seq(from: number, indent: number): { node: YAMLSeq; data: unknown[]; next: number } {
+  private seq(from: number, indent: number, depth: number): { node: YAMLSeq; data: unknown[]; next: number } {
+    if (depth > this.maxDepth) unsupported();
     const node = new YAMLSeq(this.doc.schema);
     const data: unknown[] = [];
     let i = from;
@@ -186,7 +198,7 @@ class Reader {
       if (KEY.test(rest)) {
         // `- key: value` and the keys below it at the same column: a block map as the item.
         this.lines[i] = { ...line, indent: indent + skip, content: rest };
-        const inner = this.map(i, indent + skip);
+        const inner = this.map(i, indent + skip, depth + 1);
         node.items.push(inner.node);
         data.push(inner.data);
         i = inner.next;

@@ -16,6 +16,7 @@ export const MAX_ALIAS_COUNT = 200;
  * of levels.
  */
 export const MAX_YAML_DEPTH = 64;
+const FAST_PATH_DEPTH_MARGIN = 4;
 
 export interface Frontmatter {
   /** File offsets of the YAML text between the `---` fences. */
@@ -177,6 +178,17 @@ function parseProfile(path: string, source: SourceText): Profile {
     });
     return profile;
   }
+  // The fast path runs first and needs no guard: it gives up on collections nested deeper than the
+  // guard's limit less a margin, and the guard counts the shapes it reads at most one level deeper
+  // than they nest (a compact `- `, a one-line flow sequence). The one document it reads that the
+  // guard refused is a block scalar whose lines step their indentation deeper 60 times and more:
+  // text, not nesting, which the guard's generous count of indentation took for collections.
+  const fast = fastYaml(yamlText, MAX_YAML_DEPTH - FAST_PATH_DEPTH_MARGIN);
+  if (fast) {
+    // The fast path only accepts documents yaml reads without an error or a warning.
+    profile.frontmatter = { start, end, doc: fast.doc, data: fast.data };
+    return profile;
+  }
   const tooDeep = firstTooDeep(yamlText, MAX_YAML_DEPTH);
   if (tooDeep !== undefined) {
     problems.push({
@@ -185,12 +197,6 @@ function parseProfile(path: string, source: SourceText): Profile {
       ...lines.rangeOf(start + tooDeep, start + tooDeep + 1),
       message: `Invalid YAML: collections nested deeper than ${MAX_YAML_DEPTH} levels are not read.`,
     });
-    return profile;
-  }
-  const fast = fastYaml(yamlText);
-  if (fast) {
-    // The fast path only accepts documents yaml reads without an error or a warning.
-    profile.frontmatter = { start, end, doc: fast.doc, data: fast.data };
     return profile;
   }
   const doc = parseDocument(yamlText, { uniqueKeys: true, prettyErrors: false, strict: true });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { childProcess } from '../child-process.js';
 
 export interface BashSyntaxVerdict {
   ok: boolean;
@@ -14,7 +14,7 @@ export interface BashSyntaxVerdict {
  * cannot be run.
  */
 export function bashSyntax(text: string): BashSyntaxVerdict | undefined {
-  const result = spawnSync('bash', ['-n'], { input: text, encoding: 'utf8', timeout: 5000 });
+  const result = childProcess().spawnSync('bash', ['-n'], { input: text, encoding: 'utf8', timeout: 5000 });
   if (result.error || result.status === null) return undefined;
   if (result.status === 0) return { ok: true };
   const first = result.stderr.split('\n').find((l) => /line \d+:/.test(l)) ?? result.stderr.split('\n')[0] ?? '';

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { childProcess } from '../child-process.js';
 import { accessSync, constants, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ interface ShellCheckComment {
 
 /** The version of the ShellCheck binary, or undefined when it cannot be run. */
 export function shellcheckVersion(binary = 'shellcheck'): string | undefined {
-  const result = spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  const result = childProcess().spawnSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000 });
   if (result.error || result.status !== 0) return undefined;
   return /version:\s*(\S+)/.exec(result.stdout)?.[1] ?? 'unknown';
 }
@@ -73,7 +73,7 @@ export async function findShellCheckLazily(binary = 'shellcheck', cache: ProbeCa
   const recalled = key === undefined ? undefined : recalledProbe(key, cache);
   if (recalled !== undefined) return shellcheckTool(binary, recalled);
   const version = await new Promise<string | undefined>((resolve) => {
-    execFile(path, ['--version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) =>
+    childProcess().execFile(path, ['--version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) =>
       resolve(error ? undefined : (/version:\s*(\S+)/.exec(stdout)?.[1] ?? 'unknown')),
     );
   });
@@ -210,7 +210,7 @@ function splitEvenly<T>(items: T[], parts: number): T[][] {
 
 function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComment[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
+    const child = childProcess().execFile(
       binary,
       [...SHELLCHECK_ARGS, ...files],
       { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },

@@ -75,6 +75,19 @@ describe('linter on hostile inputs (fast-check)', () => {
       const [result] = await lintInputs([{ filePath: '/x/deep.md', text: `---\nname: deep\n${yaml}\n---\n` }], { rules, config });
       expect(result!.diagnostics.map((d) => d.message)).toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
     }
+    // Block maps and sequences of the shapes the fast path reads (src/profile/fast-yaml.ts) are refused too,
+    // however deep; one level under the limit they are read.
+    const blockMaps = (depth: number): string =>
+      Array.from({ length: depth }, (_, level) => `${'  '.repeat(level)}k${level}:${level === depth - 1 ? ' x' : ''}`).join('\n');
+    const blockSeqs = (depth: number): string =>
+      Array.from({ length: depth }, (_, level) => `${'  '.repeat(level)}- k${level}:${level === depth - 1 ? ' x' : ''}`).join('\n');
+    for (const yaml of [blockMaps(70), blockMaps(3000), `a:\n${blockSeqs(70)}`]) {
+      const [result] = await lintInputs([{ filePath: '/x/deep.md', text: `---\nname: deep\n${yaml}\n---\n` }], { rules, config });
+      expect(result!.diagnostics.map((d) => d.message)).toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
+    }
+    const [fits] = await lintInputs([{ filePath: '/x/fits.md', text: `---\nname: fits\n${blockMaps(60)}\n---\n` }], { rules, config });
+    expect(fits!.diagnostics.map((d) => d.message)).not.toContain('Invalid YAML: collections nested deeper than 64 levels are not read.');
+    expect(fits!.diagnostics.filter((d) => d.ruleId === 'frontmatter-yaml')).toEqual([]);
     // Brackets closed on a line of their own are counted out again: two flows of 40 in a row are not 80 deep.
     const closed = `---\nname: ok\na: ${'['.repeat(40)}\n  ${']'.repeat(40)}\nb: ${'['.repeat(40)}x${']'.repeat(40)}\n---\n`;
     const [shallow] = await lintInputs([{ filePath: '/x/shallow.md', text: closed }], { rules, config });

@@ -24,12 +24,23 @@ interface Input {
   calledBy?: string[];
 }
 
+/**
+ * Whether the input may hold a `command` handler. Bytes are searched for the
+ * word before anything is decoded: most files (every claude-flow profile
+ * without it) are then never decoded here, and a regular expression's first,
+ * interpreted run over a whole corpus of text cost ~8 ms.
+ */
+function mayHaveCommandHandler(input: Input): boolean {
+  if (input.text !== undefined) return COMMAND_HANDLER.test(input.text);
+  if (!input.bytes) return false;
+  const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
+  return bytes.includes('command') && COMMAND_HANDLER.test(bytes.toString('utf8'));
+}
+
 export async function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
   for (const input of inputs) {
-    const text =
-      input.text ?? (input.bytes ? Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength).toString('utf8') : '');
-    if (input.calledBy || !COMMAND_HANDLER.test(text)) continue;
+    if (input.calledBy || !mayHaveCommandHandler(input)) continue;
     const profile = input.text !== undefined ? profileFromText(input.filePath, input.text) : profileFromBytes(input.filePath, input.bytes!);
     if ('ok' in profile && !profile.ok) continue;
     const config = claudeCodeConfig('ok' in profile ? profile.profile : profile);
