@@ -54,7 +54,7 @@ class NodeMemo {
     const key = placeKey(start, end);
     if (key === undefined) return compute();
     let own = this.current.get(kind);
-    if (!own) this.current.set(kind, (own = new Map()));
+    if (!own) this.current.set(kind, (own = new Map<number, unknown>()));
     if (own.has(key)) return own.get(key) as T;
     const prior = this.prior?.get(kind);
     const before = prior && this.priorKey(start, end);
