@@ -10,6 +10,7 @@ import { rules } from '../rules/index.js';
 import { defaultConfig, type LintConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { LintSession } from '../src/engine/session.js';
+import { nodeMemoStats } from '../src/shell/node-memo.js';
 import { CORPUS, corpusMissing } from './hardening/helpers.js';
 import { seededRandom } from './helpers/random.js';
 
@@ -66,6 +67,39 @@ function edit(text: string, previous: string, random: () => number): string {
   return text.slice(0, at) + snippet + text.slice(at + length);
 }
 
+/** Characters that change what a word or command is without moving anything after them. */
+const SAME_LENGTH = ['x', 'A', '$', '"', "'", '-', ' ', '{', '}', '(', ')', ':', '=', '|', ';', '&', '\\', '#', '\n'];
+
+/**
+ * An edit that keeps the length: nodes around it keep their offsets, so an
+ * answer kept by place for a node the edit changed would be found again.
+ */
+function sameLengthEdit(text: string, _previous: string, random: () => number): string {
+  const at = editPoint(text, random);
+  const length = 1 + Math.floor(random() * 3);
+  let replacement = '';
+  for (let i = 0; i < length && at + i < text.length; i++) replacement += SAME_LENGTH[Math.floor(random() * SAME_LENGTH.length)]!;
+  return text.slice(0, at) + replacement + text.slice(at + replacement.length);
+}
+
+/**
+ * Duplicates or deletes a whole line: everything after moves by exactly a
+ * line's length, so in a hook of lines of one length an answer kept for a
+ * node but looked up at its old offsets would be found for another node.
+ */
+function lineEdit(text: string, _previous: string, random: () => number): string {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const end = text.startsWith('---') ? text.indexOf('\n---', 3) : text.length;
+  const inside = starts.filter((start) => start <= end);
+  const line = inside[Math.floor(random() * inside.length)]!;
+  const next = text.indexOf('\n', line);
+  const lineEnd = next === -1 ? text.length : next + 1;
+  if (random() < 0.3) return text.slice(0, line) + text.slice(lineEnd);
+  const at = inside[Math.floor(random() * inside.length)]!;
+  return text.slice(0, at) + text.slice(line, lineEnd) + text.slice(at);
+}
+
 function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
   return readdirSync(dir, { recursive: true })
     .map((f) => join(dir, String(f)))
@@ -81,7 +115,7 @@ async function lint(filePath: string, text: string, config: LintConfig, session?
 }
 
 /** Runs `steps` random edits on each file; returns the sessions' statistics summed. */
-async function differential(files: readonly string[], steps: number, seed: number) {
+async function differential(files: readonly string[], steps: number, seed: number, change = edit) {
   const total = { keptTrees: 0, incrementalParses: 0, keptReports: 0, runs: 0 };
   const random = seededRandom(seed);
   for (const file of files) {
@@ -91,7 +125,7 @@ async function differential(files: readonly string[], steps: number, seed: numbe
     let previous = text;
     try {
       for (let step = 0; step <= steps; step++) {
-        if (step > 0) [previous, text] = [text, edit(text, previous, random)];
+        if (step > 0) [previous, text] = [text, change(text, previous, random)];
         const incremental = await lint(file, text, config, session);
         const full = await lint(file, text, config);
         total.runs++;
@@ -118,6 +152,43 @@ describe('language server: incremental lint ≡ full lint', () => {
     expect(stats.incrementalParses).toBeGreaterThan(100);
     expect(stats.keptReports).toBeGreaterThan(1000);
   }, 300_000);
+
+  it('after edits that keep the text length, on the fixtures', async () => {
+    const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
+    const reusedBefore = nodeMemoStats.reused;
+    const stats = await differential(files, 10, SEED + 2, sameLengthEdit);
+    expect(stats.incrementalParses).toBeGreaterThan(100);
+    // Answers about the nodes of an edited hook were kept from its last run (src/shell/node-memo.ts).
+    expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(1000);
+  }, 300_000);
+
+  it('after lines duplicated and deleted, on the fixtures', async () => {
+    const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
+    const reusedBefore = nodeMemoStats.reused;
+    const stats = await differential(files, 8, SEED + 3, lineEdit);
+    expect(stats.incrementalParses).toBeGreaterThan(100);
+    expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(200);
+  }, 300_000);
+
+  it('after a line as long as each of the lines below it is inserted above them', async () => {
+    // Each command below moves onto the offsets of the one after it: a kept answer must follow its own node.
+    const hook = ['echo one', 'rm -rf /', 'echo two', 'rm -rf ~', 'echo end'];
+    const before = `---\nname: shift\nhooks:\n  on_blocking_start: |\n${hook.map((l) => `    ${l}\n`).join('')}---\n`;
+    const after = before.replace('    echo one', '    echo new\n    echo one');
+    const filePath = join(ROOT, 'fixtures', 'shift.md');
+    const config = defaultConfig();
+    const session = new LintSession();
+    const reusedBefore = nodeMemoStats.reused;
+    try {
+      expect(await lint(filePath, before, config, session)).toEqual(await lint(filePath, before, config));
+      const incremental = await lint(filePath, after, config, session);
+      expect(incremental).toEqual(await lint(filePath, after, config));
+      expect(incremental.filter((d) => d.ruleId === 'command-rm-rf').map((d) => d.line)).toEqual([7, 9]);
+      expect(nodeMemoStats.reused).toBeGreaterThan(reusedBefore);
+    } finally {
+      session.dispose();
+    }
+  });
 
   it('after random edits of the real corpus', async (context) => {
     if (corpusMissing) {

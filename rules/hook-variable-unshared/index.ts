@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { runtimeEnvFor, SHELL_ENV } from '../../src/runtime/contract.js';
 import { nodesOfType, variableUses } from '../../src/shell/analysis.js';
+import { walkedNodesOfType } from '../../src/shell/node-index.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { handledVariables, variableWrites } from '../../src/shell/variables.js';
 
@@ -39,17 +40,24 @@ export default defineRule<Options>({
       const root = item.tree.rootNode;
       const uses = variableUses(root);
       const handled = handledVariables(root, uses, item.commands);
-      // `$((END - START))` reads START without a `$`: arithmetic names are reads too.
+      const known = new Set<string>([...runtimeEnvFor(item.hook.name), ...SHELL_ENV, ...(context.options.allow ?? [])]);
+      const writerOf = (name: string): number =>
+        known.has(name) || handled.has(name) || writes[index]!.has(name)
+          ? -1
+          : context.hooks.findIndex((_, i) => i !== index && writes[i]!.has(name));
+      // `$((END - START))` reads START without a `$`: arithmetic names are reads too. Only the reads of
+      // names another hook writes are placed (each place is a call into WASM).
       const reads: { name: string; start: number; end: number }[] = [
-        ...uses.map((u) => ({ name: u.name, start: u.node.startIndex + u.node.text.indexOf('$'), end: u.node.endIndex })),
+        ...uses
+          .filter((u) => writerOf(u.name) !== -1)
+          .map((u) => ({ name: u.name, start: u.node.startIndex + u.node.text.indexOf('$'), end: u.node.endIndex })),
         ...arithmeticReads(root),
       ].sort((a, b) => a.start - b.start);
-      const known = new Set<string>([...runtimeEnvFor(item.hook.name), ...SHELL_ENV, ...(context.options.allow ?? [])]);
       const reported = new Set<string>();
       for (const use of reads) {
         const name = use.name;
-        if (known.has(name) || handled.has(name) || writes[index]!.has(name) || reported.has(name)) continue;
-        const writer = context.hooks.findIndex((_, i) => i !== index && writes[i]!.has(name));
+        if (reported.has(name)) continue;
+        const writer = writerOf(name);
         if (writer === -1) continue;
         reported.add(name);
         const other = context.hooks[writer]!;
@@ -84,7 +92,8 @@ function arithmeticReads(root: SyntaxNode): { name: string; start: number; end: 
   const reads: { name: string; start: number; end: number }[] = [];
   for (const arithmetic of nodesOfType(root, ['arithmetic_expansion', 'compound_statement'])) {
     if (arithmetic.type === 'compound_statement' && !arithmetic.text.startsWith('((')) continue;
-    for (const name of nodesOfType(arithmetic, ['variable_name'])) {
+    // Names are asked about only here, under arithmetic: a walk, not an index of every name of every hook.
+    for (const name of walkedNodesOfType(arithmetic, ['variable_name'])) {
       const parent = name.parent;
       if (parent?.type === 'postfix_expression' || parent?.type === 'unary_expression') continue;
       if (

@@ -1,7 +1,8 @@
 import type { Fix } from '../../src/diagnostics.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { basename } from '../../src/shell/commands.js';
-import { enclosing, nodesOfType, SHELLS } from '../../src/shell/analysis.js';
+import { enclosing, SHELLS } from '../../src/shell/analysis.js';
+import { placedNodesOfType } from '../../src/shell/node-index.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Programs whose single-quoted argument is code in their own language, where `$x` means something to them. */
@@ -36,6 +37,8 @@ const INTERPRETERS = new Set([
 
 /** `$NAME` or `${NAME…}` written inside a single-quoted JSON text (scanning the literal's content). */
 const VARIABLE_IN_LITERAL = /\$\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+/** Every text `VARIABLE_IN_LITERAL` finds something in contains this (a cheaper first test). */
+const MAY_NAME_VARIABLE = /\$\{?[A-Za-z_]/;
 
 /**
  * The runtime documentation's own `--data '{"agent":"${AGENT_ID}"}'`: single
@@ -56,8 +59,11 @@ export default defineRule({
       'Unexpected `{{text}}` inside single quotes: it is never expanded, so the JSON holds the literal text `{{text}}`. Build the JSON with `jq -n --arg {{arg}} "${{{name}}}" \'{…: ${{arg}}}\'`.',
   },
   checkScript(context) {
-    for (const literal of nodesOfType(context.tree.rootNode, ['raw_string'])) {
-      const content = literal.text.slice(1, -1);
+    const text = context.hook.text;
+    for (const { node: literal, start, end } of placedNodesOfType(context.tree.rootNode, ['raw_string'])) {
+      const content = text.slice(start + 1, end - 1);
+      // Most quoted texts name no variable: nothing to report, and nothing about their place to read.
+      if (!MAY_NAME_VARIABLE.test(content)) continue;
       if (!looksLikeJson(literal, content) || interpreted(literal)) continue;
       const fix = jqFix(literal, content, context.range.bind(context));
       for (const match of content.matchAll(VARIABLE_IN_LITERAL)) {

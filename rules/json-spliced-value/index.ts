@@ -1,6 +1,8 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { NUMERIC_ENV } from '../../src/runtime/contract.js';
-import { nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
+import { variableUse, wordTemplate } from '../../src/shell/analysis.js';
+import { placedNodesOfType } from '../../src/shell/node-index.js';
+import { remembered } from '../../src/shell/node-memo.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { mayBeUnset, shapeWithin, wordSafety } from '../../src/shell/word-safety.js';
 
@@ -50,15 +52,20 @@ export default defineRule<Options>({
     let known: ReturnType<typeof wordSafety> | undefined;
     const safetyOf = (): ReturnType<typeof wordSafety> =>
       (known ??= wordSafety(root, [...NUMERIC_ENV, ...(context.options.safeVariables ?? [])]));
-    for (const word of nodesOfType(root, WORD_TYPES)) {
+    const text = context.hook.text;
+    for (const { node: word, start, end } of placedNodesOfType(root, WORD_TYPES)) {
       // JSON text needs a `{` or `[` and a `:` in the word itself: most words have neither and need no template.
-      const raw = word.text;
+      const raw = text.slice(start, end);
       if (!raw.includes(':') || !/[[{]/.test(raw)) continue;
-      if (word.parent?.type === 'concatenation' || (word.type === 'string' && word.parent?.type === 'string')) continue;
-      const template = wordTemplate(word);
-      if (template.expansions.length === 0) continue;
-      const json = jsonText(template.text);
+      // Whether the word builds JSON text is its own (an editor's next run reuses it for a word the edit left alone).
+      const json = remembered(context.tree, 'json-text', start, end, () => {
+        const template = wordTemplate(word);
+        return template.expansions.length === 0 ? undefined : jsonText(template.text);
+      });
       if (json === undefined) continue;
+      const parentType = word.parent?.type;
+      if (parentType === 'concatenation' || (parentType === 'string' && word.type === 'string')) continue;
+      const template = wordTemplate(word);
       const inString = placeholdersInString(json);
       template.expansions.forEach((expansion, index) => {
         const shape = safetyOf().shapeOf(expansion);

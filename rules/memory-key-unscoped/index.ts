@@ -2,6 +2,7 @@ import { defineRule } from '../../src/engine/rule.js';
 import { runtimeEnvFor } from '../../src/runtime/contract.js';
 import { memoryCalls } from '../../src/runtime/memory-calls.js';
 import { variableUses } from '../../src/shell/analysis.js';
+import { rememberedForWord } from '../../src/shell/commands.js';
 
 /**
  * Agent-level memory is private to one agent, but agents of one profile run
@@ -24,10 +25,11 @@ export default defineRule({
     const runtime = new Set(runtimeEnvFor(context.hook.name));
     for (const call of memoryCalls(context.commands)) {
       if (call.level?.value !== 'agent' || !call.key) continue;
-      const uses = variableUses(call.key.word.node);
-      if (uses.some((u) => u.name === 'AGENT_ID')) continue;
+      const word = call.key.word;
+      const names = rememberedForWord(word, 'word-variables', () => variableUses(word.node).map((u) => u.name));
+      if (names.includes('AGENT_ID')) continue;
       // A script variable may hold the agent id; only keys built from literals and runtime values are judged.
-      if (uses.some((u) => !runtime.has(u.name))) continue;
+      if (names.some((name) => !runtime.has(name))) continue;
       const key = call.key.value ?? call.key.word.text.replace(/^["']|["']$/g, '');
       context.report({
         messageId: 'unscoped',

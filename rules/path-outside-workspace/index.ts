@@ -1,6 +1,8 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { commandBase, nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
+import { commandBase, variableUse, wordTemplate } from '../../src/shell/analysis.js';
 import { staticValue, type ShellCommand } from '../../src/shell/commands.js';
+import { placedNodesOfType } from '../../src/shell/node-index.js';
+import { remembered } from '../../src/shell/node-memo.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 interface Options {
@@ -123,14 +125,23 @@ export default defineRule<Options>({
       if (!base || !FILE_COMMANDS.has(base)) continue;
       for (const { node, value, start } of fileOperands(command, base)) check(node, value, start);
     }
-    for (const redirect of nodesOfType(context.tree.rootNode, ['file_redirect'])) {
-      const operator = redirect.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
-      const destination = redirect.childForFieldName('destination');
-      if (!destination || (operator.endsWith('&') && /^(\d+|-)$/.test(destination.text))) continue;
-      check(destination, staticValue(destination));
+    for (const { node: redirect, start, end } of placedNodesOfType(context.tree.rootNode, ['file_redirect'])) {
+      // What the redirect names is its own (an editor's next run reuses it for a redirect the edit left alone).
+      const target = remembered(context.tree, 'redirect-path', start, end, () => redirectPath(redirect, start));
+      if (!target || !isOutside(target.path, allowed)) continue;
+      context.report({ messageId: 'outside', data: { path: target.path }, range: context.range(start + target.start, start + target.end) });
     }
   },
 });
+
+/** The path a file redirect names, if known, with the place of its destination (relative to the redirect's start). */
+function redirectPath(redirect: SyntaxNode, base: number): { path: string; start: number; end: number } | undefined {
+  const operator = redirect.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
+  const destination = redirect.childForFieldName('destination');
+  if (!destination || (operator.endsWith('&') && /^(\d+|-)$/.test(destination.text))) return undefined;
+  const path = staticValue(destination) ?? pathOf(destination);
+  return path === undefined ? undefined : { path, start: destination.startIndex - base, end: destination.endIndex - base };
+}
 
 /** The words of a command that name files: its operands, `dd`'s `if=`/`of=`, `--opt=/path`. */
 function fileOperands(command: ShellCommand, base: string): { node: SyntaxNode; value: string | undefined; start: number }[] {

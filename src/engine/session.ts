@@ -2,6 +2,7 @@ import type { Range } from '../diagnostics.js';
 import type { HookScript } from '../hooks/types.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import { collectCommands } from '../shell/commands.js';
+import { carryNodeMemo, startNodeMemo } from '../shell/node-memo.js';
 import { parseShell, type loadShellParser, type SyntaxTree } from '../shell/parser.js';
 import type { AnalysedHook, Report, Rule } from './rule.js';
 
@@ -84,13 +85,16 @@ export class LintSession {
     } else {
       let tree: SyntaxTree;
       if (last) {
-        last.tree.edit(editBetween(last.text, hook.text));
+        const edit = editBetween(last.text, hook.text);
+        last.tree.edit(edit);
         tree = parseShell(parser, hook.text, last.tree);
         this.stats.incrementalParses++;
+        carryNodeMemo(last.tree, tree, { start: edit.startIndex, oldEnd: edit.oldEndIndex, newEnd: edit.newEndIndex });
         last.tree.delete();
         this.entries.delete(id);
       } else {
         tree = parseShell(parser, hook.text);
+        startNodeMemo(tree);
       }
       entry = { text: hook.text, tree, commands: collectCommands(tree.rootNode, hook.text), position, byRule: new Map() };
     }

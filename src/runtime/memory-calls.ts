@@ -2,7 +2,7 @@ import { COMMON_ENV, MEMORY_COMMAND, RUNTIME_EXTRA_ENV } from './contract.js';
 
 /** Variables with the same value in every hook of one blocking episode; others (script locals) are unknown parts. */
 const STABLE_VARIABLES = new Set<string>([...COMMON_ENV, ...RUNTIME_EXTRA_ENV]);
-import type { ShellCommand, ShellWord } from '../shell/commands.js';
+import { rememberedForWord, type ShellCommand, type ShellWord } from '../shell/commands.js';
 import { optionValue, positionalArgs, variableUse, wordTemplate, type OptionValue } from '../shell/analysis.js';
 
 /** One `/sqlite-memory <subcommand> --key K --level L [--data D]` call, as written. */
@@ -51,7 +51,13 @@ function findMemoryCalls(commands: readonly ShellCommand[]): MemoryCall[] {
  * variable, whose value differs between hooks) an unknown `*`.
  */
 export function normalisedKey(option: OptionValue): string | undefined {
-  if (!keys.has(option)) keys.set(option, keyOf(option));
+  // The key is the word's own (an editor's next run reuses it for a word the edit left alone); `--key=…` is read apart.
+  const kind = option.word === option.option ? 'memory-key-joined' : 'memory-key';
+  if (!keys.has(option))
+    keys.set(
+      option,
+      rememberedForWord(option.word, kind, () => keyOf(option)),
+    );
   return keys.get(option);
 }
 

@@ -1,5 +1,6 @@
 import { basename, type ShellCommand, type ShellWord } from './commands.js';
-import { nodesOfType } from './node-index.js';
+import { hasNodeMemo, placeKey, remembered } from './node-memo.js';
+import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
 /**
@@ -26,27 +27,36 @@ export interface VariableUse {
 
 /** The variable a `$X` / `${X…}` node reads, or undefined for `$1`, `$@`, `$?`, `${!ref}`… */
 export function variableUse(node: SyntaxNode): VariableUse | undefined {
-  if (node.type !== 'simple_expansion' && node.type !== 'expansion') return undefined;
+  // Each property of a node is a call into WASM: each is read once.
+  const type = node.type;
+  if (type !== 'simple_expansion' && type !== 'expansion') return undefined;
+  return readVariableUse(node);
+}
+
+/** `variableUse` of a node known to be an expansion. */
+function readVariableUse(node: SyntaxNode): VariableUse | undefined {
   let nameNode: SyntaxNode | undefined;
+  let nameType: string | undefined;
   let length = false;
   let indirect = false;
   let operator: string | undefined;
   for (const child of node.children) {
     if (!child) continue;
-    if (!nameNode && (child.type === 'variable_name' || child.type === 'subscript')) {
-      nameNode = child.type === 'subscript' ? (child.childForFieldName('name') ?? undefined) : child;
+    const childType = child.type;
+    if (!nameNode && (childType === 'variable_name' || childType === 'subscript')) {
+      nameNode = childType === 'subscript' ? (child.childForFieldName('name') ?? undefined) : child;
+      nameType = childType === 'subscript' ? nameNode?.type : childType;
       continue;
     }
-    if (!child.isNamed && child.type !== '$' && child.type !== '${' && child.type !== '}') {
-      if (!nameNode) {
-        if (child.type === '#') length = true;
-        if (child.type === '!') indirect = true;
-      } else {
-        operator ??= child.type;
-      }
+    if (childType === '$' || childType === '${' || childType === '}' || child.isNamed) continue;
+    if (!nameNode) {
+      if (childType === '#') length = true;
+      if (childType === '!') indirect = true;
+    } else {
+      operator ??= childType;
     }
   }
-  if (!nameNode || indirect || nameNode.type !== 'variable_name') return undefined;
+  if (!nameNode || indirect || nameType !== 'variable_name') return undefined;
   return { name: nameNode.text, node, operator, length };
 }
 
@@ -62,10 +72,23 @@ export function variableUses(root: SyntaxNode): readonly VariableUse[] {
   if (!byRoot) usesByTree.set(root.tree, (byRoot = new Map<number, readonly VariableUse[]>()));
   let uses = byRoot.get(root.id);
   if (!uses) {
-    uses = nodesOfType(root, EXPANSION_TYPES).flatMap((n) => {
-      const use = variableUse(n);
-      return use ? [use] : [];
-    });
+    const tree = root.tree;
+    const found: VariableUse[] = [];
+    const kept = hasNodeMemo(tree);
+    for (const { node, start, end } of placedNodesOfType(root, EXPANSION_TYPES)) {
+      if (!kept) {
+        const use = readVariableUse(node);
+        if (use) found.push(use);
+        continue;
+      }
+      // An editor's next run asks again about the expansions the edit left alone.
+      const use = remembered(tree, 'variable', start, end, () => {
+        const read = readVariableUse(node);
+        return read && { name: read.name, operator: read.operator, length: read.length };
+      });
+      if (use) found.push({ name: use.name, node, operator: use.operator, length: use.length });
+    }
+    uses = found;
     byRoot.set(root.id, uses);
   }
   return uses;
@@ -81,6 +104,65 @@ export const DEFAULT_OPERATORS = new Set([':-', '-', ':=', '=', ':?', '?', ':+',
  * protect it.
  */
 export function isSplitInCommand(expansion: SyntaxNode): boolean {
+  const tree = expansion.tree;
+  // An editor's hook: every answer at once, top-down (reading a node's parent makes tree-sitter search
+  // for it from the root), each command's kept for the next run when the edit left the command alone.
+  if (hasNodeMemo(tree)) {
+    let places = splitPlacesByTree.get(tree);
+    if (places === undefined) splitPlacesByTree.set(tree, (places = tree.rootNode.hasError ? null : splitPlaces(tree)));
+    const key = placeKey(expansion.startIndex, expansion.endIndex);
+    if (places && key !== undefined) return places.has(key);
+  }
+  return isSplitUpwards(expansion);
+}
+
+/** Null for a tree with errors, where a command name can stand without its command. */
+const splitPlacesByTree = new WeakMap<SyntaxNode['tree'], Set<number> | null>();
+
+/**
+ * The places (`placeKey`) of the nodes `isSplitUpwards` says yes to, in a
+ * tree without errors: the children of a command or of its name, the values
+ * of a `for` list, and the parts of concatenations among those. Only expansions are asked about, and
+ * no other node shares an expansion's place but a command name that is
+ * nothing but the expansion, which gets the same answer.
+ */
+function splitPlaces(tree: SyntaxNode['tree']): Set<number> {
+  const places = new Set<number>();
+  const root = tree.rootNode;
+  for (const { node, start, end } of placedNodesOfType(root, ['command'])) {
+    const relative = remembered(tree, 'split-words', start, end, () => {
+      const found: number[] = [];
+      splitParts(node.children, start, found);
+      return found;
+    });
+    for (let i = 0; i < relative.length; i += 2) {
+      const key = placeKey(start + relative[i]!, start + relative[i + 1]!);
+      if (key !== undefined) places.add(key);
+    }
+  }
+  for (const loop of nodesOfType(root, ['for_statement'])) {
+    const found: number[] = [];
+    splitParts(loop.childrenForFieldName('value'), 0, found);
+    for (let i = 0; i < found.length; i += 2) {
+      const key = placeKey(found[i]!, found[i + 1]!);
+      if (key !== undefined) places.add(key);
+    }
+  }
+  return places;
+}
+
+/** Adds the offsets (less `base`) of each node and, through command names and concatenations, of their parts. */
+function splitParts(nodes: readonly (SyntaxNode | null)[], base: number, found: number[]): void {
+  for (const node of nodes) {
+    if (!node) continue;
+    const start = node.startIndex;
+    found.push(start - base, node.endIndex - base);
+    const type = node.type;
+    if (type === 'concatenation' || type === 'command_name') splitParts(node.children, base, found);
+  }
+}
+
+function isSplitUpwards(expansion: SyntaxNode): boolean {
   let child = expansion;
   for (let parent = expansion.parent; parent; child = parent, parent = parent.parent) {
     switch (parent.type) {

@@ -1,5 +1,6 @@
-import { nodesOfType } from './node-index.js';
-import type { SyntaxNode } from './parser.js';
+import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
+import { nodesOfType, placedNodesOfType } from './node-index.js';
+import type { SyntaxNode, SyntaxTree } from './parser.js';
 
 const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion'];
 
@@ -56,14 +57,131 @@ export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] 
   const commands: ShellCommand[] = [];
   // Most scripts have no here-document; then no command needs its parent looked up (a walk down from the root).
   const heredocs = nodesOfType(root, ['heredoc_body']).length > 0;
-  for (const node of nodesOfType(root, ['command'])) {
-    for (const command of splitMisparsedCommand(node, text, heredocs)) {
-      commands.push(command);
-      commands.push(...unwrap(command));
-    }
+  // A command's here-documents are its statement's, outside its own subtree: such commands are not kept.
+  const kept = !heredocs && hasNodeMemo(root.tree);
+  if (kept) {
+    for (const { node, start, end } of placedNodesOfType(root, ['command']))
+      commands.push(
+        ...placed(
+          remembered(root.tree, 'commands', start, end, () => shapeOf(node, text)),
+          node,
+          text,
+          root.tree,
+        ),
+      );
+  } else {
+    for (const node of nodesOfType(root, ['command'])) commands.push(...commandsOf(node, text, heredocs));
   }
   commands.sort((a, b) => a.start - b.start || a.end - b.end);
   return commands;
+}
+
+/** The simple commands one `command` node stands for: itself (split where misparsed) and what wrappers in it run. */
+function commandsOf(node: SyntaxNode, text: string, mayHaveHeredocs: boolean): ShellCommand[] {
+  const commands: ShellCommand[] = [];
+  for (const command of splitMisparsedCommand(node, text, mayHaveHeredocs)) commands.push(command, ...unwrap(command));
+  return commands;
+}
+
+/**
+ * A command node's simple commands with offsets relative to the node's start
+ * and without nodes: what an edited hook's next run reuses for a command whose
+ * subtree tree-sitter kept. Words shared by a command and what its wrapper
+ * runs are one entry of `words`, as they are one object in the commands.
+ */
+interface CommandShape {
+  words: { text: string; value: string | undefined; start: number; end: number }[];
+  commands: { name: number; args: number[]; start: number; end: number; wrappedBy?: string }[];
+}
+
+function shapeOf(node: SyntaxNode, text: string): CommandShape {
+  const base = node.startIndex;
+  const index = new Map<ShellWord, number>();
+  const words: CommandShape['words'] = [];
+  const at = (word: ShellWord): number => {
+    let i = index.get(word);
+    if (i === undefined) {
+      index.set(word, (i = words.length));
+      words.push({ text: word.text, value: word.value, start: word.start - base, end: word.end - base });
+    }
+    return i;
+  };
+  const commands = commandsOf(node, text, false).map((command) => ({
+    name: at(command.name),
+    args: command.args.map(at),
+    start: command.start - base,
+    end: command.end - base,
+    ...(command.wrappedBy !== undefined ? { wrappedBy: command.wrappedBy } : {}),
+  }));
+  return { words, commands };
+}
+
+/** A kept shape at its node's place in this tree; the words' nodes are found again only when a rule reads one. */
+function placed(shape: CommandShape, node: SyntaxNode, text: string, tree: SyntaxTree): ShellCommand[] {
+  const base = node.startIndex;
+  let nodes: SyntaxNode[] | undefined;
+  // The same subtree gives the same commands, words in the same order: the i-th word's node is the i-th of a fresh run.
+  const nodeOf = (i: number): SyntaxNode => {
+    if (!nodes) {
+      const seen = new Set<ShellWord>();
+      nodes = [];
+      for (const command of commandsOf(node, text, false))
+        for (const word of [command.name, ...command.args])
+          if (!seen.has(word)) {
+            seen.add(word);
+            nodes.push(word.node);
+          }
+    }
+    return nodes[i]!;
+  };
+  const words = shape.words.map((w, i) => new PlacedWord(w.text, w.value, base + w.start, base + w.end, tree, nodeOf, i));
+  return shape.commands.map((c) => {
+    const command: ShellCommand = {
+      name: words[c.name]!,
+      args: c.args.map((i) => words[i]!),
+      start: base + c.start,
+      end: base + c.end,
+      heredocs: [],
+    };
+    if (c.wrappedBy !== undefined) command.wrappedBy = c.wrappedBy;
+    return command;
+  });
+}
+
+class PlacedWord implements ShellWord {
+  readonly #nodeOf: (index: number) => SyntaxNode;
+  readonly #index: number;
+  readonly #tree: SyntaxTree;
+
+  constructor(
+    readonly text: string,
+    readonly value: string | undefined,
+    readonly start: number,
+    readonly end: number,
+    tree: SyntaxTree,
+    nodeOf: (index: number) => SyntaxNode,
+    index: number,
+  ) {
+    this.#tree = tree;
+    this.#nodeOf = nodeOf;
+    this.#index = index;
+  }
+
+  get node(): SyntaxNode {
+    return this.#nodeOf(this.#index);
+  }
+
+  remembered<T>(kind: MemoKind, compute: () => T): T {
+    return remembered(this.#tree, kind, this.start, this.end, compute);
+  }
+}
+
+/**
+ * The answer of `compute`, which must read only the word's own node and text,
+ * kept for an editor's next run when the word is one of a kept command.
+ */
+export function rememberedForWord<T>(word: ShellWord, kind: MemoKind, compute: () => T): T {
+  return word instanceof PlacedWord ? word.remembered(kind, compute) : compute();
 }
 
 /**

@@ -15,6 +15,9 @@ interface TreeIndex {
 
 const indexes = new WeakMap<SyntaxTree, TreeIndex>();
 
+/** Whether each symbol of the shell grammar (the one language of the process) is a named node's. */
+const namedSymbols = new Map<number, boolean>();
+
 /** Every node type a rule has asked for in this process; the rules ask for about a dozen. */
 const wantedTypes = new Set<string>();
 
@@ -32,12 +35,19 @@ function treeIndex(tree: SyntaxTree, types: readonly string[]): TreeIndex {
   if (existing && types.every((type) => existing.types.has(type))) return existing;
   for (const type of types) wantedTypes.add(type);
   const index: TreeIndex = { byType: new Map(), types: new Set(wantedTypes) };
+  const language = tree.language;
   tree.rootNode.descendantsOfType([...wantedTypes]).forEach((node, order) => {
-    if (!node?.isNamed) return;
+    if (!node) return;
+    // One call into WASM for the symbol answers both the type and whether it is named (per symbol, once).
+    const symbol = node.typeId;
+    let named = namedSymbols.get(symbol);
+    if (named === undefined) namedSymbols.set(symbol, (named = language.nodeTypeIsNamed(symbol)));
+    if (!named) return;
     const entry = { node, start: node.startIndex, end: node.endIndex, order };
-    const list = index.byType.get(node.type);
+    const type = language.types[symbol] || 'ERROR';
+    const list = index.byType.get(type);
     if (list) list.push(entry);
-    else index.byType.set(node.type, [entry]);
+    else index.byType.set(type, [entry]);
   });
   indexes.set(tree, index);
   return index;
@@ -59,6 +69,11 @@ export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxN
     // web-tree-sitter's descendantsOfType finds nothing at all when ERROR is among the types.
     return walkForTypes(root, types);
   }
+  return placedNodesOfType(root, types).map((entry) => entry.node);
+}
+
+/** The same nodes as `nodesOfType` (which see; no `ERROR`), each with its start and end offsets, which the index has read. */
+export function placedNodesOfType(root: SyntaxNode, types: readonly string[]): readonly { node: SyntaxNode; start: number; end: number }[] {
   const index = treeIndex(root.tree, types);
   const start = root.startIndex;
   const end = root.endIndex;
@@ -76,7 +91,7 @@ export function nodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxN
     }
   }
   if (types.length > 1) found.sort((a, b) => a.order - b.order);
-  return found.map((entry) => entry.node);
+  return found;
 }
 
 function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
@@ -85,6 +100,15 @@ function descendsFrom(node: SyntaxNode, root: SyntaxNode): boolean {
     if (parent.startIndex < root.startIndex || parent.endIndex > root.endIndex) return false;
   }
   return false;
+}
+
+/**
+ * The same answer as `nodesOfType`, by a walk of the subtree: for a question
+ * asked only under a few small nodes, which would otherwise index every node
+ * of its type in every tree (the index holds each type any rule asked for).
+ */
+export function walkedNodesOfType(root: SyntaxNode, types: readonly string[]): SyntaxNode[] {
+  return walkForTypes(root, types);
 }
 
 /** The named nodes of the types at or below `root`, in pre-order, by a cursor walk of the subtree. */
