@@ -153,22 +153,21 @@ describe('language server: incremental lint ≡ full lint', () => {
     expect(stats.keptReports).toBeGreaterThan(1000);
   }, 300_000);
 
-  it('after edits that keep the text length, on the fixtures', async () => {
-    const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
-    const reusedBefore = nodeMemoStats.reused;
-    const stats = await differential(files, 10, SEED + 2, sameLengthEdit);
-    expect(stats.incrementalParses).toBeGreaterThan(100);
-    // Answers about the nodes of an edited hook were kept from its last run (src/shell/node-memo.ts).
-    expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(1000);
-  }, 300_000);
-
-  it('after lines duplicated and deleted, on the fixtures', async () => {
-    const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
-    const reusedBefore = nodeMemoStats.reused;
-    const stats = await differential(files, 8, SEED + 3, lineEdit);
-    expect(stats.incrementalParses).toBeGreaterThan(100);
-    expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(200);
-  }, 300_000);
+  it.each([
+    { what: 'edits that keep the text length', edits: 10, seed: SEED + 2, edit: sameLengthEdit, reused: 1000 },
+    { what: 'lines duplicated and deleted', edits: 8, seed: SEED + 3, edit: lineEdit, reused: 200 },
+  ])(
+    'after $what, on the fixtures',
+    async ({ edits, seed, edit, reused }) => {
+      const files = filesUnder(join(ROOT, 'fixtures'), isDocument);
+      const reusedBefore = nodeMemoStats.reused;
+      const stats = await differential(files, edits, seed, edit);
+      expect(stats.incrementalParses).toBeGreaterThan(100);
+      // Answers about the nodes of an edited hook were kept from its last run (src/shell/node-memo.ts).
+      expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(reused);
+    },
+    300_000,
+  );
 
   it('after a line as long as each of the lines below it is inserted above them', async () => {
     // Each command below moves onto the offsets of the one after it: a kept answer must follow its own node.
