@@ -48,11 +48,10 @@ const guards = new WeakMap<NodeJS.WriteStream, { closed: boolean }>();
  * write error is said once on stderr and makes the exit code 2.
  */
 function guarded(stream: NodeJS.WriteStream): { closed: boolean } {
-  let guard = guards.get(stream);
-  if (guard) return guard;
+  const known = guards.get(stream);
+  if (known) return known;
   const state = { closed: false };
-  guard = state;
-  guards.set(stream, guard);
+  guards.set(stream, state);
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (state.closed) return;
     state.closed = true;
@@ -61,7 +60,7 @@ function guarded(stream: NodeJS.WriteStream): { closed: boolean } {
     if (stream !== process.stderr && !guarded(process.stderr).closed)
       process.stderr.write(`validate-agent-hooks: cannot write the output: ${error.code ?? error.message}\n`);
   });
-  return guard;
+  return state;
 }
 
 /** An in-memory CliIO for tests: collects what would be printed. */

@@ -115,11 +115,12 @@ export default defineRule<Options>({
   defaultOptions: { allowedPaths: [] },
   checkScript(context) {
     const allowed = [...ALLOWED_PREFIXES, ...(context.options.allowedPaths ?? [])];
-    const check = (node: SyntaxNode, value: string | undefined, start = node.startIndex): void => {
-      const path = value ?? pathOf(node);
+    const reportIfOutside = (path: string | undefined, start: number, end: number): void => {
       if (path === undefined || !isOutside(path, allowed)) return;
-      context.report({ messageId: 'outside', data: { path }, range: context.range(start, node.endIndex) });
+      context.report({ messageId: 'outside', data: { path }, range: context.range(start, end) });
     };
+    const check = (node: SyntaxNode, value: string | undefined, start = node.startIndex): void =>
+      reportIfOutside(value ?? pathOf(node), start, node.endIndex);
     for (const command of context.commands) {
       const base = commandBase(command);
       if (!base || !FILE_COMMANDS.has(base)) continue;
@@ -128,8 +129,7 @@ export default defineRule<Options>({
     for (const { node: redirect, start, end } of placedNodesOfType(context.tree.rootNode, ['file_redirect'])) {
       // What the redirect names is its own (an editor's next run reuses it for a redirect the edit left alone).
       const target = remembered(context.tree, 'redirect-path', start, end, () => redirectPath(redirect, start));
-      if (!target || !isOutside(target.path, allowed)) continue;
-      context.report({ messageId: 'outside', data: { path: target.path }, range: context.range(start + target.start, start + target.end) });
+      if (target) reportIfOutside(target.path, start + target.start, start + target.end);
     }
   },
 });

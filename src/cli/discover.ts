@@ -36,7 +36,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     files.forEach((f) => found.add(f));
   }
   for (const pattern of patterns) {
-    if (GLOB_CHARS.test(pattern) && !(await exists(resolve(options.cwd, pattern)))) {
+    if (GLOB_CHARS.test(pattern) && statOrUndefined(resolve(options.cwd, pattern)) === undefined) {
       const { glob } = await import('tinyglobby');
       const matches = await glob(pattern, { cwd: options.cwd, absolute: true, onlyFiles: true, dot: true, followSymbolicLinks: false });
       if (matches.length === 0) throw new UsageError(`No files match the pattern "${pattern}".`);
@@ -56,10 +56,6 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     }
   }
   return [...found];
-}
-
-async function exists(path: string): Promise<boolean> {
-  return Promise.resolve(statOrUndefined(path) !== undefined);
 }
 
 // Discovery and reading are synchronous: on the corpus (139 profiles in 56 directories) Node 20's

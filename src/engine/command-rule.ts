@@ -50,8 +50,9 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
       for (const command of context.commands) {
         const name = command.name.value;
+        const base = name === undefined ? undefined : basename(name);
         // Most commands of a hook are none of this rule's: one look at the name settles them.
-        if (name === undefined || !names.matches(basename(name)) || allowed.has(basename(name))) continue;
+        if (base === undefined || !names.matches(base) || allowed.has(base)) continue;
         const pattern = data.patterns.find((p) => matchesPattern(command, p));
         if (!pattern) continue;
         const forClaudeCode = context.hook.runtime === 'claude-code' && claudeCodeIds.includes(pattern.messageId);

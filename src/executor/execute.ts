@@ -137,7 +137,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   };
 
   // A process that could not start has no pid: `started` says why, below.
-  const gateProblem = child.pid === undefined ? undefined : openGate(child, options);
+  const gateProblem = child.pid === undefined ? undefined : openGate(child, child.pid, options);
   try {
     await child.started;
   } catch (error) {
@@ -217,15 +217,14 @@ function trampolineRequest(options: SuperviseOptions): SpawnRequest {
  * returns the problem when it could not. Synchronous, right after the spawn:
  * the trampoline is still starting when the gate opens, so it never waits.
  */
-function openGate(child: SpawnedProcess, options: SuperviseOptions): string | undefined {
+function openGate(child: SpawnedProcess, pid: number, options: SuperviseOptions): string | undefined {
   if (!options.cgroup) {
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     return undefined;
   }
   const cgroup = options.cgroup;
   try {
-    if (child.pid === undefined) throw new Error('no pid');
-    cgroup.enter(child.pid);
+    cgroup.enter(pid);
   } catch {
     child.kill('SIGKILL');
     return `could not move the sandbox into its control group ${cgroup.path}`;

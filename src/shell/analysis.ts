@@ -135,20 +135,22 @@ function splitPlaces(tree: SyntaxNode['tree']): Set<number> {
       splitParts(node.children, start, found);
       return found;
     });
-    for (let i = 0; i < relative.length; i += 2) {
-      const key = placeKey(start + relative[i]!, start + relative[i + 1]!);
-      if (key !== undefined) places.add(key);
-    }
+    addPlaces(places, relative, start);
   }
   for (const loop of nodesOfType(root, ['for_statement'])) {
     const found: number[] = [];
     splitParts(loop.childrenForFieldName('value'), 0, found);
-    for (let i = 0; i < found.length; i += 2) {
-      const key = placeKey(found[i]!, found[i + 1]!);
-      if (key !== undefined) places.add(key);
-    }
+    addPlaces(places, found, 0);
   }
   return places;
+}
+
+/** Adds the places of the `[start, end)` pairs in `offsets`, which are relative to `base`. */
+function addPlaces(places: Set<number>, offsets: readonly number[], base: number): void {
+  for (let i = 0; i < offsets.length; i += 2) {
+    const key = placeKey(base + offsets[i]!, base + offsets[i + 1]!);
+    if (key !== undefined) places.add(key);
+  }
 }
 
 /** Adds the offsets (less `base`) of each node and, through command names and concatenations, of their parts. */

@@ -217,7 +217,7 @@ function splitMisparsedCommand(node: SyntaxNode, text: string, mayHaveHeredocs: 
       args: rest.map((w) => toWord(w.node, text, w.start, w.end)),
       start: first.start,
       end: group[group.length - 1]!.end,
-      heredocs: heredocs.length ? heredocs : [],
+      heredocs,
     };
   });
 }
