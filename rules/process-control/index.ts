@@ -7,11 +7,6 @@ const PID_FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps']);
 /** `kill` options that take a value (the signal), so it is not read as a PID. */
 const KILL_VALUE_OPTIONS = new Set(['-s', '-n']);
 
-/**
- * A hook may stop the processes it started (`kill $!`, `kill "$pid"`,
- * `pkill -P $$`). Matching processes by name or signalling process groups
- * reaches the runtime, other agents and the user's own programs.
- */
 /** `pgrep x | xargs kill`: the PID finder upstream of an `xargs kill` in its pipeline. */
 function pidFinderFeedingXargsKill(command: ShellCommand): string | undefined {
   const inner = command.args.find((a) => a.value === 'kill');
@@ -25,6 +20,11 @@ function pidFinderFeedingXargsKill(command: ShellCommand): string | undefined {
 /** The commands this rule reads; every other command is passed over before its place is worked out. */
 const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs']);
 
+/**
+ * A hook may stop the processes it started (`kill $!`, `kill "$pid"`,
+ * `pkill -P $$`). Matching processes by name or signalling process groups
+ * reaches the runtime, other agents and the user's own programs.
+ */
 export default defineRule({
   id: 'process-control',
   meta: {
