@@ -8,7 +8,7 @@ import { groupByConfig, type LoadedConfig } from '../config/group.js';
 import type { ReporterOptions } from '../reporters/types.js';
 import type { LintInput } from '../engine/lint.js';
 import type { ShellCheckTool } from '../shellcheck/index.js';
-import { isReporterName, loadReporter, REPORTER_NAMES } from '../reporters/index.js';
+import { isReporterName, loadChunkedReporter, REPORTER_NAMES } from '../reporters/index.js';
 import { discoverFiles, readAll, UsageError } from './discover.js';
 import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
@@ -302,10 +302,10 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   if (flags.verbose && flags.format === 'stylish') {
     for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
   }
-  const reporter = await loadReporter(flags.format as Parameters<typeof loadReporter>[0]);
+  const report = await loadChunkedReporter(flags.format as Parameters<typeof loadChunkedReporter>[0]);
   // A dry run keeps stdout a patch for `git apply`; the problems the fixes leave go to stderr, in the chosen format.
-  if (flags.fixDryRun) io.stderr(reporter(results, reporterOptions));
-  else io.stdout(reporter(results, reporterOptions));
+  const write = flags.fixDryRun ? io.stderr : io.stdout;
+  for (const chunk of report(results, reporterOptions)) write(chunk);
 
   const totals = countBySeverity(results.flatMap((r) => r.diagnostics));
   if (totals.errors > 0) return EXIT_FINDINGS;

@@ -1,6 +1,6 @@
-import type { Reporter } from './types.js';
+import type { ChunkedReporter, Reporter } from './types.js';
 
-export type { Reporter, ReporterOptions } from './types.js';
+export type { ChunkedReporter, Reporter, ReporterOptions } from './types.js';
 
 export const REPORTER_NAMES = ['stylish', 'json', 'lsp', 'sarif', 'github'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
@@ -23,4 +23,14 @@ export async function loadReporter(name: ReporterName): Promise<Reporter> {
     case 'github':
       return (await import('./github.js')).githubReporter;
   }
+}
+
+/** One reporter, in pieces where its format allows (json: a file at a time); the others in one piece. */
+export async function loadChunkedReporter(name: ReporterName): Promise<ChunkedReporter> {
+  if (name === 'json') {
+    const { jsonChunks } = await import('./json.js');
+    return (results) => jsonChunks(results);
+  }
+  const reporter = await loadReporter(name);
+  return (results, options) => [reporter(results, options)];
 }

@@ -18,6 +18,9 @@ export interface ReporterOptions {
 /** Reporters are pure: results in, text out. */
 export type Reporter = (results: readonly LintResult[], options: ReporterOptions) => string;
 
+/** A reporter's text in pieces, to be written one after another (a long report is never held whole). */
+export type ChunkedReporter = (results: readonly LintResult[], options: ReporterOptions) => Iterable<string>;
+
 export interface Painter {
   underline(text: string): string;
   red(text: string): string;
