@@ -10,7 +10,7 @@ import { DOCS_BASE, formatMessage, type Report, type Rule } from './rule.js';
  * `meta.supersedes` already explains. Their fixes move to the finding that
  * stays (ShellCheck's quoting fix for SC2086 fixes an unquoted `$TASK` too).
  */
-export function withoutSuperseded(diagnostics: Diagnostic[], byId: Map<string, Rule<unknown>>): Diagnostic[] {
+export function withoutSuperseded(diagnostics: Diagnostic[], byId: ReadonlyMap<string, Rule<unknown>>): Diagnostic[] {
   // By line, so a hook with thousands of findings is not a product of thousands.
   const supersedingByLine = new Map<number, Diagnostic[]>();
   for (const d of diagnostics) {

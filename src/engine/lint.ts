@@ -3,7 +3,7 @@ import { compareDiagnostics } from '../diagnostics.js';
 import { bodyCodeBlocks } from '../hooks/body-blocks.js';
 import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
-import type { HookScript } from '../hooks/types.js';
+import type { HookScript, RuntimeId } from '../hooks/types.js';
 import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import type { LintConfig } from './config.js';
@@ -98,12 +98,14 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   const loadedParser = await parser;
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
   options.session?.begin(options.config);
-  for (const state of states) checkProfile(state, active, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
+  const sets = ruleSets(active);
+  for (const state of states) checkProfile(state, sets, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
   options.session?.end();
   for (const { owned, found } of pending) {
     (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
   }
-  return states.map((state) => finish(state, options));
+  const byId = new Map(options.rules.map((r) => [r.id, r]));
+  return states.map((state) => finish(state, options, byId));
 }
 
 /** Consecutive slices of about equal size in bytes; one slice when there are too few files to share out. */
@@ -166,7 +168,7 @@ function readProfile(input: LintInput): FileState {
 /** Runs the rules over one profile: profile rules, script rules, cross-hook rules, body code blocks. */
 function checkProfile(
   state: FileState,
-  rules: readonly Rule<unknown>[],
+  rules: RuleSets,
   optionsOf: ReadonlyMap<string, unknown>,
   parser: Awaited<ReturnType<typeof loadShellParser>>,
   batchAnalyzed: boolean,
@@ -181,9 +183,8 @@ function checkProfile(
   const pushScript = (rule: Rule<unknown>, report: Report, item: { hook: HookScript; map: ScriptSourceMap }): void => {
     push(rule, withFileFixes(report, item.map), item.map.mapRange(report.range).range, item.hook.name);
   };
-  for (const rule of rules) {
-    if (!rule.checkProfile) continue;
-    rule.checkProfile({
+  for (const rule of rules.profile) {
+    rule.checkProfile!({
       profile,
       hooks: entries,
       ...(state.claudeCode ? { claudeCode: state.claudeCode } : {}),
@@ -197,13 +198,13 @@ function checkProfile(
       analysed.push(session ? session.analyse(hook, map, parser) : analysedItem(hook, map, parseShell(parser, hook.text)));
     if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
     for (const item of analysed) {
-      const own = rules.filter((rule) => rule.checkScript && inScope(rule, 'hooks') && readsRuntime(rule, item.hook.runtime));
-      for (const { rule, report } of scriptReports(item, own, optionsOf, session)) pushScript(rule, report, item);
+      for (const { rule, report } of scriptReports(item, rules.scriptFor(item.hook.runtime), optionsOf, session))
+        pushScript(rule, report, item);
     }
-    for (const rule of rules) {
+    for (const rule of rules.hooks) {
       const own = analysed.filter((item) => readsRuntime(rule, item.hook.runtime));
-      if (!rule.checkHooks || own.length === 0) continue;
-      rule.checkHooks({
+      if (own.length === 0) continue;
+      rule.checkHooks!({
         profile,
         hooks: own,
         options: optionsOf.get(rule.id),
@@ -215,9 +216,9 @@ function checkProfile(
     }
     // Code blocks of the Markdown body: only rules that opt in read them, and
     // they are not hooks (no ShellCheck, no cross-hook checks).
-    const bodyRules = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
-    const triggers = bodyRules.map((rule) => rule.meta.bodyTrigger);
-    const contains = (text: string): boolean => triggers.some((words) => words === undefined || words.some((word) => text.includes(word)));
+    const bodyRules = rules.body;
+    const contains = (text: string): boolean =>
+      rules.bodyTriggers.some((words) => words === undefined || words.some((word) => text.includes(word)));
     // A word in a block is in the body too (a block's lines are the body's, less some indentation).
     const searched = bodyRules.length > 0 && !profile.kind && contains(profile.source.text.slice(profile.bodyStart));
     for (const block of searched ? bodyCodeBlocks(profile).filter((b) => contains(b.text)) : []) {
@@ -234,12 +235,39 @@ function checkProfile(
   }
 }
 
+/** The active rules by what they read, sorted out once a lint rather than once a hook. */
+interface RuleSets {
+  profile: readonly Rule<unknown>[];
+  /** The script rules that read the hooks of a runtime. */
+  scriptFor(runtime: RuntimeId): readonly Rule<unknown>[];
+  hooks: readonly Rule<unknown>[];
+  body: readonly Rule<unknown>[];
+  /** Each body rule's trigger words (undefined: it reads every code block). */
+  bodyTriggers: readonly (readonly string[] | undefined)[];
+}
+
+function ruleSets(rules: readonly Rule<unknown>[]): RuleSets {
+  const script = rules.filter((rule) => rule.checkScript && inScope(rule, 'hooks'));
+  const byRuntime = new Map<RuntimeId, readonly Rule<unknown>[]>();
+  const body = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
+  return {
+    profile: rules.filter((rule) => rule.checkProfile !== undefined),
+    scriptFor(runtime) {
+      let own = byRuntime.get(runtime);
+      if (!own) byRuntime.set(runtime, (own = script.filter((rule) => readsRuntime(rule, runtime))));
+      return own;
+    },
+    hooks: rules.filter((rule) => rule.checkHooks !== undefined),
+    body,
+    bodyTriggers: body.map((rule) => rule.meta.bodyTrigger),
+  };
+}
+
 function inScope(rule: Rule<unknown>, scope: 'hooks' | 'body'): boolean {
   return (rule.meta.scope ?? ['hooks']).includes(scope);
 }
 
-function finish(state: FileState, options: EngineOptions): LintResult {
-  const byId = new Map(options.rules.map((r) => [r.id, r]));
+function finish(state: FileState, options: EngineOptions, byId: ReadonlyMap<string, Rule<unknown>>): LintResult {
   const configured: Diagnostic[] = [];
   for (const diagnostic of state.diagnostics) {
     const severity = resolveSeverity(diagnostic, byId.get(diagnostic.ruleId), options.config);

@@ -80,9 +80,12 @@ export interface AnalysedHook {
   mapRange(range: Range): Range;
 }
 
-/** Context of rules that read one hook script; ranges are script ranges, the engine maps them. */
-export interface ScriptContext<Options> extends AnalysedHook {
-  options: Options;
+/**
+ * Context of rules that read one hook script; ranges are script ranges, the engine maps them.
+ * The rules of one hook may be handed the same object in turn: a rule reads it, never writes it.
+ */
+export interface ScriptContext<Options> extends Readonly<AnalysedHook> {
+  readonly options: Options;
   report(report: Report): void;
 }
 

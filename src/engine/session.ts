@@ -170,8 +170,19 @@ export function scriptReports(
 ): ScriptReport[] {
   if (session) return session.scriptReports(analysed, rules, optionsOf);
   const out: ScriptReport[] = [];
-  for (const rule of rules)
-    rule.checkScript!({ ...analysed, options: optionsOf.get(rule.id), report: (report) => out.push({ rule, report }) });
+  // One context for all of the hook's rules, `report` crediting the rule that runs: a copy a rule
+  // was about 5% of the CPU of a corpus lint.
+  let current = rules[0]!;
+  const context = {
+    ...analysed,
+    options: undefined as unknown,
+    report: (report: ScriptReport['report']) => out.push({ rule: current, report }),
+  };
+  for (const rule of rules) {
+    current = rule;
+    context.options = optionsOf.get(rule.id);
+    rule.checkScript!(context);
+  }
   return out;
 }
 
