@@ -170,7 +170,7 @@ export function scriptReports(
 ): ScriptReport[] {
   if (session) return session.scriptReports(analysed, rules, optionsOf);
   const out: ScriptReport[] = [];
-  // One context for all of the hook's rules, `report` crediting the rule that runs: a copy a rule
+  // One context for all of the hook's rules, `report` crediting the rule that runs: a copy per rule
   // was about 5% of the CPU of a corpus lint.
   let current = rules[0]!;
   const context = {
