@@ -5,6 +5,7 @@ import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript, RuntimeId } from '../hooks/types.js';
 import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
+import { RUNTIME_IDS } from '../runtimes/index.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import type { LintConfig } from './config.js';
 import { effectiveSeverity, insideText, resolveSeverity, ruleOptions, toDiagnostic, withoutSuperseded } from './findings.js';
@@ -248,15 +249,11 @@ interface RuleSets {
 
 function ruleSets(rules: readonly Rule<unknown>[]): RuleSets {
   const script = rules.filter((rule) => rule.checkScript && inScope(rule, 'hooks'));
-  const byRuntime = new Map<RuntimeId, readonly Rule<unknown>[]>();
+  const scriptByRuntime = new Map(RUNTIME_IDS.map((runtime) => [runtime, script.filter((rule) => readsRuntime(rule, runtime))]));
   const body = rules.filter((rule) => rule.checkScript && inScope(rule, 'body'));
   return {
     profile: rules.filter((rule) => rule.checkProfile !== undefined),
-    scriptFor(runtime) {
-      let own = byRuntime.get(runtime);
-      if (!own) byRuntime.set(runtime, (own = script.filter((rule) => readsRuntime(rule, runtime))));
-      return own;
-    },
+    scriptFor: (runtime) => scriptByRuntime.get(runtime) ?? [],
     hooks: rules.filter((rule) => rule.checkHooks !== undefined),
     body,
     bodyTriggers: body.map((rule) => rule.meta.bodyTrigger),
