@@ -1,4 +1,4 @@
-// The build: tsc, then the assets, then the bundles, the sandbox's C helper and the bundles' V8 code caches. Everything it prints goes
+// The build: tsc, then the assets, then the bundles, the executor's C helpers and the bundles' V8 code caches. Everything it prints goes
 // to stderr, because `npm pack` (prepack) is read by tools that take its
 // standard output as the tarball's name (the pre-commit framework does).
 // `--if-stale` skips the build when dist/ was built from the same inputs

@@ -1,6 +1,7 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, statfs } from 'node:fs/promises';
+import { findNativeHelper } from './native-helper.js';
 
 /**
  * The disk budget as a file system that cannot grow past it. The sandbox's
@@ -13,7 +14,9 @@ import { mkdir, statfs } from 'node:fs/promises';
  *
  * Mounting needs root (CAP_SYS_ADMIN). Without it the area is a plain
  * directory and the executor falls back to watching free space, which the
- * run's result states as a warning.
+ * run's result states as a warning. With it, src/executor/native/vah-mount.c
+ * holds the mount for the session's life (one process, which also unmounts
+ * when its parent dies); without that helper, util-linux's mount and umount.
  */
 
 export interface WritableArea {
@@ -33,16 +36,23 @@ export interface WritableArea {
 }
 
 const MOUNT_SOURCE = 'vah-writable';
+/** How long a mount, remount or unmount may take before it counts as failed. */
+const MOUNT_TIMEOUT_MS = 10_000;
+const HELPER_GONE = 'vah-mount could not be started';
 
-export async function createWritableArea(path: string, budgetBytes: number): Promise<WritableArea> {
+/** `helper`: the vah-mount to use (undefined: util-linux's mount and umount); tests choose. */
+export async function createWritableArea(path: string, budgetBytes: number, helper = findNativeHelper('vah-mount')): Promise<WritableArea> {
   await mkdir(path, { mode: 0o711 });
   let size = Math.max(budgetBytes, 1024 * 1024);
-  const mounted = process.getuid?.() === 0 ? await run('mount', ['-t', 'tmpfs', '-o', options(size), MOUNT_SOURCE, path]) : 'not root';
-  if (mounted !== undefined) {
+  let mount: Mount | string =
+    process.getuid?.() !== 0 ? 'not root' : helper ? await helperMount(helper, path, size) : await commandMount(path, size);
+  // A helper that could not be started leaves the job to the binaries.
+  if (mount === HELPER_GONE) mount = await commandMount(path, size);
+  if (typeof mount === 'string') {
     return {
       path,
       bounded: false,
-      unboundedReason: `could not mount a size-limited file system (${mounted}); the disk budget is watched instead`,
+      unboundedReason: `could not mount a size-limited file system (${mount}); the disk budget is watched instead`,
       grow: () => Promise.resolve(),
       full: () => Promise.resolve(false),
       release: () => Promise.resolve(),
@@ -56,7 +66,7 @@ export async function createWritableArea(path: string, budgetBytes: number): Pro
     async grow(bytes) {
       if (bytes <= 0) return;
       size += bytes;
-      await run('mount', ['-o', `remount,${options(size)}`, path]);
+      await mount.remount(size);
     },
     async full() {
       try {
@@ -70,14 +80,118 @@ export async function createWritableArea(path: string, budgetBytes: number): Pro
     async release() {
       if (released) return;
       released = true;
-      if ((await run('umount', [path])) !== undefined) await run('umount', ['-l', path]);
+      if ((await mount.unmount()) !== undefined) await run('umount', ['-l', path]);
     },
     releaseSync() {
       if (released) return;
       released = true;
+      mount.abandon();
       unmountSync(path);
     },
   };
+}
+
+/** A tmpfs mounted at a path: each step resolves to undefined when done, else to what went wrong. */
+interface Mount {
+  remount(size: number): Promise<string | undefined>;
+  unmount(): Promise<string | undefined>;
+  /** Lets go of whatever holds the mount, for a process on its way out (the caller unmounts). */
+  abandon(): void;
+}
+
+/** With util-linux's binaries: a process for the mount, one for each remount and one for the unmount. */
+async function commandMount(path: string, size: number): Promise<Mount | string> {
+  const failed = await run('mount', ['-t', 'tmpfs', '-o', options(size), MOUNT_SOURCE, path]);
+  return (
+    failed ?? {
+      remount: (bigger) => run('mount', ['-o', `remount,${options(bigger)}`, path]),
+      unmount: () => run('umount', [path]),
+      abandon: () => undefined,
+    }
+  );
+}
+
+/**
+ * With src/executor/native/vah-mount.c: one small process mounts, remounts
+ * on request and unmounts when its input ends (which our exit, however it
+ * happens, also does), answering a line each time.
+ */
+function helperMount(helper: string, path: string, size: number): Promise<Mount | string> {
+  const child = spawn(helper, [MOUNT_SOURCE, path, String(size)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  // A helper that died leaves its pipe broken: the answer that never comes says so, not an 'error' event.
+  child.stdin.on('error', () => undefined);
+  const waiting: ((line: string | undefined) => void)[] = [];
+  const noMoreAnswers = (): void => {
+    for (const answer of waiting.splice(0)) answer(undefined);
+  };
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  let gone = false;
+  let startFailed = false;
+  const ended = new Promise<void>((resolve) => {
+    child.on('close', resolve);
+    child.on('error', () => {
+      startFailed = true;
+      resolve();
+    });
+  }).then(() => {
+    gone = true;
+    noMoreAnswers();
+  });
+  /** The helper's next answer, bounded: undefined when done, else what went wrong. */
+  const answer = (): Promise<string | undefined> =>
+    new Promise<string | undefined>((resolve) => {
+      if (gone) {
+        resolve(undefined);
+        return;
+      }
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(undefined);
+      }, MOUNT_TIMEOUT_MS);
+      waiting.push((text) => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+    }).then((text) =>
+      text === undefined
+        ? startFailed
+          ? HELPER_GONE
+          : 'vah-mount ended without answering'
+        : text.startsWith('error: ')
+          ? text.slice('error: '.length)
+          : undefined,
+    );
+  // It answers the mount unasked.
+  return answer().then(async (failed) => {
+    if (failed !== undefined) {
+      await ended;
+      return failed;
+    }
+    return {
+      remount: (bigger) => {
+        const answered = answer();
+        child.stdin.write(`grow ${bigger}\n`);
+        return answered;
+      },
+      unmount: async () => {
+        // The end of its input is the request to unmount.
+        const answered = answer();
+        child.stdin.end();
+        const failedUnmount = await answered;
+        await ended;
+        return failedUnmount;
+      },
+      abandon: () => child.kill('SIGKILL'),
+    };
+  });
 }
 
 function options(size: number): string {

@@ -8,7 +8,7 @@ import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore } from './memory-store.js';
 import { nodeProcessRunner, systemClock } from './process-runner.js';
-import { findRedisHelper } from './redis-helper.js';
+import { findRedisHelper } from './native-helper.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';

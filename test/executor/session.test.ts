@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRedisHelper } from '../../src/executor/redis-helper.js';
+import { findRedisHelper } from '../../src/executor/native-helper.js';
 import { createExecutorSession, SandboxUnavailableError, type ExecutorSession } from '../../src/executor/session.js';
 import type { MemoryOperation, RedisOperation } from '../../src/executor/trace.js';
 import {

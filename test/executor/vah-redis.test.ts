@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findExecutable } from '../../src/executor/host.js';
-import { findRedisHelper } from '../../src/executor/redis-helper.js';
+import { findRedisHelper } from '../../src/executor/native-helper.js';
 import { hasRedisCli, hasRedisServer, startRealRedis } from './helpers.js';
 
 // src/executor/native/vah-redis.c against redis-cli itself, on a real redis-server: the

@@ -56,8 +56,8 @@ describe('npm pack', () => {
       /^bin\/[^/]+$/,
       /^dist\/(src|rules)\/.+\.(js|d\.ts|json|mjs|sh)$/,
       /^dist\/bundle\/[^/]+\.(mjs|cjs|cjs\.cache)$/,
-      // The sandbox's helper, built where a C compiler was (scripts/build-helper.mjs).
-      /^dist\/libexec\/vah-redis$/,
+      // The executor's C helpers, built where a C compiler was (scripts/build-helper.mjs).
+      /^dist\/libexec\/vah-(redis|mount)$/,
       /^schemas\/[^/]+\.schema\.json$/,
       /^rules\/[^/]+\/README\.md$/,
     ];

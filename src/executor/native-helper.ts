@@ -1,30 +1,38 @@
 import { accessSync, closeSync, constants, openSync, readSync } from 'node:fs';
 
 /**
- * The sandbox's one-process redis-cli (src/executor/native/vah-redis.c, built into
- * dist/libexec by scripts/build-helper.mjs): a hook's `redis-cli` and slash
- * command calls start it instead of redis-cli, whose start alone costs five
- * /bin/true. Undefined when the build had no C compiler; the sandbox then
- * calls redis-cli itself.
+ * The executor's C helpers (src/executor/native/, built into dist/libexec by
+ * scripts/build-helper.mjs), each undefined when the build had no C compiler:
+ * - `vah-redis`, the sandbox's one-process redis-cli: a hook's `redis-cli` and
+ *   slash command calls start it instead of redis-cli, whose start alone costs
+ *   five /bin/true; without it the sandbox calls redis-cli itself;
+ * - `vah-mount`, which holds a session's size-limited tmpfs (src/executor/disk.ts);
+ *   without it the host's mount and umount do.
  */
-let found: string | null | undefined;
+export type NativeHelper = 'vah-redis' | 'vah-mount';
 
-export function findRedisHelper(): string | undefined {
-  if (found !== undefined) return found ?? undefined;
+const found = new Map<NativeHelper, string | undefined>();
+
+export function findNativeHelper(name: NativeHelper): string | undefined {
+  if (!found.has(name)) found.set(name, locate(name));
+  return found.get(name);
+}
+
+export const findRedisHelper = (): string | undefined => findNativeHelper('vah-redis');
+
+function locate(name: NativeHelper): string | undefined {
   // From dist/src/executor/, dist/bundle/ and src/executor/ (tests run the sources).
-  for (const candidate of ['../../libexec/vah-redis', '../libexec/vah-redis', '../../dist/libexec/vah-redis']) {
-    const path = new URL(candidate, import.meta.url).pathname;
+  for (const dir of ['../../libexec/', '../libexec/', '../../dist/libexec/']) {
+    const path = new URL(`${dir}${name}`, import.meta.url).pathname;
     try {
       accessSync(path, constants.X_OK);
     } catch {
       continue; // try the next location
     }
     // A package built on another machine may carry a helper for another processor: calling it would
-    // fail every redis-cli call of every hook, so only one this machine runs is used.
-    if (!runsHere(path)) break;
-    return (found = path);
+    // fail every call, so only one this machine runs is used.
+    return runsHere(path) ? path : undefined;
   }
-  found = null;
   return undefined;
 }
 

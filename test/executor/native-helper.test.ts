@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRedisHelper, runsHere } from '../../src/executor/redis-helper.js';
+import { findNativeHelper, runsHere } from '../../src/executor/native-helper.js';
 
 /** The first 20 bytes of an ELF file: magic, class, byte order, …, e_type, e_machine. */
 function elf(machine: number, bigEndian = false): Buffer {
@@ -15,7 +15,7 @@ function elf(machine: number, bigEndian = false): Buffer {
   return header;
 }
 
-describe("the sandbox's Redis client", () => {
+describe("the executor's C helpers", () => {
   const dir = mkdtempSync(join(tmpdir(), 'vah-helper-'));
   const file = (name: string, bytes: Buffer | string): string => {
     const path = join(dir, name);
@@ -33,10 +33,10 @@ describe("the sandbox's Redis client", () => {
     expect(runsHere(join(dir, 'missing'), 'x64')).toBe(false);
   });
 
-  it('the one the build made runs here, when the build had a C compiler', () => {
-    const helper = findRedisHelper();
+  it.each(['vah-redis', 'vah-mount'] as const)('%s, as the build made it, runs here (when the build had a C compiler)', (name) => {
+    const helper = findNativeHelper(name);
     if (helper === undefined) {
-      console.warn('redis-helper.test.ts: no helper was built (no C compiler); only the header check ran.');
+      console.warn(`native-helper.test.ts: no ${name} was built (no C compiler); only the header check ran.`);
       return;
     }
     expect(runsHere(helper)).toBe(true);

@@ -1,0 +1,117 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWritableArea, isOurMount } from '../../src/executor/disk.js';
+import { findNativeHelper } from '../../src/executor/native-helper.js';
+
+// The session's size-limited tmpfs (src/executor/disk.ts), held by src/executor/native/vah-mount.c
+// when the build made it, else by util-linux's mount and umount. Mounting needs root.
+
+const helper = findNativeHelper('vah-mount');
+const canMount = (() => {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'vah-disk-probe-'));
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'vah-probe', probe]).status === 0;
+  if (mounted) spawnSync('umount', [probe]);
+  rmSync(probe, { recursive: true, force: true });
+  return mounted;
+})();
+const noMount = canMount ? undefined : 'mounting a tmpfs needs root (and a kernel that lets it)';
+const noHelper = noMount ?? (helper ? undefined : 'the build made no dist/libexec/vah-mount (no C compiler)');
+if (noMount) console.warn(`disk.test.ts: mount tests skipped: ${noMount}.`);
+else if (noHelper) console.warn(`disk.test.ts: vah-mount tests skipped: ${noHelper}.`);
+
+const MB = 1024 * 1024;
+const sizeOf = (path: string): number => {
+  const stats = statfsSync(path);
+  return stats.blocks * stats.bsize;
+};
+
+const dirs: string[] = [];
+function areaPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vah-disk-'));
+  dirs.push(dir);
+  return join(dir, 'area');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) {
+    const area = join(dir, 'area');
+    while (isOurMount(area)) spawnSync('umount', ['-l', area]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe.each([
+  ['vah-mount', helper, noHelper],
+  ['mount and umount', undefined, noMount],
+] as const)('the writable area with %s', (_name, using, skip) => {
+  it.skipIf(skip !== undefined)('is a tmpfs of the budget that grows on request and is gone after release', async () => {
+    const path = areaPath();
+    const area = await createWritableArea(path, 2 * MB, using);
+    expect(area.bounded).toBe(true);
+    expect(isOurMount(path)).toBe(true);
+    expect(sizeOf(path)).toBe(2 * MB);
+    await area.grow(3 * MB);
+    expect(sizeOf(path)).toBe(5 * MB);
+    // Past the budget the file system itself says no.
+    expect(() => writeFileSync(join(path, 'big'), Buffer.alloc(6 * MB))).toThrow(/ENOSPC/);
+    await area.release();
+    expect(isOurMount(path)).toBe(false);
+    await area.release();
+  });
+
+  it.skipIf(skip !== undefined)('releases synchronously, for a process on its way out', async () => {
+    const path = areaPath();
+    const area = await createWritableArea(path, MB, using);
+    area.releaseSync();
+    expect(isOurMount(path)).toBe(false);
+  });
+});
+
+describe.skipIf(noHelper !== undefined)('vah-mount', () => {
+  it('unmounts when the process that asked for the mount dies, however it dies', async () => {
+    const path = areaPath();
+    // A child Node process creates the area, says so, and is killed outright.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `import(${JSON.stringify(new URL('../../dist/src/executor/disk.js', import.meta.url).pathname)}).then(async (m) => { await m.createWritableArea(${JSON.stringify(path)}, 1048576); process.stdout.write('ready\\n'); setInterval(() => {}, 1000); });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(isOurMount(path)).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('close', resolve));
+    for (let i = 0; i < 100 && isOurMount(path); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(isOurMount(path)).toBe(false);
+  }, 30_000);
+
+  it('keeps the mount through the signals a terminal sends to the whole process group', async () => {
+    const path = areaPath();
+    mkdirSync(path);
+    const mount = spawn(helper!, ['vah-writable', path, String(MB)], { stdio: ['pipe', 'pipe', 'ignore'] });
+    await new Promise<void>((resolve) => mount.stdout.once('data', () => resolve()));
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) mount.kill(signal);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isOurMount(path)).toBe(true);
+    let answers = '';
+    mount.stdout.on('data', (chunk: Buffer) => (answers += chunk.toString()));
+    mount.stdin.write('grow twelve\n');
+    mount.stdin.end();
+    const status = await new Promise((resolve) => mount.once('close', resolve));
+    expect(answers).toBe('error: Invalid argument\nunmounted\n');
+    expect(status).toBe(0);
+    expect(isOurMount(path)).toBe(false);
+  });
+
+  it('refuses arguments it does not understand, and says why a mount failed', () => {
+    expect(spawnSync(helper!, ['vah-writable', '/nowhere']).status).toBe(2);
+    expect(spawnSync(helper!, ['vah-writable', '/nowhere', '12k']).status).toBe(2);
+    const missing = spawnSync(helper!, ['vah-writable', join(tmpdir(), 'vah-disk-missing', 'area'), '1048576'], { encoding: 'utf8' });
+    expect({ status: missing.status, stdout: missing.stdout }).toEqual({ status: 1, stdout: 'error: No such file or directory\n' });
+  });
+});
