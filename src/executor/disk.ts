@@ -134,13 +134,9 @@ function helperMount(helper: string, path: string, size: number): Promise<Mount 
     }
   });
   let gone = false;
-  let startFailed = false;
   const ended = new Promise<void>((resolve) => {
     child.on('close', resolve);
-    child.on('error', () => {
-      startFailed = true;
-      resolve();
-    });
+    child.on('error', () => resolve());
   }).then(() => {
     gone = true;
     noMoreAnswers();
@@ -162,7 +158,7 @@ function helperMount(helper: string, path: string, size: number): Promise<Mount 
       });
     }).then((text) =>
       text === undefined
-        ? startFailed
+        ? child.pid === undefined
           ? HELPER_GONE
           : 'vah-mount ended without answering'
         : text.startsWith('error: ')

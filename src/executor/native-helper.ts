@@ -18,8 +18,6 @@ export function findNativeHelper(name: NativeHelper): string | undefined {
   return found.get(name);
 }
 
-export const findRedisHelper = (): string | undefined => findNativeHelper('vah-redis');
-
 function locate(name: NativeHelper): string | undefined {
   // From dist/src/executor/, dist/bundle/ and src/executor/ (tests run the sources).
   for (const dir of ['../../libexec/', '../libexec/', '../../dist/libexec/']) {

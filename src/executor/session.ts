@@ -8,7 +8,7 @@ import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
 import { MemoryStore } from './memory-store.js';
 import { nodeProcessRunner, systemClock } from './process-runner.js';
-import { findRedisHelper } from './native-helper.js';
+import { findNativeHelper } from './native-helper.js';
 import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';
@@ -61,7 +61,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const identity = sandboxIdentity(options, mode);
   const bwrap = mode === 'bwrap' ? requireBwrap(identity, options.bwrapSearchPath) : undefined;
   const realRedisCli = requireRedisCli();
-  const redisHelper = mode === 'bwrap' ? findRedisHelper() : undefined;
+  const redisHelper = mode === 'bwrap' ? findNativeHelper('vah-redis') : undefined;
   // Taken while the session sets up, the kernel's wait before a first move between control groups is off the launch's path.
   const primed = mode === 'bwrap' ? primeCgroupMoves() : undefined;
 

@@ -70,6 +70,15 @@ describe.each([
   });
 });
 
+it.skipIf(noMount !== undefined)('falls back to mount and umount when the helper cannot be started', async () => {
+  const path = areaPath();
+  const area = await createWritableArea(path, MB, join(tmpdir(), 'vah-disk-missing', 'vah-mount'));
+  expect(area.bounded).toBe(true);
+  expect(isOurMount(path)).toBe(true);
+  await area.release();
+  expect(isOurMount(path)).toBe(false);
+});
+
 describe.skipIf(noHelper !== undefined)('vah-mount', () => {
   it('unmounts when the process that asked for the mount dies, however it dies', async () => {
     const path = areaPath();

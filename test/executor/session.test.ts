@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRedisHelper } from '../../src/executor/native-helper.js';
+import { findNativeHelper } from '../../src/executor/native-helper.js';
 import { createExecutorSession, SandboxUnavailableError, type ExecutorSession } from '../../src/executor/session.js';
 import type { MemoryOperation, RedisOperation } from '../../src/executor/trace.js';
 import {
@@ -89,7 +89,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
     expect(result.operations.map((op) => (op.kind === 'command' ? op.command : op.kind))).toEqual(['/fleet', 'memory', 'memory']);
   });
 
-  it.skipIf(findRedisHelper() === undefined)(
+  it.skipIf(findNativeHelper('vah-redis') === undefined)(
     "serves a hook's redis-cli and slash-command calls with the one-process helper, and hands other forms to redis-cli",
     async () => {
       const result = await session.runHook(

@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findExecutable } from '../../src/executor/host.js';
-import { findRedisHelper } from '../../src/executor/native-helper.js';
+import { findNativeHelper } from '../../src/executor/native-helper.js';
 import { hasRedisCli, hasRedisServer, startRealRedis } from './helpers.js';
 
 // src/executor/native/vah-redis.c against redis-cli itself, on a real redis-server: the
 // same bytes on stdout and stderr and the same exit status, for the forms it
 // serves and for those it hands on to redis-cli.
 
-const helper = findRedisHelper();
+const helper = findNativeHelper('vah-redis');
 const missing = !helper
   ? 'the build made no dist/libexec/vah-redis (no C compiler)'
   : !hasRedisServer || !hasRedisCli
