@@ -2,7 +2,7 @@ import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } 
 import type { RunCgroup } from './cgroup.js';
 import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
-import { closeInheritedFds, type SandboxLimits } from './sandbox.js';
+import { closeInheritedFds, LAUNCHER_SHELL, type SandboxLimits } from './sandbox.js';
 import { shellQuote } from './shims.js';
 
 /**
@@ -203,7 +203,7 @@ function trampolineRequest(options: SuperviseOptions): SpawnRequest {
     ...options.request,
     command: '/bin/bash',
     args: [
-      '-c',
+      ...LAUNCHER_SHELL,
       `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ${opens}exec "$0" "$@"`,
       options.request.command,
       ...options.request.args,

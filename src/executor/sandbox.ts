@@ -245,10 +245,22 @@ export function environmentFileText(env: Readonly<Record<string, string>>): stri
 }
 
 /**
+ * How the executor's own shells start (the launcher here, the trampoline
+ * before bwrap): `--norc`, because Node's pipes are socket pairs, and a
+ * `bash -c` whose stdin is a socket and whose SHLVL is unset takes itself for
+ * a shell started by sshd and first runs /etc/bash.bashrc and ~/.bashrc. In
+ * the sandbox that ~/.bashrc is the agent's home, which lasts the session: a
+ * hook could plant one to run in the next hook's launcher before its limits.
+ * On the host it is the host's own. (The hook's bash gets SHLVL 2, and so
+ * reads no rc file either: src/executor/hook-run.ts.)
+ */
+export const LAUNCHER_SHELL = ['--norc', '-c'] as const;
+
+/**
  * `bash -c` arguments that start a hook: close inherited descriptors, set the
  * limits, export the hook's environment from `envFile`, then become
  * `bash -c SCRIPT` exactly as the runtime runs it. The launching shell itself
- * starts with an empty environment.
+ * starts with an empty environment, and with `--norc` (see LAUNCHER_SHELL).
  */
 export function hookLauncherArgs(
   script: string,
@@ -261,8 +273,8 @@ export function hookLauncherArgs(
     `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$1"; unset vah_kv; shift; ` +
     (options.startFd !== undefined ? `${startMarker(options.startFd)}; ` : '');
   // Claude Code's `sh -c` and exec forms run their own command line instead of `bash -c SCRIPT`.
-  if (options.argv) return ['-c', `${prelude}exec "$@"`, 'vah-limits', envFile, ...options.argv];
-  return ['-c', `${prelude}exec -a bash /bin/bash -c "$1"`, 'vah-limits', envFile, script];
+  if (options.argv) return [...LAUNCHER_SHELL, `${prelude}exec "$@"`, 'vah-limits', envFile, ...options.argv];
+  return [...LAUNCHER_SHELL, `${prelude}exec -a bash /bin/bash -c "$1"`, 'vah-limits', envFile, script];
 }
 
 /**

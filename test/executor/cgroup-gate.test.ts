@@ -97,8 +97,9 @@ describe('the control-group gate', () => {
     expect(seen.stdin).toBe('\n{"tool":"Bash"}');
     // The trampoline's script waits at the gate before anything else, and bwrap is what it goes on to.
     expect(seen.request?.command).toBe('/bin/bash');
-    expect(seen.request?.args[1]).toMatch(/^read -r _ \|\| :; /);
-    expect(seen.request?.args[2]).toBe('/usr/bin/bwrap');
+    expect(seen.request?.args.slice(0, 2)).toEqual(['--norc', '-c']);
+    expect(seen.request?.args[2]).toMatch(/^read -r _ \|\| :; /);
+    expect(seen.request?.args[3]).toBe('/usr/bin/bwrap');
     expect(seen.request?.stdinPipe).toBe(true);
     expect(seen.killed).toEqual([]);
   });

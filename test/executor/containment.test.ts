@@ -317,4 +317,24 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     expect(fields.CapEff).toBe('0000000000000000');
     expectNothingLeft(result);
   });
+
+  // Node's pipes are socket pairs, and a `bash -c` whose stdin is a socket and whose SHLVL is unset
+  // takes itself for a shell sshd started: it runs /etc/bash.bashrc and ~/.bashrc first. The
+  // executor's own launchers start that way; a hook could plant a ~/.bashrc in its agent's home
+  // (which lasts the session) and have it run in the next hook's launcher, before its limits.
+  it("runs no rc file in the executor's own shells: a ~/.bashrc a hook plants is not run before the next hook's limits", async () => {
+    const plant = await session.runHook(
+      hookScript(
+        'pre',
+        ['printf \'%s\\n\' \'echo "rc ran: $(ulimit -t)" >&2\' \'echo x > "$HOME/rc-ran"\' > "$HOME/.bashrc"', 'echo planted'].join('\n'),
+      ),
+      { agentId: 'rc-1' },
+    );
+    expect(plant.stdout).toBe('planted\n');
+    const next = await session.runHook(hookScript('post', 'test -e "$HOME/rc-ran"; echo "rc-file=$?"; cat "$HOME/.bashrc" | wc -l'), {
+      agentId: 'rc-1',
+    });
+    expect(next.stderr).toBe('');
+    expect(next.stdout).toBe('rc-file=1\n2\n');
+  });
 });
