@@ -48,7 +48,7 @@ const mustExit = (allowed) => (ra, rb) => {
     if (r.status !== undefined && !allowed.includes(r.status)) throw new Error(`a measured command exited ${r.status}: ${r.stderr ?? ''}`);
 };
 
-/** As many processes as src/shellcheck runs for the corpus (one per core, at least 8 scripts a process), the scripts dealt round-robin so they finish together. */
+/** ShellCheck alone at its best: one process per core (at least 8 scripts a process; more processes were slower), the scripts dealt round-robin so they finish together. */
 function shellcheckAlone(files) {
   const count = Math.max(1, Math.min(availableParallelism(), Math.ceil(files.length / 8)));
   const groups = Array.from({ length: count }, () => []);

@@ -1,5 +1,5 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rules } from '../rules/index.js';
@@ -8,7 +8,7 @@ import { memoryIO } from '../src/io.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { lintInputs } from '../src/engine/lint.js';
 import { BLOCKING_HOOKS, runtimeEnvFor } from '../src/runtime/contract.js';
-import { codePointColumnToUtf16, shellcheckAnalyzer, shellcheckVersion } from '../src/shellcheck/index.js';
+import { codePointColumnToUtf16, shellcheckAnalyzer, shellcheckVersion, shortRunLanes } from '../src/shellcheck/index.js';
 
 const available = shellcheckVersion() !== undefined;
 if (!available) console.warn('shellcheck.test.ts: ShellCheck is not installed; these tests are skipped here (CI installs it).');
@@ -30,6 +30,17 @@ describe('code point to UTF-16 columns', () => {
     expect(codePointColumnToUtf16('echo "🚀 $x"', 9)).toBe(10);
     expect(codePointColumnToUtf16('\techo $y', 7)).toBe(7);
     expect(codePointColumnToUtf16('ab', 5)).toBe(5);
+  });
+});
+
+describe('how many ShellCheck processes run side by side', () => {
+  it('a short run: one more than there are cores, so no core idles at the end; one on a single core', () => {
+    expect([1, 2, 4, 16].map((cores) => shortRunLanes(cores))).toEqual([1, 3, 5, 17]);
+  });
+
+  it('a long run: one per core, unless told', () => {
+    expect(shellcheckAnalyzer({ infoSeverity: 'warning' }).lanes).toBe(Math.max(1, availableParallelism()));
+    expect(shellcheckAnalyzer({ infoSeverity: 'warning', processes: 2 }).lanes).toBe(2);
   });
 });
 
@@ -204,6 +215,27 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     );
     expect(sc2154[0]).toEqual([expect.stringMatching(/^5:10 copied is referenced/)]);
     expect(sc2154[1]).toEqual([expect.stringMatching(/^6:10 copied is referenced/), expect.stringMatching(/^8:10 other is referenced/)]);
+  });
+
+  it('runs a process more than there are cores for a short run, and one a core for a long one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-counting-shellcheck-'));
+    const log = join(dir, 'runs');
+    const counting = join(dir, 'shellcheck');
+    // Stands in for ShellCheck and writes a line for each run that is given scripts.
+    writeFileSync(counting, `#!/bin/sh\ncase "$*" in *.sh*) echo run >> '${log}';; esac\nexec shellcheck "$@"\n`);
+    chmodSync(counting, 0o755);
+    const runsFor = async (files: number): Promise<number> => {
+      const tree = mkdtempSync(join(tmpdir(), 'vah-lanes-'));
+      for (let i = 0; i < files; i++) writeFileSync(join(tree, `p${i}.md`), `---\nname: p${i}\nhooks:\n  pre: |\n    echo "$x${i}"\n---\n`);
+      writeFileSync(log, '');
+      const io = memoryIO({ cwd: tree, env: { NO_COLOR: '1', VALIDATE_AGENT_HOOKS_SHELLCHECK: counting } });
+      expect(await main([tree, '--format', 'json'], io)).toBe(0);
+      return readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    };
+    // Slices of at least four files: 24 files make up to six.
+    expect(await runsFor(24)).toBe(Math.min(shortRunLanes(), 6));
+    // More than 200 files is a long run (src/cli/main.ts), read in one chunk here.
+    expect(await runsFor(240)).toBe(Math.max(1, availableParallelism()));
   });
 
   it('batches many hooks of many files over a few processes', async () => {

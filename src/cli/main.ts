@@ -19,7 +19,10 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
-/** Up to this many files a run is short enough that V8's tier-up costs more than it saves (see preferFastWasmStart). */
+/**
+ * Up to this many files a run is short: V8's tier-up costs more than it saves (see preferFastWasmStart),
+ * and the files are read in one go, so ShellCheck runs a process more than there are cores (shortRunLanes).
+ */
 const FAST_START_MAX_FILES = 200;
 
 /** Files linted together: enough to keep ShellCheck's processes busy, few enough to bound memory. */
@@ -242,7 +245,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   for (const [loaded, group] of configs) {
     const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
     const withShellcheck = shellcheck && loaded.shellcheckEnabled ? shellcheck : undefined;
-    const batchAnalyzers = withShellcheck ? [withShellcheck.analyzer(config)] : [];
+    const batchAnalyzers = withShellcheck ? [withShellcheck.analyzer(config, { shortRun: inputs.length <= FAST_START_MAX_FILES })] : [];
     // The text of each file is kept only for what reads it: code frames, SARIF fingerprints, fixes.
     const keepSource = flags.verbose || fixer !== undefined || flags.format === 'sarif';
     const lint = async (batch: LintInput[]): Promise<LintResult[]> => {
