@@ -174,7 +174,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
  * and its slices are read one after the other, so with one process a core the
  * earlier one finished first and left its core idle while the last ran on;
  * with one more, the kernel keeps every core busy to the end. Paired on the
- * corpus on 2 cores, in four runs of 11–21 pairs: 3 processes took 0.94–0.98x
+ * corpus on 2 cores, in five runs of 11–21 pairs: 3 processes took 0.92–0.98x
  * the wall time of 2 (4 and 6 no better than 3). A long run keeps one process
  * a core (its chunks queue for them; 3 on 2,000 generated profiles: 1.04x),
  * which is also where ShellCheck alone is fastest (3: 1.06x, 4: 1.02x).
