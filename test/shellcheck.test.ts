@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -225,17 +225,22 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     writeFileSync(counting, `#!/bin/sh\ncase "$*" in *.sh*) echo run >> '${log}';; esac\nexec shellcheck "$@"\n`);
     chmodSync(counting, 0o755);
     const runsFor = async (files: number): Promise<number> => {
-      const tree = mkdtempSync(join(tmpdir(), 'vah-lanes-'));
+      const tree = join(dir, `tree-${files}`);
+      mkdirSync(tree);
       for (let i = 0; i < files; i++) writeFileSync(join(tree, `p${i}.md`), `---\nname: p${i}\nhooks:\n  pre: |\n    echo "$x${i}"\n---\n`);
       writeFileSync(log, '');
       const io = memoryIO({ cwd: tree, env: { NO_COLOR: '1', VALIDATE_AGENT_HOOKS_SHELLCHECK: counting } });
       expect(await main([tree, '--format', 'json'], io)).toBe(0);
       return readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
     };
-    // Slices of at least four files: 24 files make up to six.
-    expect(await runsFor(24)).toBe(Math.min(shortRunLanes(), 6));
-    // More than 200 files is a long run (src/cli/main.ts), read in one chunk here.
-    expect(await runsFor(240)).toBe(Math.max(1, availableParallelism()));
+    try {
+      // Slices of at least four files: 24 files make up to six.
+      expect(await runsFor(24)).toBe(Math.min(shortRunLanes(), 6));
+      // More than 200 files is a long run (src/cli/main.ts), read in one chunk here.
+      expect(await runsFor(240)).toBe(Math.min(Math.max(1, availableParallelism()), 60));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('batches many hooks of many files over a few processes', async () => {
