@@ -1,4 +1,4 @@
-import { runtimeEnvFor } from '../runtime/contract.js';
+import { BLOCKING_TYPES, runtimeEnvFor } from '../runtime/contract.js';
 
 /**
  * The environment a hook runs with: the runtime's variables for that hook
@@ -18,14 +18,17 @@ export interface HookContext {
 /**
  * Values used when nothing else is given. They look like what the runtime
  * sets (ids, milliseconds, JSON) so scripts that parse them behave as they
- * would in a swarm.
+ * would in a swarm, and agree with the hooks document: `BLOCKING_TYPE` is one
+ * of its three types (the first, `consensus`, as `simulate` defaults), and a
+ * timeout's `TIMEOUT_DURATION` ("time since blocking start") is the
+ * threshold plus `EXCEEDED_BY`, as in its example (305000 = 300000 + 5000).
  */
 export const DEFAULT_RUNTIME_VALUES: Readonly<Record<string, string>> = {
   TASK: 'Implement the sample task',
   SWARM_ID: 'swarm-local',
   ITERATION: '1',
   PHASE: 'implementation',
-  BLOCKING_TYPE: 'coordination',
+  BLOCKING_TYPE: BLOCKING_TYPES[0],
   TIMEOUT_THRESHOLD: '300000',
   SIGNAL_ID: 'signal-1',
   COORDINATOR_COUNT: '1',
@@ -34,7 +37,7 @@ export const DEFAULT_RUNTIME_VALUES: Readonly<Record<string, string>> = {
   MISSING_COORDINATORS: 'coordinator-1',
   SIGNAL_DATA: '{"type":"completion","coordinator":"coordinator-1","status":"ready"}',
   WAIT_DURATION: '1500',
-  TIMEOUT_DURATION: '300000',
+  TIMEOUT_DURATION: '301200',
   EXCEEDED_BY: '1200',
 };
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { findExecutable } from './host.js';
 import { probeKey, recalledProbe, rememberProbe } from '../cache/tool-probe.js';
+import { HOOK_FILE_SIZE_LIMIT_BYTES } from '../runtime/contract.js';
 import { SANDBOX_PATHS, shellQuote } from './shims.js';
 
 /**
@@ -45,7 +46,8 @@ export interface SandboxLimits {
 
 export const DEFAULT_LIMITS: SandboxLimits = {
   cpuSeconds: 10,
-  fileSizeBytes: 64 * 1024 * 1024,
+  // The runtime's own `ulimit -f`: a hook that writes an 80 MB file there must not fail here.
+  fileSizeBytes: HOOK_FILE_SIZE_LIMIT_BYTES,
   processes: 128,
   openFiles: 1024,
   dataBytes: 1024 * 1024 * 1024,

@@ -8,6 +8,14 @@
 export const HOOK_TIMEOUT_MS = 5000;
 
 /**
+ * hooks "Resource Limits": `ulimit -f 102400` ("File size: 100MB"; bash counts
+ * in KiB), the largest file a hook's process may write. The same section's
+ * `ulimit -m 524288` sets RLIMIT_RSS, which Linux has ignored since 2.6, so
+ * its 512 MB is not a limit a hook meets on the runtime.
+ */
+export const HOOK_FILE_SIZE_LIMIT_BYTES = 102400 * 1024;
+
+/**
  * How long the runtime lets the named hook run before it kills it: 5 s for
  * every claude-flow hook (blocking, legacy and lifecycle alike, all run by the
  * same bash runner). Rules ask this instead of reading the constant, so a

@@ -154,6 +154,20 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     }
   });
 
+  it("keeps the runtime's file-size limit: an 80 MiB file is written, one past 100 MiB stops there", async () => {
+    // hooks "Resource Limits": `ulimit -f 102400`, in KiB.
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        'head -c 80M /dev/zero > a.bin; echo "a=$?"; rm a.bin; head -c 101M /dev/zero > b.bin; echo "b=$?"; stat -c %s b.bin',
+      ),
+      { agentId: 'writer' },
+    );
+    expect(result.stdout).toBe(`a=0\nb=153\n${102400 * 1024}\n`);
+    expect(result.limitsHit).toContain('file-size');
+    expectNothingLeft(result);
+  });
+
   it('stops a disk fill at the file-size limit, and the host keeps its space', async () => {
     const limited = await createExecutorSession({ timeoutMs: 3000, limits: { fileSizeBytes: 8 * 1024 * 1024 } });
     try {

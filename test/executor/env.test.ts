@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildHookEnvironment, parseEnvAssignment, runtimeVariables } from '../../src/executor/env.js';
-import { COMMON_ENV, SIGNAL_ENV, TIMEOUT_ENV } from '../../src/runtime/contract.js';
+import { BLOCKING_TYPES, COMMON_ENV, SIGNAL_ENV, TIMEOUT_ENV } from '../../src/runtime/contract.js';
 
 describe('hook environment', () => {
   it('gives every hook the common runtime variables and HOOK_NAME, with the agent id it runs as', () => {
@@ -28,6 +28,16 @@ describe('hook environment', () => {
       const env = runtimeVariables(hook, { agentId: 'a' });
       for (const name of TIMEOUT_ENV) expect(env[name], `${name} in ${hook}`).toBeUndefined();
     }
+  });
+
+  it('gives values the hooks document allows and that agree with each other', () => {
+    // BLOCKING_TYPE is one of the document's three; TIMEOUT_DURATION is the time since blocking
+    // started, so the threshold plus the overrun (its example: 305000 = 300000 + 5000).
+    for (const hook of ['on_blocking_start', 'on_signal_received', 'on_blocking_timeout'])
+      expect(BLOCKING_TYPES, hook).toContain(runtimeVariables(hook, { agentId: 'a' }).BLOCKING_TYPE);
+    const timeout = runtimeVariables('on_blocking_timeout', { agentId: 'a' });
+    expect(Number(timeout.TIMEOUT_DURATION)).toBe(Number(timeout.TIMEOUT_THRESHOLD) + Number(timeout.EXCEEDED_BY));
+    expect(Number(timeout.EXCEEDED_BY)).toBeGreaterThan(0);
   });
 
   it('reports the coordinator as arrived once a signal has been received', () => {
