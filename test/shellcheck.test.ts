@@ -86,6 +86,29 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(d!.fixes![0]!.edits.map((e) => `${e.range.line}:${e.range.column}=${e.text}`)).toEqual(['5:9="', '5:19="']);
   });
 
+  it("writes ShellCheck's fix as the hook's quoting spells it, so --fix leaves JSON and YAML that still parse", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-sc-fix-'));
+    try {
+      mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+      const settings = join(dir, '.claude', 'settings.json');
+      const command = 'f=$(date); touch $f';
+      writeFileSync(settings, JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } }));
+      const profile = join(dir, '.claude', 'agents', 'q.md');
+      writeFileSync(
+        profile,
+        '---\nname: q\ndescription: d\nhooks:\n  on_blocking_start: "x=$(date); echo $x"\n  pre: \'y=$(date); echo $y\'\n---\n',
+      );
+      await main(['--fix', settings, profile], memoryIO({ cwd: dir }));
+      const fixed = JSON.parse(readFileSync(settings, 'utf8')) as { hooks: { PostToolUse: { hooks: { command: string }[] }[] } };
+      expect(fixed.hooks.PostToolUse[0]!.hooks[0]!.command).toBe('f=$(date); touch "$f"');
+      const yaml = readFileSync(profile, 'utf8');
+      expect(yaml).toContain('on_blocking_start: "x=$(date); echo \\"$x\\""');
+      expect(yaml).toContain('pre: \'y=$(date); echo "$y"\'');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("honours the user's directives on the first line (nothing is prepended)", async () => {
     const found = await lint('---\nname: sc\nhooks:\n  pre: |\n    # shellcheck disable=SC2086\n    cat $FILE_LIST\n---\n');
     expect(found.filter((d) => d.ruleId === 'shellcheck/SC2086')).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Range } from '../diagnostics.js';
+import type { Fix, Range, TextEdit } from '../diagnostics.js';
 import type { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
 import type { Report } from './rule.js';
@@ -10,18 +10,25 @@ import type { Report } from './rule.js';
  */
 export function withFileFixes(report: Report, map: ScriptSourceMap): Report {
   if (!report.fixes) return report;
-  const fixes = report.fixes.flatMap((fix) => {
-    const edits = fix.edits.map((edit) => ({
-      edit,
-      mapped: map.mapRange(edit.range),
-      text: encodeForSource(edit.text, map.hook, edit.range),
-    }));
-    return edits.every((e) => e.mapped.exact && e.text !== undefined)
-      ? [{ ...fix, edits: edits.map((e) => ({ ...e.edit, range: e.mapped.range, text: e.text! })) }]
-      : [];
-  });
+  const fixes = report.fixes.flatMap((fix) => fileFix(fix, map) ?? []);
   const { fixes: _unmapped, ...rest } = report;
   return fixes.length ? { ...rest, fixes } : rest;
+}
+
+/**
+ * One fix given in script ranges and script text (a rule's, or ShellCheck's),
+ * in file ranges and the text the file must hold; undefined when any edit
+ * cannot be placed exactly or written in the hook's quoting.
+ */
+export function fileFix(fix: Fix, map: ScriptSourceMap): Fix | undefined {
+  const edits: TextEdit[] = [];
+  for (const edit of fix.edits) {
+    const mapped = map.mapRange(edit.range);
+    const text = encodeForSource(edit.text, map.hook, edit.range);
+    if (!mapped.exact || text === undefined) return undefined;
+    edits.push({ range: mapped.range, text });
+  }
+  return { ...fix, edits };
 }
 
 /**

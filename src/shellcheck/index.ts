@@ -10,6 +10,7 @@ import type { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
 import { probeKey, recalledProbe, rememberProbe, type ProbeCacheOptions } from '../cache/tool-probe.js';
 import { findExecutable } from '../executor/host.js';
+import { fileFix } from '../engine/script-fixes.js';
 import { holdDirectory, holdProcess, releaseDirectory } from './cleanup.js';
 
 /** The arguments every run uses; part of the cache key too. */
@@ -306,21 +307,20 @@ function toDiagnostic(
   return diagnostic;
 }
 
-/** ShellCheck's replacements as file edits; dropped when any of them cannot be placed exactly. */
+/**
+ * ShellCheck's replacements as file edits, written as the hook's source must
+ * spell them (escaped in a JSON string or a quoted YAML scalar); dropped when
+ * any of them cannot be placed exactly or written there.
+ */
 function toFix(comment: ShellCheckComment, map: ScriptSourceMap, utf16: (line: number, column: number) => number): Fix | undefined {
-  const edits = [];
-  for (const r of comment.fix!.replacements) {
-    if (r.replacement.includes('\n')) return undefined;
-    const mapped = map.mapRange({
-      line: r.line,
-      column: utf16(r.line, r.column),
-      endLine: r.endLine,
-      endColumn: utf16(r.endLine, r.endColumn),
-    });
-    if (!mapped.exact) return undefined;
-    edits.push({ range: mapped.range, text: r.replacement });
-  }
-  return edits.length ? { title: `Apply ShellCheck's fix for SC${comment.code}`, safe: true, edits } : undefined;
+  const replacements = comment.fix!.replacements;
+  // A line break would have to carry the block scalar's indentation.
+  if (replacements.some((r) => r.replacement.includes('\n'))) return undefined;
+  const edits = replacements.map((r) => ({
+    range: { line: r.line, column: utf16(r.line, r.column), endLine: r.endLine, endColumn: utf16(r.endLine, r.endColumn) },
+    text: r.replacement,
+  }));
+  return edits.length ? fileFix({ title: `Apply ShellCheck's fix for SC${comment.code}`, safe: true, edits }, map) : undefined;
 }
 
 /** ShellCheck's 1-based code-point column as a 1-based UTF-16 column on the same line. */
