@@ -141,7 +141,9 @@ export function fromJson(profile: Profile, node: JsonNode): PNode {
           value: value ? fromJson(profile, value) : { kind: 'null', value: null, range: keyRange },
         });
       }
-      return { kind: 'object', entries, range };
+      // A key written twice: JSON.parse, and so Claude Code, keeps the last (the reader reports the others).
+      const last = new Map(entries.map((e, i) => [e.key, i]));
+      return { kind: 'object', entries: last.size < entries.length ? entries.filter((e, i) => last.get(e.key) === i) : entries, range };
     }
     case 'array':
       return { kind: 'array', items: (node.children ?? []).map((child) => fromJson(profile, child)), range };

@@ -1,8 +1,9 @@
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
-import { type Node as JsonNode, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { Node as JsonNode } from 'jsonc-parser';
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { LineIndex } from '../text/line-index.js';
 import { fastYaml } from './fast-yaml.js';
+import { parseJsonDocument } from './json-document.js';
 import { bytePosition, decodeSource, fromText, MAX_FILE_BYTES, type SourceProblem, type SourceText } from './source.js';
 
 /** Aliases expanded while converting YAML to data; more means a "billion laughs" document. */
@@ -16,6 +17,7 @@ export const MAX_ALIAS_COUNT = 200;
  * of levels.
  */
 export const MAX_YAML_DEPTH = 64;
+export { MAX_JSON_DEPTH } from './json-document.js';
 const FAST_PATH_DEPTH_MARGIN = 4;
 
 export interface Frontmatter {
@@ -73,31 +75,6 @@ function parseDocument_(path: string, source: SourceText, kind: DocumentKind): P
   if (kind === 'json') return parseJsonDocument(path, source);
   if (kind === 'script') return { path, kind, source, lines: new LineIndex(source.text), bodyStart: source.text.length, problems: [] };
   return parseProfile(path, source);
-}
-
-/**
- * A JSON hook configuration (settings, plugin hooks file, plugin manifest),
- * parsed with offsets; a syntax error is a positioned finding, and the tree
- * jsonc-parser recovers is still read.
- */
-function parseJsonDocument(path: string, source: SourceText): Profile {
-  const lines = new LineIndex(source.text);
-  const problems: Diagnostic[] = [];
-  const errors: ParseError[] = [];
-  const json = parseTree(source.text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
-  for (const error of errors.slice(0, 5)) {
-    problems.push({
-      ruleId: 'json-syntax',
-      severity: 'error',
-      ...lines.rangeOf(error.offset, error.offset + Math.max(1, error.length)),
-      message: `Invalid JSON: ${printParseErrorCode(error.error)
-        .replace(/([a-z])([A-Z])/g, '$1 $2')
-        .toLowerCase()}.`,
-    });
-  }
-  const profile: Profile = { path, kind: 'json', source, lines, bodyStart: source.text.length, problems };
-  if (json) profile.json = json;
-  return profile;
 }
 
 function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Diagnostic {
