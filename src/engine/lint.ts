@@ -288,7 +288,22 @@ function finish(state: FileState, options: EngineOptions, byId: ReadonlyMap<stri
   }
   if (state.profile) kept = kept.map((d) => insideText(d, state.profile!.lines));
   kept.sort(compareDiagnostics);
-  const result: LintResult = { filePath: state.input.filePath, diagnostics: kept };
+  const result: LintResult = { filePath: state.input.filePath, diagnostics: withoutRepeats(kept) };
   if (state.profile) result.source = state.profile.source.text;
   return result;
+}
+
+/**
+ * One finding where two hooks run the same text (`post: *h`, an alias of
+ * another hook's script): same rule, place and message, sorted next to each other.
+ */
+function withoutRepeats(sorted: Diagnostic[]): Diagnostic[] {
+  const same = (a: Diagnostic, b: Diagnostic): boolean =>
+    a.ruleId === b.ruleId &&
+    a.line === b.line &&
+    a.column === b.column &&
+    a.endLine === b.endLine &&
+    a.endColumn === b.endColumn &&
+    a.message === b.message;
+  return sorted.filter((d, i) => i === 0 || !same(sorted[i - 1]!, d));
 }

@@ -206,6 +206,7 @@ function parseProfile(path: string, source: SourceText): Profile {
   if (doc.errors.length === 0) {
     try {
       frontmatter.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      if (yamlText.includes('*')) inlineAliases(doc);
     } catch (error) {
       // yaml refuses to expand a document whose aliases multiply past the bound.
       problems.push({
@@ -218,6 +219,23 @@ function parseProfile(path: string, source: SourceText): Profile {
     }
   }
   return profile;
+}
+
+/**
+ * Puts in place of each alias (`post: *h`) the node its anchor names, as any
+ * YAML loader (and so the runtime) reads it: the hook behind an alias is
+ * linted, its findings placed at the anchored text. Called only once the
+ * document expanded within MAX_ALIAS_COUNT; an alias to a collection that
+ * holds it (`&a [*a]`) stays an alias, so walks of the tree end.
+ */
+function inlineAliases(doc: Document.Parsed): void {
+  visit(doc, {
+    Alias(_key, alias, path) {
+      const target = alias.resolve(doc);
+      if (target && !path.includes(target)) return target;
+      return undefined;
+    },
+  });
 }
 
 /** Does a YAML error starting on `line` follow on from an error that ended on `previousEnd`? */
