@@ -26,6 +26,30 @@ describe('inline suppressions', () => {
     expect(await lint(text, false)).toEqual(['command-rm-rf@7', 'command-rm-rf@8']);
   });
 
+  it('a directive-looking line in a heredoc body or a multi-line string is text, not a comment: it suppresses nothing', async () => {
+    const heredoc = profile('  pre: |\n    cat > notes.txt <<EOF\n    # validate-agent-hooks-disable\n    EOF\n    rm -rf ./build\n');
+    expect(await lint(heredoc)).toEqual(['command-rm-rf@9']);
+    const string = profile('  pre: |\n    echo "start\n    # validate-agent-hooks-disable-next-line\n    end"\n    rm -rf ./build\n');
+    expect(await lint(string)).toEqual(['command-rm-rf@9']);
+    // The same line as a comment of its own still works.
+    const comment = profile(
+      '  pre: |\n    cat > notes.txt <<EOF\n    text\n    EOF\n    # validate-agent-hooks-disable\n    rm -rf ./build\n',
+    );
+    expect(await lint(comment)).toEqual([]);
+  });
+
+  it('in a JSON command string too: a heredoc line is not a directive', async () => {
+    const command = 'cat > n <<EOF\n# validate-agent-hooks-disable-next-line\nEOF\nrm -rf ./build';
+    const json = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command }] }] } });
+    const [result] = await lintInputs([{ filePath: '/p/.claude/settings.json', text: json }], { rules, config: defaultConfig() });
+    expect(result!.diagnostics.map((d) => d.ruleId)).toContain('command-rm-rf');
+    const real = JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: '# validate-agent-hooks-disable-next-line\nrm -rf ./build' }] }] },
+    });
+    const [clean] = await lintInputs([{ filePath: '/p/.claude/settings.json', text: real }], { rules, config: defaultConfig() });
+    expect(clean!.diagnostics.map((d) => d.ruleId)).not.toContain('command-rm-rf');
+  });
+
   it('disable covers the whole script it is in', async () => {
     expect(
       await lint(

@@ -10,7 +10,7 @@ import { loadShellParser, parseShell } from '../shell/parser.js';
 import type { LintConfig } from './config.js';
 import { effectiveSeverity, insideText, resolveSeverity, ruleOptions, toDiagnostic, withoutSuperseded } from './findings.js';
 import { withFileFixes } from './script-fixes.js';
-import { applySuppressions } from './suppressions.js';
+import { applySuppressions, directiveComments, type DirectiveComments } from './suppressions.js';
 import { DOCS_BASE, readsRuntime, type Report, type Rule } from './rule.js';
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
@@ -62,6 +62,8 @@ interface FileState {
   claudeCode?: CcConfig;
   /** Unquoted expansions that cannot split or glob (ShellCheck's quoting findings on them are not reported). */
   wordSafe: WordSafeExpansion[];
+  /** For scripts with suppression directives: where those are real comments. */
+  directiveComments: Map<HookScript, DirectiveComments>;
 }
 
 /**
@@ -134,7 +136,7 @@ function slicesBySize(inputs: readonly LintInput[], count: number): (readonly Li
 
 /** The profile, its parse problems, and its hook scripts with their source maps. */
 function readProfile(input: LintInput): FileState {
-  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [], wordSafe: [] };
+  const state: FileState = { input, diagnostics: [], hooks: [], bodyBlocks: [], entries: [], wordSafe: [], directiveComments: new Map() };
   let profile: Profile;
   const kind = input.kind ?? (input.calledBy ? 'script' : documentKind(input.filePath));
   if (input.text !== undefined) {
@@ -230,6 +232,12 @@ function checkProfile(
         rule.checkScript!({ ...item, options: optionsOf.get(rule.id), report: (r) => pushScript(rule, r, item) });
       }
     }
+    for (const item of analysed) {
+      const comments = directiveComments(item.hook, item.map, () =>
+        item.tree.rootNode.descendantsOfType('comment').filter((n) => n !== null),
+      );
+      if (comments) state.directiveComments.set(item.hook, comments);
+    }
   } finally {
     // Trees live in WASM memory; free them as soon as the rules are done.
     for (const item of analysed) if (!session?.owns(item.tree)) item.tree.delete();
@@ -279,6 +287,7 @@ function finish(state: FileState, options: EngineOptions, byId: ReadonlyMap<stri
       state.hooks.map((h) => h.hook),
       options.config.reportUnusedDisableDirectives,
       state.bodyBlocks,
+      state.directiveComments,
     );
     kept = suppressed.kept;
     for (const unused of suppressed.unused) {

@@ -6,6 +6,34 @@ import { isMap, isSeq } from 'yaml';
 
 export const UNUSED_SUPPRESSION_RULE = 'suppression-unused';
 
+/**
+ * Where a script's directive-looking lines are real shell comments: a line of
+ * a heredoc's body or of a multi-line string is text the hook prints, and
+ * suppresses nothing. Script lines, and the file lines they start on.
+ */
+export interface DirectiveComments {
+  scriptLines: ReadonlySet<number>;
+  fileLines: ReadonlySet<number>;
+}
+
+/** The lines of a parsed script on which a directive is a comment of its own; undefined when the script has no directive text. */
+export function directiveComments(
+  hook: HookScript,
+  map: ScriptSourceMap,
+  comments: () => Iterable<{ startPosition: { row: number } }>,
+): DirectiveComments | undefined {
+  if (!hook.text.includes('validate-agent-hooks-')) return undefined;
+  const scriptLines = new Set<number>();
+  const fileLines = new Set<number>();
+  for (const comment of comments()) {
+    const line = comment.startPosition.row + 1;
+    if (!DIRECTIVE.test(map.scriptLines.lineText(line))) continue;
+    scriptLines.add(line);
+    fileLines.add(map.mapRange({ line, column: 1, endLine: line, endColumn: 1 }).range.line);
+  }
+  return { scriptLines, fileLines };
+}
+
 const DIRECTIVE = /^[ \t]*#[ \t]*validate-agent-hooks-(disable-next-line|disable)(?=$|[ \t])(.*)$/;
 
 interface Directive {
@@ -38,8 +66,9 @@ export function applySuppressions(
   hooks: readonly HookScript[],
   reportUnused: boolean,
   bodyBlocks: readonly HookScript[] = [],
+  comments: ReadonlyMap<HookScript, DirectiveComments> = new Map(),
 ): { kept: Diagnostic[]; unused: Diagnostic[] } {
-  const directives = findDirectives(profile, hooks, bodyBlocks);
+  const directives = findDirectives(profile, hooks, bodyBlocks, comments);
   if (directives.length === 0) return { kept: diagnostics, unused: [] };
   const kept = diagnostics.filter((diagnostic) => {
     const directive = directives.find((d) => covers(d, diagnostic));
@@ -85,8 +114,13 @@ export function matchesRule(written: string, ruleId: string): boolean {
  * shell code blocks of the body that rules read; in a code block, `disable`
  * covers that block.
  */
-function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBlocks: readonly HookScript[]): Directive[] {
-  if (profile.kind === 'json') return jsonStringDirectives(profile, hooks);
+function findDirectives(
+  profile: Profile,
+  hooks: readonly HookScript[],
+  bodyBlocks: readonly HookScript[],
+  comments: ReadonlyMap<HookScript, DirectiveComments>,
+): Directive[] {
+  if (profile.kind === 'json') return jsonStringDirectives(profile, hooks, comments);
   const fm = profile.frontmatter;
   const regions: { from: number; to: number }[] = bodyBlocks.map((b) => ({ from: b.valueRange.line, to: b.valueRange.endLine }));
   if (fm) regions.unshift({ from: profile.lines.positionAt(fm.start).line, to: profile.lines.positionAt(fm.end).line });
@@ -115,6 +149,7 @@ function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBloc
         used: new Set(),
       };
       const script = scripts.find((h) => h.valueRange.line <= line && line <= h.valueRange.endLine);
+      if (script && comments.get(script)?.fileLines.has(line) === false) continue;
       if (kind === 'disable') {
         if (script) {
           directive.hook = script.name;
@@ -135,7 +170,11 @@ function findDirectives(profile: Profile, hooks: readonly HookScript[], bodyBloc
  * a hook's command (`"# validate-agent-hooks-disable-next-line rule\nrm …"`).
  * `disable` covers that hook; `disable-next-line` the next line of its script.
  */
-function jsonStringDirectives(profile: Profile, hooks: readonly HookScript[]): Directive[] {
+function jsonStringDirectives(
+  profile: Profile,
+  hooks: readonly HookScript[],
+  comments: ReadonlyMap<HookScript, DirectiveComments>,
+): Directive[] {
   const directives: Directive[] = [];
   for (const hook of hooks) {
     if (!hook.text.includes('validate-agent-hooks-')) continue;
@@ -143,7 +182,7 @@ function jsonStringDirectives(profile: Profile, hooks: readonly HookScript[]): D
     const lines = map.scriptLines;
     for (let line = 1; line <= lines.lineCount; line++) {
       const match = DIRECTIVE.exec(lines.lineText(line));
-      if (!match) continue;
+      if (!match || comments.get(hook)?.scriptLines.has(line) === false) continue;
       const kind = match[1] as Directive['kind'];
       const text = lines.lineText(line);
       const range = map.mapRange({ line, column: text.indexOf('#') + 1, endLine: line, endColumn: text.length + 1 }).range;
