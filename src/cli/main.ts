@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import { pushAll } from '../arrays.js';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
@@ -272,10 +273,11 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       while (inFlight.length) await collect();
       return out;
     };
-    if (fixer) results.push(...(await fixer.lint(group, lint)));
+    if (fixer) pushAll(results, await fixer.lint(group, lint));
     else if (cache && cacheModule)
-      results.push(
-        ...(await cachedLint(
+      pushAll(
+        results,
+        await cachedLint(
           group,
           lint,
           cache,
@@ -285,9 +287,9 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
             inlineConfig: config.inlineConfig,
             shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args },
           }),
-        )),
+        ),
       );
-    else results.push(...(await lint(group)));
+    else pushAll(results, await lint(group));
   }
   cache?.save();
   // A dry run prints only the diff on stdout (so it can be piped to `git apply`); the exit code is as after the fixes.
