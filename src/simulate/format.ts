@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { maxOf } from '../arrays.js';
-import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
+import { escapeControl, escapeControlBlock, stringifyJson } from '../text/control-chars.js';
 import { formatScore } from './protocol.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 
@@ -18,7 +18,7 @@ export function traceToJson(trace: SimulationTrace, cwd: string): string {
     hookRuns: trace.hookRuns.map((run) => ({ ...run, profile: rel(run.profile) })),
     findings: trace.findings.map((result) => ({ ...result, filePath: rel(result.filePath) })),
   };
-  return `${JSON.stringify(shown, null, 2)}\n`;
+  return `${stringifyJson(shown, 2)}\n`;
 }
 
 export function formatTimeline(trace: SimulationTrace, cwd: string): string {
