@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { pushAll } from '../arrays.js';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
+import { escapeControl } from '../text/control-chars.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
 import { groupByConfig, type LoadedConfig } from '../config/group.js';
@@ -69,7 +70,8 @@ Checks:
   --no-inline-config       Ignore validate-agent-hooks-disable comments
   --no-shellcheck          Do not run ShellCheck
   --cache                  Reuse findings of unchanged files (keyed on content, configuration, versions)
-  --cache-location PATH    Cache file (default: .validate-agent-hooks-cache)
+  --cache-location PATH    Cache file, or a directory (existing, or PATH ending in /) to hold one named
+                           .validate-agent-hooks-cache (default: that file in the current directory)
   --ci                     CI mode: no colour, and a missing tool the checks need is an error (exit 2)
 
 Fixes:
@@ -242,7 +244,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   let results: LintResult[] = [];
   const fixer = flags.fix || flags.fixDryRun ? new (await import('../engine/fix.js')).FixSession() : undefined;
   const cacheModule = flags.cache && !flags.stdin ? await import('../cache/index.js') : undefined;
-  const cache = cacheModule?.ResultCache.open(resolve(io.cwd, flags.cacheLocation ?? cacheModule.DEFAULT_CACHE_LOCATION));
+  const cache = cacheModule?.ResultCache.open(cacheModule.cacheFilePath(io.cwd, flags.cacheLocation));
   for (const [loaded, group] of configs) {
     const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
     const withShellcheck = shellcheck && loaded.shellcheckEnabled ? shellcheck : undefined;
@@ -291,7 +293,12 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       );
     else pushAll(results, await lint(group));
   }
-  cache?.save();
+  const cacheError = cache?.save();
+  // Findings are printed and the exit code is as without --cache; the cache is only slower next time.
+  if (cache && cacheError)
+    io.stderr(
+      `validate-agent-hooks: warning: could not write the cache ${cache.location}: ${escapeControl(cacheError.message)}; findings were not cached.\n`,
+    );
   // A dry run prints only the diff on stdout (so it can be piped to `git apply`); the exit code is as after the fixes.
   if (fixer) await fixer.finish({ dryRun: flags.fixDryRun, cwd: io.cwd, stdout: io.stdout, log: io.stderr });
   const order = new Map(inputs.map((input, index) => [input.filePath, index]));
