@@ -15,7 +15,7 @@ import { discoverFiles, readAll, UsageError } from './discover.js';
 import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, colorFromEnv } from './output-flags.js';
+import { argsErrorMessage, colorFromEnv, withNegativeValues } from './output-flags.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -61,7 +61,7 @@ Files:
 Output:
   -f, --format NAME        stylish (default), json, lsp, sarif or github
   --quiet                  Report errors only
-  --max-warnings N         Exit 1 when there are more than N warnings
+  --max-warnings N         Exit 1 when there are more than N warnings (-1: no limit)
   --verbose                Print each file's status, info findings and a code frame per finding
   --color / --no-color     Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR are honoured)
 
@@ -117,35 +117,37 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
+const LINT_OPTIONS = {
+  all: { type: 'boolean', default: false },
+  root: { type: 'string' },
+  format: { type: 'string', short: 'f', default: 'stylish' },
+  quiet: { type: 'boolean', default: false },
+  'max-warnings': { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  ci: { type: 'boolean', default: false },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  stdin: { type: 'boolean', default: false },
+  'stdin-filename': { type: 'string' },
+  cache: { type: 'boolean', default: false },
+  'cache-location': { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  'no-inline-config': { type: 'boolean', default: false },
+  'no-shellcheck': { type: 'boolean', default: false },
+  fix: { type: 'boolean', default: false },
+  'fix-dry-run': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
 function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: withNegativeValues(argv, LINT_OPTIONS),
       allowPositionals: true,
       strict: true,
-      options: {
-        all: { type: 'boolean', default: false },
-        root: { type: 'string' },
-        format: { type: 'string', short: 'f', default: 'stylish' },
-        quiet: { type: 'boolean', default: false },
-        'max-warnings': { type: 'string' },
-        verbose: { type: 'boolean', default: false },
-        ci: { type: 'boolean', default: false },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        stdin: { type: 'boolean', default: false },
-        'stdin-filename': { type: 'string' },
-        cache: { type: 'boolean', default: false },
-        'cache-location': { type: 'string' },
-        config: { type: 'string', short: 'c' },
-        'no-inline-config': { type: 'boolean', default: false },
-        'no-shellcheck': { type: 'boolean', default: false },
-        fix: { type: 'boolean', default: false },
-        'fix-dry-run': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
+      options: LINT_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(`${argsErrorMessage(error)} (see --help)`);
