@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +30,12 @@ function runs(dir: string): number {
 async function lint(dir: string, shellcheck: string, extra: string[] = []) {
   const io = memoryIO({ cwd: dir, env: { NO_COLOR: '1', VALIDATE_AGENT_HOOKS_SHELLCHECK: shellcheck } });
   const code = await main(['agents', '--cache', '--format', 'json', ...extra], io);
-  return { code, out: JSON.parse(io.out()) as { messages: { ruleId: string }[] }[] };
+  return { code, out: JSON.parse(io.out()) as { messages: { ruleId: string }[] }[], err: io.err() };
+}
+
+/** Every file under `dir` whose name ends in .tmp: a failed write must leave none. */
+function temporaries(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.tmp'));
 }
 
 describe('--cache', () => {
@@ -97,5 +102,35 @@ describe('--cache', () => {
     const { dir, sc1 } = setup();
     await lint(dir, sc1, ['--cache-location', 'sub/dir/cache.json']);
     expect(JSON.parse(readFileSync(join(dir, 'sub', 'dir', 'cache.json'), 'utf8')).format).toBe(1);
+  });
+
+  it('--cache-location naming a directory, or a path ending in /, puts the cache file in it', async () => {
+    const { dir, sc1 } = setup();
+    mkdirSync(join(dir, 'existing'));
+    const first = await lint(dir, sc1, ['--cache-location', 'existing']);
+    expect(first.code).toBe(1);
+    expect(first.err).toBe('');
+    expect(JSON.parse(readFileSync(join(dir, 'existing', '.validate-agent-hooks-cache'), 'utf8')).format).toBe(1);
+    // Read back from there: ShellCheck is not run again.
+    expect((await lint(dir, sc1, ['--cache-location', join(dir, 'existing')])).out).toEqual(first.out);
+    expect(runs(dir)).toBe(1);
+    await lint(dir, sc1, ['--cache-location', 'new/dir/']);
+    expect(JSON.parse(readFileSync(join(dir, 'new', 'dir', '.validate-agent-hooks-cache'), 'utf8')).format).toBe(1);
+    expect(temporaries(dir)).toEqual([]);
+  });
+
+  it('a cache that cannot be written is a warning: the findings and exit code are as without it, and no temporary file is left', async () => {
+    const { dir, sc1 } = setup();
+    const uncached = await lint(dir, sc1, ['--cache-location', 'plain.json']);
+    writeFileSync(join(dir, 'a-file'), '');
+    // The cache file's place is a directory (the rename fails), under a file (mkdir fails), or in /proc (the write fails).
+    mkdirSync(join(dir, 'taken', '.validate-agent-hooks-cache', 'x'), { recursive: true });
+    for (const location of ['taken', 'a-file/cache', '/proc/nope']) {
+      const result = await lint(dir, sc1, ['--cache-location', location]);
+      expect(result.code).toBe(uncached.code);
+      expect(result.out).toEqual(uncached.out);
+      expect(result.err).toMatch(/^validate-agent-hooks: warning: could not write the cache .*; findings were not cached\.\n$/);
+      expect(temporaries(dir)).toEqual([]);
+    }
   });
 });

@@ -70,3 +70,46 @@ describe('output flags on every command', () => {
     });
   });
 });
+
+describe('a flag that takes a value, followed by a negative number', () => {
+  it('--max-warnings -1 means no limit, as in ESLint (and as --max-warnings=-1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-maxw-'));
+    writeFileSync(join(dir, '.validate-agent-hooks.yaml'), 'rules:\n  command-sudo: warn\n');
+    writeFileSync(join(dir, 'w.md'), '---\nname: w\ndescription: d\nhooks:\n  pre: |\n    sudo ls\n---\n');
+    const lint = (flags: string[]) => cli(['--no-shellcheck', ...flags, 'w.md'], dir);
+    expect((await lint(['--max-warnings', '-1'])).code).toBe(0);
+    expect((await lint(['--max-warnings=-1'])).code).toBe(0);
+    expect((await lint(['--max-warnings', '0'])).code).toBe(1);
+    const below = await lint(['--max-warnings', '-2']);
+    expect([below.code, below.err]).toEqual([2, 'validate-agent-hooks: --max-warnings expects a whole number, got "-2"\n']);
+    // Only a number is taken as the value: a flag after it is still an error.
+    expect((await lint(['--max-warnings', '--quiet'])).code).toBe(2);
+  });
+
+  it.each([
+    ['simulate', ['simulate', 'missing.md', '--scenario', 'signal', '--signal-after-ms', '-5'], "invalid --signal-after-ms '-5'"],
+    ['run', ['run', 'missing.md', '--hook', 'pre', '--timeout-ms', '-5'], "invalid --timeout-ms '-5'"],
+    ['test', ['test', 'missing.yaml', '--timeout-cap', '-1'], "invalid --timeout-cap '-1'"],
+  ])('%s checks a negative number as a value, not as an ambiguous flag', async (_name, args, message) => {
+    const { code, err } = await cli(args);
+    expect(code).toBe(2);
+    expect(err).toContain(message);
+    expect(err).not.toContain('ambiguous');
+  });
+
+  it('withNegativeValues joins only a number to a flag that takes a value', async () => {
+    const { withNegativeValues } = await import('../src/cli/output-flags.js');
+    const options = { n: { type: 'string', short: 'n' }, q: { type: 'boolean' } } as const;
+    expect(withNegativeValues(['--n', '-1', '-n', '-2.5', '--q', '-3', '--n', '-x', '--', '--n', '-4'], options)).toEqual([
+      '--n=-1',
+      '-n-2.5',
+      '--q',
+      '-3',
+      '--n',
+      '-x',
+      '--',
+      '--n',
+      '-4',
+    ]);
+  });
+});

@@ -1,10 +1,29 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 
 export const DEFAULT_CACHE_LOCATION = '.validate-agent-hooks-cache';
 const FORMAT = 1;
+
+/**
+ * The cache file `--cache-location` names, as ESLint reads it: a directory
+ * (one that exists, or a path ending in a slash) holds a file named
+ * DEFAULT_CACHE_LOCATION; anything else is the file itself.
+ */
+export function cacheFilePath(cwd: string, location: string = DEFAULT_CACHE_LOCATION): string {
+  const path = resolve(cwd, location);
+  return location.endsWith('/') || location.endsWith(sep) || isDirectory(path) ? join(path, DEFAULT_CACHE_LOCATION) : path;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // Missing, or under a file (ENOTDIR): not a directory; writing there fails later, with a warning.
+    return false;
+  }
+}
 
 interface CacheFile {
   format: number;
@@ -55,13 +74,28 @@ export class ResultCache {
     this.dirty = true;
   }
 
-  save(): void {
-    if (!this.dirty) return;
-    mkdirSync(dirname(this.location), { recursive: true });
+  /**
+   * Writes the cache if anything changed. A cache that cannot be written (a
+   * read-only or missing place, a directory in the way) is no reason to fail
+   * the run: the error is returned for a warning, and no temporary file is left.
+   */
+  save(): Error | undefined {
+    if (!this.dirty) return undefined;
     const temporary = `${this.location}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
-    renameSync(temporary, this.location);
+    try {
+      mkdirSync(dirname(this.location), { recursive: true });
+      writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
+      renameSync(temporary, this.location);
+    } catch (error) {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // Not there, or not ours to remove: nothing more to do.
+      }
+      return error instanceof Error ? error : new Error(String(error));
+    }
     this.dirty = false;
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { pushAll } from '../arrays.js';
 import type { LintInput } from '../engine/lint.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
@@ -75,14 +76,14 @@ export async function projectHookFiles(root: string): Promise<string[]> {
   const files: string[] = [];
   const isFile = (path: string): boolean => statOrUndefined(path)?.isFile() ?? false;
   const isDir = (path: string): boolean => statOrUndefined(path)?.isDirectory() ?? false;
-  if (isDir(join(root, AGENTS_DIR))) files.push(...markdownIn(filesUnder(join(root, AGENTS_DIR))));
+  if (isDir(join(root, AGENTS_DIR))) pushAll(files, markdownIn(filesUnder(join(root, AGENTS_DIR))));
   for (const name of ['settings.json', 'settings.local.json'])
     if (isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
-  if (isDir(join(root, '.claude', 'skills'))) files.push(...namedIn(filesUnder(join(root, '.claude', 'skills')), 'SKILL.md'));
+  if (isDir(join(root, '.claude', 'skills'))) pushAll(files, namedIn(filesUnder(join(root, '.claude', 'skills')), 'SKILL.md'));
   const manifest = join(root, '.claude-plugin', 'plugin.json');
   if (isFile(manifest)) {
-    if (isDir(join(root, 'agents'))) files.push(...markdownIn(filesUnder(join(root, 'agents'))));
-    if (isDir(join(root, 'skills'))) files.push(...namedIn(filesUnder(join(root, 'skills')), 'SKILL.md'));
+    if (isDir(join(root, 'agents'))) pushAll(files, markdownIn(filesUnder(join(root, 'agents'))));
+    if (isDir(join(root, 'skills'))) pushAll(files, namedIn(filesUnder(join(root, 'skills')), 'SKILL.md'));
     if (isFile(join(root, 'hooks', 'hooks.json'))) files.push(join(root, 'hooks', 'hooks.json'));
     files.push(manifest);
     for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && isFile(path)) files.push(path);

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
+import { pushAll } from '../arrays.js';
 import { countBySeverity, type LintResult } from '../diagnostics.js';
+import { escapeControl } from '../text/control-chars.js';
 import { toolVersion } from '../version.js';
 import type { ResultCache } from '../cache/index.js';
 import { groupByConfig, type LoadedConfig } from '../config/group.js';
@@ -13,7 +15,7 @@ import { discoverFiles, readAll, UsageError } from './discover.js';
 import { reportFailure } from './failure.js';
 import { ignored } from './ignore.js';
 import type { CliIO } from '../io.js';
-import { argsErrorMessage, colorFromEnv } from './output-flags.js';
+import { argsErrorMessage, colorFromEnv, withNegativeValues } from './output-flags.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
@@ -59,7 +61,7 @@ Files:
 Output:
   -f, --format NAME        stylish (default), json, lsp, sarif or github
   --quiet                  Report errors only
-  --max-warnings N         Exit 1 when there are more than N warnings
+  --max-warnings N         Exit 1 when there are more than N warnings (-1: no limit)
   --verbose                Print each file's status, info findings and a code frame per finding
   --color / --no-color     Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR are honoured)
 
@@ -68,7 +70,8 @@ Checks:
   --no-inline-config       Ignore validate-agent-hooks-disable comments
   --no-shellcheck          Do not run ShellCheck
   --cache                  Reuse findings of unchanged files (keyed on content, configuration, versions)
-  --cache-location PATH    Cache file (default: .validate-agent-hooks-cache)
+  --cache-location PATH    Cache file, or a directory (existing, or PATH ending in /) to hold one named
+                           .validate-agent-hooks-cache (default: that file in the current directory)
   --ci                     CI mode: no colour, and a missing tool the checks need is an error (exit 2)
 
 Fixes:
@@ -114,35 +117,37 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
+const LINT_OPTIONS = {
+  all: { type: 'boolean', default: false },
+  root: { type: 'string' },
+  format: { type: 'string', short: 'f', default: 'stylish' },
+  quiet: { type: 'boolean', default: false },
+  'max-warnings': { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  ci: { type: 'boolean', default: false },
+  color: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  stdin: { type: 'boolean', default: false },
+  'stdin-filename': { type: 'string' },
+  cache: { type: 'boolean', default: false },
+  'cache-location': { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  'no-inline-config': { type: 'boolean', default: false },
+  'no-shellcheck': { type: 'boolean', default: false },
+  fix: { type: 'boolean', default: false },
+  'fix-dry-run': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
 function parseLintFlags(argv: readonly string[]): LintFlags | 'help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: withNegativeValues(argv, LINT_OPTIONS),
       allowPositionals: true,
       strict: true,
-      options: {
-        all: { type: 'boolean', default: false },
-        root: { type: 'string' },
-        format: { type: 'string', short: 'f', default: 'stylish' },
-        quiet: { type: 'boolean', default: false },
-        'max-warnings': { type: 'string' },
-        verbose: { type: 'boolean', default: false },
-        ci: { type: 'boolean', default: false },
-        color: { type: 'boolean' },
-        'no-color': { type: 'boolean' },
-        stdin: { type: 'boolean', default: false },
-        'stdin-filename': { type: 'string' },
-        cache: { type: 'boolean', default: false },
-        'cache-location': { type: 'string' },
-        config: { type: 'string', short: 'c' },
-        'no-inline-config': { type: 'boolean', default: false },
-        'no-shellcheck': { type: 'boolean', default: false },
-        fix: { type: 'boolean', default: false },
-        'fix-dry-run': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
+      options: LINT_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(`${argsErrorMessage(error)} (see --help)`);
@@ -241,7 +246,7 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   let results: LintResult[] = [];
   const fixer = flags.fix || flags.fixDryRun ? new (await import('../engine/fix.js')).FixSession() : undefined;
   const cacheModule = flags.cache && !flags.stdin ? await import('../cache/index.js') : undefined;
-  const cache = cacheModule?.ResultCache.open(resolve(io.cwd, flags.cacheLocation ?? cacheModule.DEFAULT_CACHE_LOCATION));
+  const cache = cacheModule?.ResultCache.open(cacheModule.cacheFilePath(io.cwd, flags.cacheLocation));
   for (const [loaded, group] of configs) {
     const config = { ...loaded.config, inlineConfig: loaded.config.inlineConfig && flags.inlineConfig };
     const withShellcheck = shellcheck && loaded.shellcheckEnabled ? shellcheck : undefined;
@@ -272,10 +277,11 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
       while (inFlight.length) await collect();
       return out;
     };
-    if (fixer) results.push(...(await fixer.lint(group, lint)));
+    if (fixer) pushAll(results, await fixer.lint(group, lint));
     else if (cache && cacheModule)
-      results.push(
-        ...(await cachedLint(
+      pushAll(
+        results,
+        await cachedLint(
           group,
           lint,
           cache,
@@ -285,11 +291,16 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
             inlineConfig: config.inlineConfig,
             shellcheck: withShellcheck && { version: withShellcheck.version, args: withShellcheck.args },
           }),
-        )),
+        ),
       );
-    else results.push(...(await lint(group)));
+    else pushAll(results, await lint(group));
   }
-  cache?.save();
+  const cacheError = cache?.save();
+  // Findings are printed and the exit code is as without --cache; the cache is only slower next time.
+  if (cache && cacheError)
+    io.stderr(
+      `validate-agent-hooks: warning: could not write the cache ${cache.location}: ${escapeControl(cacheError.message)}; findings were not cached.\n`,
+    );
   // A dry run prints only the diff on stdout (so it can be piped to `git apply`); the exit code is as after the fixes.
   if (fixer) await fixer.finish({ dryRun: flags.fixDryRun, cwd: io.cwd, stdout: io.stdout, log: io.stderr });
   const order = new Map(inputs.map((input, index) => [input.filePath, index]));

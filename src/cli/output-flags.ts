@@ -59,14 +59,46 @@ type ParsedCommandArgs<O extends OptionsConfig> = ReturnType<
  * command to report its own way.
  */
 export function parseCommandArgs<O extends OptionsConfig>(args: readonly string[], options: O): ParsedCommandArgs<O> | { error: string } {
+  const all = { ...HELP_OPTION, ...options, ...OUTPUT_FLAG_OPTIONS };
   try {
     return parseArgs({
-      args: [...args],
+      args: withNegativeValues(args, all),
       allowPositionals: true,
       strict: true,
-      options: { ...HELP_OPTION, ...options, ...OUTPUT_FLAG_OPTIONS },
+      options: all,
     });
   } catch (error) {
     return { error: argsErrorMessage(error) };
   }
+}
+
+/**
+ * The arguments with `--flag -1` written `--flag=-1` where `--flag` takes a
+ * value: node:util parseArgs refuses a value that starts with a dash as
+ * "ambiguous", though ESLint (`--max-warnings -1`) and most tools take a
+ * negative number there. Only a number is joined: `--flag -x` still fails,
+ * as it should, and a string option takes its next argument anyway, so no
+ * other command line changes meaning. Short options (`-n -1`) alike.
+ */
+export function withNegativeValues(args: readonly string[], options: OptionsConfig): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, option] of Object.entries(options)) {
+    if (option.type !== 'string') continue;
+    takesValue.add(`--${name}`);
+    if (option.short) takesValue.add(`-${option.short}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    if (takesValue.has(arg) && next !== undefined && /^-(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(next)) {
+      out.push(arg.startsWith('--') ? `${arg}=${next}` : `${arg}${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

@@ -16,7 +16,7 @@ import {
   type ExecutorSessionOptions,
   type HookRunResult,
 } from '../executor/session.js';
-import { escapeControl } from '../text/control-chars.js';
+import { escapeControl, stringifyJson } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
 import { OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 
@@ -153,7 +153,7 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
     await session.close();
   }
 
-  io.stdout(options.format === 'json' ? `${JSON.stringify(runToJson(result), null, 2)}\n` : formatRunHuman(result));
+  io.stdout(options.format === 'json' ? `${stringifyJson(runToJson(result), 2)}\n` : formatRunHuman(result));
   if (options.memoryDb && options.format !== 'json')
     io.stderr(`Memory database saved to ${options.memoryDb} (inspect with: sqlite3 ${options.memoryDb} 'SELECT * FROM memory')\n`);
   if (options.noSandbox) io.stderr(banner(NO_SANDBOX_WARNING));

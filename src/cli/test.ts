@@ -15,6 +15,7 @@ import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
+import { stringifyJson } from '../text/control-chars.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
 
@@ -264,16 +265,16 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
     // The table itself is invalid: positioned errors.
     if (format === 'json')
       io.stdout(
-        `${JSON.stringify({ errors: results.flatMap((r) => r.diagnostics.map((d) => ({ file: displayPath(r.filePath, io.cwd), ...d }))) }, null, 2)}\n`,
+        `${stringifyJson({ errors: results.flatMap((r) => r.diagnostics.map((d) => ({ file: displayPath(r.filePath, io.cwd), ...d }))) }, 2)}\n`,
       );
     else
       for (const result of results)
         for (const d of result.diagnostics)
-          io.stderr(`${displayPath(result.filePath, io.cwd)}:${d.line}:${d.column}: error: ${d.message}\n`);
+          io.stderr(`${escapeControl(displayPath(result.filePath, io.cwd))}:${d.line}:${d.column}: error: ${escapeControl(d.message)}\n`);
     return;
   }
   if (format === 'json') {
-    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    io.stdout(`${stringifyJson(json, 2)}\n`);
     return;
   }
   const paint = color ? await (await import('../reporters/types.js')).chalkPainter() : undefined;

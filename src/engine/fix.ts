@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { pushAll } from '../arrays.js';
 import type { Diagnostic, Fix, LintResult, TextEdit } from '../diagnostics.js';
 import { decodeSource, fromText, type SourceText } from '../profile/source.js';
 import { LineIndex } from '../text/line-index.js';
@@ -41,7 +42,7 @@ export function applySafeFixes(text: string, diagnostics: readonly Diagnostic[],
     if (candidate.edits.some((e) => taken.some((t) => overlaps(t, e)))) continue;
     // An edit that changes nothing is no fix; taking it would loop forever.
     if (candidate.edits.every((e) => text.slice(e.start, e.end) === e.text)) continue;
-    taken.push(...candidate.edits);
+    pushAll(taken, candidate.edits);
     applied.push({ ruleId: candidate.d.ruleId, fix: candidate.fix });
   }
   taken.sort((a, b) => b.start - a.start);
@@ -117,7 +118,7 @@ export async function fixInputs(
       const { text, applied } = applySafeFixes(state.text, state.result.diagnostics, state.source.eol);
       if (applied.length === 0) return;
       state.text = text;
-      state.applied.push(...applied);
+      pushAll(state.applied, applied);
       state.passes = pass + 1;
       next.push(state);
     });
@@ -276,7 +277,7 @@ export class FixSession {
 
   async lint(inputs: readonly LintInput[], lint: (inputs: LintInput[]) => Promise<LintResult[]>): Promise<LintResult[]> {
     const outcome = await fixInputs(inputs, lint, this.maxPasses);
-    this.fixed.push(...outcome.fixed);
+    pushAll(this.fixed, outcome.fixed);
     return outcome.results;
   }
 

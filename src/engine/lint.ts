@@ -1,3 +1,4 @@
+import { pushAll } from '../arrays.js';
 import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import { compareDiagnostics } from '../diagnostics.js';
 import { bodyCodeBlocks } from '../hooks/body-blocks.js';
@@ -86,7 +87,7 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   const pending: { owned: { state: FileState; hook: FileState['hooks'][number] }[]; found: Promise<Diagnostic[][]> }[] = [];
   for (const slice of slices) {
     const read = slice.map(readProfile);
-    states.push(...read);
+    pushAll(states, read);
     const owned = read.flatMap((state) => state.hooks.map((hook) => ({ state, hook })));
     for (const analyzer of owned.length ? analyzers : []) {
       const found = analyzer.analyze(
@@ -105,7 +106,7 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   for (const state of states) checkProfile(state, sets, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
   options.session?.end();
   for (const { owned, found } of pending) {
-    (await found).forEach((diagnostics, index) => owned[index]!.state.diagnostics.push(...diagnostics));
+    (await found).forEach((diagnostics, index) => pushAll(owned[index]!.state.diagnostics, diagnostics));
   }
   const byId = new Map(options.rules.map((r) => [r.id, r]));
   return states.map((state) => finish(state, options, byId));
@@ -150,7 +151,7 @@ function readProfile(input: LintInput): FileState {
     profile = loaded.profile;
   }
   state.profile = profile;
-  state.diagnostics.push(...profile.problems);
+  pushAll(state.diagnostics, profile.problems);
   state.entries = hookEntries(profile);
   for (const entry of state.entries) {
     if (entry.script) state.hooks.push({ hook: entry.script, map: new ScriptSourceMap(entry.script, profile.lines) });
@@ -199,7 +200,7 @@ function checkProfile(
   try {
     for (const { hook, map } of state.hooks)
       analysed.push(session ? session.analyse(hook, map, parser) : analysedItem(hook, map, parseShell(parser, hook.text)));
-    if (batchAnalyzed) for (const item of analysed) state.wordSafe.push(...wordSafeExpansions(item));
+    if (batchAnalyzed) for (const item of analysed) pushAll(state.wordSafe, wordSafeExpansions(item));
     for (const item of analysed) {
       for (const { rule, report } of scriptReports(item, rules.scriptFor(item.hook.runtime), optionsOf, session))
         pushScript(rule, report, item);

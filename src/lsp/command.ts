@@ -1,4 +1,5 @@
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { createConnection, ProposedFeatures, StreamMessageWriter, type Message } from 'vscode-languageserver/node';
+import { stringifyJson } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
 import type { LintConfig } from '../engine/config.js';
 import type { BatchAnalyzer } from '../engine/lint.js';
@@ -47,7 +48,10 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
       return 2;
     }
   }
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  // The writer is ours for its encoder (see escapedJsonEncoder); standard input stays a stream, so the
+  // library still ends the process when the client closes the pipe.
+  const writer = new StreamMessageWriter(process.stdout, { charset: 'utf-8', contentTypeEncoder: escapedJsonEncoder });
+  const connection = createConnection(ProposedFeatures.all, process.stdin, writer as unknown as NodeJS.WritableStream);
   startLanguageServer(connection, {
     configFor: (filePath) => resolver.forFile(filePath).config,
     ...(shellcheck ? { analyzers: (config, filePath) => (resolver.forFile(filePath).shellcheckEnabled ? [shellcheck(config)] : []) } : {}),
@@ -75,3 +79,13 @@ async function shellcheckFactory(io: CliIO): Promise<((config: LintConfig) => Ba
   if (!tool) io.stderr('validate-agent-hooks lsp: ShellCheck not found; its checks are skipped.\n');
   return tool?.analyzer;
 }
+
+/**
+ * vscode-jsonrpc's JSON encoder, but C1 and bidirectional controls quoted from
+ * a document (in a message, a code action's title) are sent as `\uXXXX`
+ * escapes, as in the CLI's JSON formats: the client parses the same text.
+ */
+export const escapedJsonEncoder = {
+  name: 'application/json',
+  encode: (message: Message): Promise<Uint8Array> => Promise.resolve(Buffer.from(stringifyJson(message), 'utf8')),
+};

@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import type { Reporter } from './types.js';
 
 const COMMAND: Record<Diagnostic['severity'], string> = { error: 'error', warning: 'warning', info: 'notice' };
@@ -32,8 +33,9 @@ export const githubReporter: Reporter = (results, options) => {
         ['endColumn', d.endColumn],
         ['title', d.ruleId],
       ];
-      const props = properties.map(([key, value]) => `${key}=${escapeProperty(String(value))}`).join(',');
-      out += `::${COMMAND[d.severity]} ${props}::${escapeData(d.message)}\n`;
+      // File names, rule ids and messages quote what a file says: its control characters are shown escaped, as by stylish.
+      const props = properties.map(([key, value]) => `${key}=${escapeProperty(escapeControl(String(value)))}`).join(',');
+      out += `::${COMMAND[d.severity]} ${props}::${escapeData(escapeControlBlock(d.message))}\n`;
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import { countBySeverity, type LintResult } from '../diagnostics.js';
+import { stringifyJson } from '../text/control-chars.js';
 import type { Reporter } from './types.js';
 
 /**
@@ -14,7 +15,8 @@ export const jsonReporter: Reporter = (results) => [...jsonChunks(results)].join
  * holds the whole report (on 10,000 profiles it is 15 MB, and building it at
  * once raised the run's peak memory by a third). A file's entry is indented
  * by the array's two spaces line by line, which is what `JSON.stringify` does:
- * no string it writes holds a raw line break.
+ * no string it writes holds a raw line break. Control characters JSON
+ * leaves raw (C1, bidirectional overrides) are escaped: see escapeJsonControl.
  */
 export function* jsonChunks(results: readonly LintResult[], chunkSize = 64 * 1024): Generator<string> {
   if (results.length === 0) {
@@ -23,7 +25,7 @@ export function* jsonChunks(results: readonly LintResult[], chunkSize = 64 * 102
   }
   let pending = '[\n';
   for (let i = 0; i < results.length; i++) {
-    const entry = JSON.stringify(fileEntry(results[i]!), null, 2).replaceAll('\n', '\n  ');
+    const entry = stringifyJson(fileEntry(results[i]!), 2).replaceAll('\n', '\n  ');
     pending += `  ${entry}${i + 1 < results.length ? ',\n' : '\n]\n'}`;
     if (pending.length >= chunkSize) {
       yield pending;

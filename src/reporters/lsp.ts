@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Range, Severity } from '../diagnostics.js';
+import { stringifyJson } from '../text/control-chars.js';
 import type { Reporter } from './types.js';
 
 /** The LSP shapes this tool emits, declared here so the reporter needs no LSP package. */
@@ -70,5 +71,5 @@ export const lspReporter: Reporter = (results, options) => {
     const uri = uriOf(result.filePath);
     return { uri, diagnostics: result.diagnostics.map((d) => toLspDiagnostic(d, uri, uriOf)) };
   });
-  return `${JSON.stringify(files, null, 2)}\n`;
+  return `${stringifyJson(files, 2)}\n`;
 };

@@ -3,6 +3,7 @@ import { isAbsolute, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Range, Severity } from '../diagnostics.js';
 import { DOCS_BASE, type Rule } from '../engine/rule.js';
+import { stringifyJson } from '../text/control-chars.js';
 import { LineIndex } from '../text/line-index.js';
 import type { Reporter } from './types.js';
 
@@ -115,7 +116,7 @@ export const sarifReporter: Reporter = (results, options) => {
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${stringifyJson(log, 2)}\n`;
 };
 
 function region(range: Range): { startLine: number; startColumn: number; endLine: number; endColumn: number } {

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { maxOf, pushAll } from '../arrays.js';
 import { countBySeverity, type Diagnostic } from '../diagnostics.js';
 import { escapeControl } from '../text/control-chars.js';
 import { LineIndex } from '../text/line-index.js';
@@ -15,10 +16,10 @@ const PLAIN: Painter = { underline: same, red: same, yellow: same, blue: same, d
 export const stylishReporter: Reporter = (results, options) => {
   const chalk = options.painter ?? PLAIN;
   let out = '';
-  let total: Diagnostic[] = [];
+  const total: Diagnostic[] = [];
   for (const result of results) {
     if (result.diagnostics.length === 0) continue;
-    total = total.concat(result.diagnostics);
+    pushAll(total, result.diagnostics);
     // File names and messages quote what a file says; the painter's own escapes are the only ones printed raw.
     out += `\n${chalk.underline(escapeControl(relative(options.cwd, result.filePath) || result.filePath))}\n`;
     const lines = options.verbose && result.source !== undefined ? new LineIndex(result.source) : undefined;
@@ -28,7 +29,11 @@ export const stylishReporter: Reporter = (results, options) => {
       escapeControl((options.verbose ? d.message : shortMessage(d.message)).replace(/\.$/, '')),
       chalk.dim(escapeControl(d.ruleId)),
     ]);
-    const width = (i: number): number => Math.max(...rows.map((r) => visible(r[i]!).length));
+    const width = (i: number): number =>
+      maxOf(
+        rows.map((r) => visible(r[i]!).length),
+        0,
+      );
     const [w0, w1, w2] = [width(0), width(1), width(2)];
     result.diagnostics.forEach((d, index) => {
       const [pos, sev, msg, rule] = rows[index]!;

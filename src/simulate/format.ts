@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
+import { maxOf } from '../arrays.js';
+import { escapeControl, escapeControlBlock, stringifyJson } from '../text/control-chars.js';
 import { formatScore } from './protocol.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
 
@@ -17,7 +18,7 @@ export function traceToJson(trace: SimulationTrace, cwd: string): string {
     hookRuns: trace.hookRuns.map((run) => ({ ...run, profile: rel(run.profile) })),
     findings: trace.findings.map((result) => ({ ...result, filePath: rel(result.filePath) })),
   };
-  return `${JSON.stringify(shown, null, 2)}\n`;
+  return `${stringifyJson(shown, 2)}\n`;
 }
 
 export function formatTimeline(trace: SimulationTrace, cwd: string): string {
@@ -34,7 +35,7 @@ export function formatTimeline(trace: SimulationTrace, cwd: string): string {
     );
   }
   lines.push('');
-  const width = Math.min(28, Math.max(12, ...trace.timeline.map((step) => step.actor.length)));
+  const width = Math.min(28, Math.max(12, maxOf(trace.timeline.map((step) => step.actor.length))));
   const runs = new Map(trace.hookRuns.map((run) => [run.runId, run]));
   for (const step of trace.timeline) {
     lines.push(`${formatTime(step.t)}  ${escapeControl(step.actor).padEnd(width)}  ${marker(step)} ${escapeControl(step.text)}`);

@@ -8,9 +8,11 @@
  */
 
 // eslint-disable-next-line no-control-regex -- finding them is the point
-const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const CONTROL_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 // eslint-disable-next-line no-control-regex -- finding them is the point
-const CONTROL_IN_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const CONTROL_IN_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/** What `JSON.stringify` leaves raw of the above: it escapes only C0 (U+0000–U+001F). */
+const CONTROL_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 function show(char: string): string {
   const code = char.charCodeAt(0);
@@ -32,4 +34,21 @@ export function escapeControlBlock(text: string): string {
 /** Whether the text holds a character a terminal would act on (for tests and assertions). */
 export function hasRawControl(text: string): boolean {
   return new RegExp(CONTROL_IN_BLOCK.source).test(text);
+}
+
+/**
+ * JSON text (from `JSON.stringify`) with the control characters it leaves
+ * raw — DEL, C1 such as CSI (U+009B), the bidirectional and invisible format
+ * controls, U+2028/U+2029 — written as `\uXXXX` escapes. They can only occur
+ * inside strings there, where the escape stands for the same character:
+ * `JSON.parse` gives the same value back, and the bytes a terminal or a
+ * viewer shows hold none of them.
+ */
+export function escapeJsonControl(json: string): string {
+  return json.replace(CONTROL_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `JSON.stringify` whose text holds no raw control character (see escapeJsonControl); for every JSON the tool prints. */
+export function stringifyJson(value: unknown, space?: number): string {
+  return escapeJsonControl(JSON.stringify(value, null, space));
 }

@@ -1,4 +1,5 @@
 /** List commands (t_list.c), BLPOP and BRPOP included; the blocking machinery is in blocking.ts. */
+import { pushAll } from '../../arrays.js';
 import { blockingPop } from './blocking.js';
 import { command, type CommandContext, type CommandSpec } from './commands.js';
 import type { Database } from './database.js';
@@ -16,6 +17,7 @@ function pushCommand(name: string, atHead: boolean, onlyIfExists: boolean): Comm
       db.set(key, list);
     }
     const values = args.slice(2);
+    // Spread, as a command has at most MAX_COMMAND_ARGUMENTS (65,536) arguments.
     if (atHead) list.items.unshift(...values.reverse());
     else list.items.push(...values);
     ctx.store.signalKeyAsReady(db, key);
@@ -79,7 +81,9 @@ function ltrimCommand(args: string[], _ctx: CommandContext, db: Database): RespR
   if (!list) return OK;
   const window = rankWindow(String(start), String(stop), list.items.length);
   const kept = window ? list.items.slice(window[0], window[1] + 1) : [];
-  list.items.splice(0, list.items.length, ...kept);
+  // Not splice(0, n, ...kept): a list grows past any argument count, a command at a time.
+  list.items.length = 0;
+  pushAll(list.items, kept);
   db.deleteIfEmpty(key, list);
   return OK;
 }

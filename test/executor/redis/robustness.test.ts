@@ -171,3 +171,25 @@ describe('load', () => {
     }
   });
 });
+
+describe('commands with input-sized argument lists', () => {
+  it('LTRIM keeps 250,000 items of a list (no spread of the list into one call)', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      // A command takes at most 65,536 arguments; the list grows past that a command at a time.
+      const values = Array.from({ length: 50_000 }, (_, i) => String(i));
+      for (let round = 1; round <= 4; round++) {
+        client.send(['RPUSH', 'many', ...values]);
+        expect(show(await client.nextReply())).toBe(`:${round * 50_000}`);
+      }
+      client.send(['LPUSH', 'many', ...values]);
+      expect(show(await client.nextReply())).toBe(':250000');
+      expect(show(await client.call('LRANGE', 'many', '49999', '50000'))).toBe('[$0, $0]');
+      expect(show(await client.call('LTRIM', 'many', '1', '-2'))).toBe('+OK');
+      expect(show(await client.call('LLEN', 'many'))).toBe(':249998');
+      expect(show(await client.call('LRANGE', 'many', '0', '0'))).toBe('[$49998]');
+    } finally {
+      client.close();
+    }
+  });
+});
