@@ -17,6 +17,7 @@ import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-
 import { closestMatch } from '../text/suggest.js';
 import type { CliIO } from '../io.js';
 import { parseCommandArgs } from './output-flags.js';
+import { safeJsonStringify } from '../text/json-safe.js';
 
 export const RUN_CLAUDE_CODE_HELP = `Usage: validate-agent-hooks run TARGET --event EVENT [options]
 
@@ -210,7 +211,7 @@ export async function runClaudeCodeCommand(
   if (report.event !== request.event)
     io.stderr(`note: ${request.event} hooks in agent frontmatter run as ${report.event}; ran ${report.event}.\n`);
   const json = claudeCodeRunToJson(report, displayPath(file, io.cwd), io.cwd);
-  io.stdout(format === 'json' ? `${JSON.stringify(json, null, 2)}\n` : formatClaudeCodeRunHuman(json));
+  io.stdout(format === 'json' ? `${safeJsonStringify(json, 2)}\n` : formatClaudeCodeRunHuman(json));
   if (noSandbox) io.stderr(`${NO_SANDBOX_WARNING}\n`);
   return values.strict && json.problems.some((p) => p.severity === 'error') ? 1 : 0;
 }

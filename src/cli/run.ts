@@ -19,6 +19,7 @@ import {
 import { escapeControl } from '../text/control-chars.js';
 import type { CliIO } from '../io.js';
 import { OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
+import { safeJsonStringify } from '../text/json-safe.js';
 
 export const RUN_HELP = `Usage: validate-agent-hooks run PROFILE --hook NAME [options]
        validate-agent-hooks run TARGET --event EVENT [options]   Claude Code hooks (see: run --event X --help)
@@ -153,7 +154,7 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
     await session.close();
   }
 
-  io.stdout(options.format === 'json' ? `${JSON.stringify(runToJson(result), null, 2)}\n` : formatRunHuman(result));
+  io.stdout(options.format === 'json' ? `${safeJsonStringify(runToJson(result), 2)}\n` : formatRunHuman(result));
   if (options.memoryDb && options.format !== 'json')
     io.stderr(`Memory database saved to ${options.memoryDb} (inspect with: sqlite3 ${options.memoryDb} 'SELECT * FROM memory')\n`);
   if (options.noSandbox) io.stderr(banner(NO_SANDBOX_WARNING));

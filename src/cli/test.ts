@@ -15,6 +15,7 @@ import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
+import { safeJsonStringify } from '../text/json-safe.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
 
@@ -264,7 +265,7 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
     // The table itself is invalid: positioned errors.
     if (format === 'json')
       io.stdout(
-        `${JSON.stringify({ errors: results.flatMap((r) => r.diagnostics.map((d) => ({ file: displayPath(r.filePath, io.cwd), ...d }))) }, null, 2)}\n`,
+        `${safeJsonStringify({ errors: results.flatMap((r) => r.diagnostics.map((d) => ({ file: displayPath(r.filePath, io.cwd), ...d }))) }, 2)}\n`,
       );
     else
       for (const result of results)
@@ -273,7 +274,7 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
     return;
   }
   if (format === 'json') {
-    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    io.stdout(`${safeJsonStringify(json, 2)}\n`);
     return;
   }
   const paint = color ? await (await import('../reporters/types.js')).chalkPainter() : undefined;

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { escapeControl, escapeControlBlock } from '../text/control-chars.js';
 import { formatScore } from './protocol.js';
 import type { SimulationTrace, TimelineStep } from './trace.js';
+import { safeJsonStringify } from '../text/json-safe.js';
 
 /**
  * The three ways a simulation is shown: a timeline people read, the whole
@@ -17,7 +18,7 @@ export function traceToJson(trace: SimulationTrace, cwd: string): string {
     hookRuns: trace.hookRuns.map((run) => ({ ...run, profile: rel(run.profile) })),
     findings: trace.findings.map((result) => ({ ...result, filePath: rel(result.filePath) })),
   };
-  return `${JSON.stringify(shown, null, 2)}\n`;
+  return `${safeJsonStringify(shown, 2)}\n`;
 }
 
 export function formatTimeline(trace: SimulationTrace, cwd: string): string {
