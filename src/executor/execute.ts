@@ -327,7 +327,7 @@ async function judgeEnd(
   // limit is all /proc shows, and a refused fork leaves no trace the hook could not also print. Said, not claimed.
   if (processes.peak() >= limits.processes - PROCESS_MARGIN)
     notes.push(
-      `the sandbox's processes reached ${processes.peak()} (the process limit is ${limits.processes}, bwrap's own included): ` +
+      `the sandbox's processes reached ${processes.peak()}, at the process limit of ${limits.processes} (bwrap's own count against it): ` +
         'a fork past it fails, but whether one was refused cannot be seen from outside, so "processes" is not claimed in limitsHit',
     );
   const atFileLimit = options.writableRoots ? await fileAtSizeLimit(options.writableRoots, limits.fileSizeBytes) : false;

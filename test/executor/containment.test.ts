@@ -254,7 +254,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     try {
       const result = await limited.runHook(hookScript('pre', 'bomb() { bomb | bomb & }; bomb; sleep 2; echo survived'));
       // The count at the limit is seen and said; a refused fork is not observable from outside, so not claimed.
-      expect(result.sandbox.warnings.join('\n')).toMatch(/processes reached \d+ \(the process limit is 40/);
+      expect(result.sandbox.warnings.join('\n')).toMatch(/processes reached \d+, at the process limit of 40/);
       expect(result.limitsHit).not.toContain('processes');
       expect(result.stderr).toMatch(/fork: (retry: )?Resource temporarily unavailable/);
       expect(peak).toBeGreaterThan(5);
