@@ -3,6 +3,7 @@ import type { Diagnostic, Range } from '../diagnostics.js';
 import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
 import type { Decision, HandlerStatus } from '../runtimes/claude-code/verdict.js';
 import type { ClaudeCodeEventReport, HandlerReport } from './claude-code.js';
+import { DEEP_JSON_PLACEHOLDER, jsonDepth, MAX_REPORT_JSON_DEPTH } from '../text/json-safe.js';
 import type { SandboxReport } from './session.js';
 import type { TraceOperation } from './trace.js';
 
@@ -90,7 +91,15 @@ export function displayPath(file: string, cwd: string): string {
 
 function problemsOf(report: HandlerReport): Diagnostic[] {
   if (!report.ran) return [];
-  return report.verdict.problems.map((problem) => ({
+  const problems = [...report.verdict.problems];
+  // The verdict was made from the whole object; only the report's copy is cut (json-safe.ts).
+  if (report.verdict.json && jsonDepth(report.verdict.json, MAX_REPORT_JSON_DEPTH) > MAX_REPORT_JSON_DEPTH)
+    problems.push({
+      id: 'json-too-deep',
+      severity: 'warning',
+      message: `Unexpected nesting on stdout: the JSON object nests deeper than ${MAX_REPORT_JSON_DEPTH} levels. The verdict reads the whole object; the report shows what lies deeper as ${JSON.stringify(DEEP_JSON_PLACEHOLDER)}.`,
+    });
+  return problems.map((problem) => ({
     ruleId: `${OUTPUT_RULE_PREFIX}${problem.id}`,
     severity: problem.severity,
     message: problem.message,

@@ -36,6 +36,8 @@ export interface ExecutionOutcome {
   startError?: string;
   /** Clock time at which the hook's own process started (the start marker, or the spawn without one). */
   processStartedAt?: number;
+  /** What the supervisor saw near a limit without being able to prove it was hit (shown as warnings). */
+  notes?: string[];
 }
 
 export interface SuperviseOptions {
@@ -314,15 +316,21 @@ async function judgeEnd(
     processes: ReturnType<typeof sampleProcessPeak>;
     limitsHit: Set<LimitName>;
   },
-): Promise<Pick<ExecutionOutcome, 'exitCode' | 'signal' | 'limitsHit'>> {
+): Promise<Pick<ExecutionOutcome, 'exitCode' | 'signal' | 'limitsHit' | 'notes'>> {
   const { limits } = options;
   const { limitsHit, processes } = end;
+  const notes: string[] = [];
   if (end.streams.stdout.bytes() > limits.outputBytes || end.streams.stderr.bytes() > limits.outputBytes) limitsHit.add('output');
   if (await options.cgroup?.oomKilled()) limitsHit.add('memory');
   if (await options.diskFull?.()) limitsHit.add('disk');
-  if (processes.peak() >= limits.processes - PROCESS_MARGIN) limitsHit.add('processes');
+  // A hook may hold every process slot without a fork ever being refused (125 `sleep &`): a count at the
+  // limit is all /proc shows, and a refused fork leaves no trace the hook could not also print. Said, not claimed.
+  if (processes.peak() >= limits.processes - PROCESS_MARGIN)
+    notes.push(
+      `the sandbox's processes reached ${processes.peak()}, at the process limit of ${limits.processes} (bwrap's own count against it): ` +
+        'a fork past it fails, but whether one was refused cannot be seen from outside, so "processes" is not claimed in limitsHit',
+    );
   const atFileLimit = options.writableRoots ? await fileAtSizeLimit(options.writableRoots, limits.fileSizeBytes) : false;
-  if (atFileLimit) limitsHit.add('file-size');
   const { exitCode, signal: claimed } = interpretExit(end.exit, end.stopped);
   // A status of 128+N is only a number the hook's shell returned; it counts as the signal when the supervisor saw its cause.
   let signal: string | null = end.exit.signal ? claimed : null;
@@ -330,8 +338,16 @@ async function judgeEnd(
     signal = 'SIGXCPU';
     limitsHit.add('cpu');
   }
-  if (claimed === 'SIGXFSZ' && atFileLimit) signal = 'SIGXFSZ';
-  return { exitCode, signal, limitsHit: [...limitsHit].sort() };
+  // A file exactly at the limit is also what `head -c LIMIT` makes, and `exit 153` is a number: neither proves a
+  // write was stopped. Only the process the supervisor waits on dying of SIGXFSZ itself (no sandbox around it) does.
+  if (atFileLimit && end.exit.signal === 'SIGXFSZ' && !end.stopped) limitsHit.add('file-size');
+  else if (atFileLimit)
+    notes.push(
+      `a file is exactly at the file-size limit (${limits.fileSizeBytes} bytes)${claimed === 'SIGXFSZ' ? ' and the hook exited 153 (128 + SIGXFSZ)' : ''}: ` +
+        'a write stopped there and a file written to exactly that size look the same from outside, so "file-size" is not claimed in limitsHit' +
+        (claimed === 'SIGXFSZ' ? ' nor SIGXFSZ as the signal (the cause of 153 is unconfirmed)' : ''),
+    );
+  return { exitCode, signal, limitsHit: [...limitsHit].sort(), ...(notes.length ? { notes } : {}) };
 }
 
 function emptyOutcome(startError: string, durationMs: number): ExecutionOutcome {

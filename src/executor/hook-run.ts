@@ -244,6 +244,7 @@ async function runResult(
   // The run's start on the session's clock is when the hook's process started.
   const startedAt =
     outcome.processStartedAt !== undefined ? Math.max(0, trace.now() - (clock.now() - outcome.processStartedAt)) : launched.startedAt;
+  for (const note of outcome.notes ?? []) warnings.push(note);
   if (outcome.survivors.length > 0)
     warnings.push(`${outcome.survivors.length} process(es) outlived the hook and were killed: ${outcome.survivors.join(', ')}`);
   return {

@@ -59,7 +59,8 @@ function cpuSecondsOf(pid: number): number {
 
 /**
  * Whether a file under `roots` is exactly at the file-size limit: what
- * `ulimit -f` leaves when it stops a write. The walk is skipped when the file
+ * `ulimit -f` leaves when it stops a write, and also what a hook writing
+ * exactly that many bytes leaves, so a hint (a warning), not a proof. The walk is skipped when the file
  * system holds less than the limit altogether, and bounded in entries.
  */
 export async function fileAtSizeLimit(roots: readonly string[], limitBytes: number, maxEntries = 20_000): Promise<boolean> {

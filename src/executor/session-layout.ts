@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { cp, lstat, mkdir, readdir, chown, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,14 +47,34 @@ export async function prepareAgentDirs(
   const home = join(root, 'home');
   await mkdir(root, { recursive: true, mode: 0o755 });
   await Promise.all([mkdir(workspace, { mode: 0o755 }), mkdir(home, { mode: 0o700 })]);
-  if (seed) {
-    await cp(seed, workspace, { recursive: true, dereference: false, verbatimSymlinks: true, preserveTimestamps: true, force: true });
-  }
+  if (seed) await copySeed(seed, workspace);
   if (owner) {
     await chownTree(workspace, owner);
     await chown(home, owner.uid, owner.gid);
   }
   return { workspace, home };
+}
+
+/**
+ * Copies the workspace seed keeping the holes of sparse files (GNU `cp
+ * --sparse=always`): Node's `fs.cp` writes a hole out as zeros, so a 3 GB
+ * sparse file took 3 GB of the tmpfs's RAM. Where that `cp` is missing (busybox),
+ * `fs.cp`; the seed is at most the disk budget either way (`checkSeedSize`).
+ */
+async function copySeed(seed: string, workspace: string): Promise<void> {
+  const args = ['-R', '-P', '-f', '--preserve=mode,timestamps', '--sparse=always', '-T', seed, workspace];
+  const failure = await new Promise<Error | undefined>((resolve) => {
+    execFile('cp', args, { maxBuffer: 64 * 1024 }, (error, _stdout, stderr) =>
+      resolve(
+        error
+          ? Object.assign(new Error(`copying --workspace ${seed}: ${stderr.trim() || error.message}`), { code: error.code })
+          : undefined,
+      ),
+    );
+  });
+  if (!failure) return;
+  if ((failure as { code?: unknown }).code !== 'ENOENT' && !/unrecognized option|invalid option/.test(failure.message)) throw failure;
+  await cp(seed, workspace, { recursive: true, dereference: false, verbatimSymlinks: true, preserveTimestamps: true, force: true });
 }
 
 async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
@@ -126,13 +147,34 @@ export async function noSandboxLayout(options: {
 }
 
 /** Bytes a directory tree takes, in whole 4 KiB pages per file (how tmpfs counts), links not followed. */
-export async function treeBytes(path: string): Promise<number> {
+export async function treeBytes(path: string, stopAbove = Number.POSITIVE_INFINITY): Promise<number> {
   const page = 4096;
   const stat = await lstat(path);
   if (!stat.isDirectory()) return Math.ceil(stat.size / page) * page + page;
   let total = page;
-  for (const entry of await readdir(path)) total += await treeBytes(join(path, entry));
+  for (const entry of await readdir(path)) {
+    total += await treeBytes(join(path, entry), stopAbove - total);
+    // Past the bound the answer is already "too big"; a huge tree is not walked to its end.
+    if (total > stopAbove) return total;
+  }
   return total;
+}
+
+/**
+ * A workspace seed is copied once per agent into the size-limited file system,
+ * which grows by the seed's size for it: a seed larger than the disk budget
+ * (apparent size: a sparse file's holes count, as a hook reading it or a copy
+ * without hole support would fill them) is refused before anything is copied.
+ */
+export async function checkSeedSize(seed: string, budgetBytes: number): Promise<number> {
+  const bytes = await treeBytes(seed, budgetBytes);
+  if (bytes > budgetBytes)
+    throw new Error(
+      `cannot copy ${seed} into the sandbox: it holds more than the disk budget of ${Math.round(budgetBytes / 1024 / 1024)} MiB ` +
+        '(sizes as files report them, the holes of sparse files included), and each agent works on a copy inside that budget. ' +
+        'Give a smaller directory (run --workspace DIR; run --event and test: --project DIR, e.g. without node_modules) or, for run, a larger --limit-disk.',
+    );
+  return bytes;
 }
 
 /** Where a session's writable places (workspaces, homes, the shared /tmp) live: the size-limited file system. */

@@ -13,7 +13,7 @@ import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';
 import { seccompProgram } from './seccomp.js';
-import { prepareAgentDirs, reachableTempDir, safeName, treeBytes, writableAreaPath } from './session-layout.js';
+import { checkSeedSize, prepareAgentDirs, reachableTempDir, safeName, writableAreaPath } from './session-layout.js';
 import {
   functionsWriter,
   makeAreaDirs,
@@ -58,6 +58,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const trace = new TraceLog(() => clock.now() - sessionStart);
   if (options.onOperation) trace.subscribe(options.onOperation);
   const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Before anything is made or copied: a seed over the budget is a usage error.
+  const seedBytes = options.workspaceSeed ? await checkSeedSize(options.workspaceSeed, limits.diskBytes) : 0;
   const identity = sandboxIdentity(options, mode);
   const bwrap = mode === 'bwrap' ? requireBwrap(identity, options.bwrapSearchPath) : undefined;
   const realRedisCli = requireRedisCli();
@@ -118,7 +120,6 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     throw error;
   }
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
-  const seedBytes = options.workspaceSeed ? await treeBytes(options.workspaceSeed) : 0;
 
   const events: PublishedEvent[] = [];
   let memoryPromise: Promise<MemoryStore> | undefined;

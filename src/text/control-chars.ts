@@ -1,3 +1,5 @@
+import { limitJsonDepth } from './json-safe.js';
+
 /**
  * Text that came from a hook or a file, made safe to print on a terminal.
  * A raw ESC (or CSI, U+009B, which some terminals honour alone) lets the text
@@ -50,5 +52,6 @@ export function escapeJsonControl(json: string): string {
 
 /** `JSON.stringify` whose text holds no raw control character (see escapeJsonControl); for every JSON the tool prints. */
 export function stringifyJson(value: unknown, space?: number): string {
-  return escapeJsonControl(JSON.stringify(value, null, space));
+  // A value nested past MAX_REPORT_JSON_DEPTH (a hook printed it) is cut there: JSON.stringify recurses per level.
+  return escapeJsonControl(JSON.stringify(limitJsonDepth(value), null, space));
 }

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import type { ClaudeCodeRunJson } from '../../src/executor/claude-code-report.js';
+import { DEEP_JSON_PLACEHOLDER } from '../../src/text/json-safe.js';
 import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';
 
 /**
@@ -78,6 +79,27 @@ describe.skipIf(sandboxMissing)('run --event through the CLI', () => {
       position: { line: 9, column: 24 },
     });
   });
+
+  it(
+    needsSandbox('reports a handler whose stdout nests JSON 150,000 levels deep: the report is produced, deeper levels replaced'),
+    async () => {
+      const deep = project('deep', {
+        '.claude/settings.json': JSON.stringify({
+          hooks: {
+            PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `perl -e 'print q({"a":) x 150000, 1, q(}) x 150000'` }] }],
+          },
+        }),
+      });
+      const report = await runJson(
+        ['run', join(deep, '.claude', 'settings.json'), '--event', 'PreToolUse', '--tool', 'Bash', '--tool-input', '{"command":"ls"}'],
+        root,
+      );
+      expect(report).toMatchObject({ blocked: false, decision: 'none' });
+      const handler = report.handlers[0]!;
+      expect(handler.ran && JSON.stringify(handler.json)).toContain(DEEP_JSON_PLACEHOLDER);
+      expect(handler.ran && handler.problems.map((p) => p.ruleId)).toContain('claude-code-output/json-too-deep');
+    },
+  );
 
   it(needsSandbox('lets ls through: not blocked, no decision'), async () => {
     const report = await runJson(['run', settings, '--event', 'PreToolUse', '--tool', 'Bash', '--tool-input', '{"command":"ls"}'], root);

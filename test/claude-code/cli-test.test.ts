@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEEP_JSON_PLACEHOLDER } from '../../src/text/json-safe.js';
 import { memoryIO } from '../../src/io.js';
 import { main } from '../../src/cli/main.js';
 import type { TestJson } from '../../src/cli/test.js';
@@ -54,6 +55,22 @@ describe.skipIf(sandboxMissing)('test FILE.yaml through the CLI', () => {
   const bad = write(join(root, 'bad'), {
     'project/.claude/settings.json': guardSettings('grep -q "rm -rf" && { echo "refusing rm -rf" >&2; exit 1; }; exit 0'),
     'cases.yaml': TABLE,
+  });
+
+  it(needsSandbox('reports a handler that prints JSON nested 150,000 levels deep, in JSON (no stack overflow)'), async () => {
+    const deep = write(join(root, 'deep'), {
+      'project/.claude/settings.json': guardSettings(`perl -e 'print q({"a":) x 150000, 1, q(}) x 150000'`),
+      'cases.yaml': TABLE,
+    });
+    const { code, out, err } = await cli(['test', 'cases.yaml', '--format', 'json'], deep);
+    expect(err).not.toContain('internal error');
+    expect(code).toBe(1);
+    const report = JSON.parse(out) as {
+      cases: Array<{ report: { handlers: Array<{ json: unknown; problems: Array<{ ruleId: string }> }> } }>;
+    };
+    const handler = report.cases[1]!.report.handlers[0]!;
+    expect(JSON.stringify(handler.json)).toContain(DEEP_JSON_PLACEHOLDER);
+    expect(handler.problems.map((p) => p.ruleId)).toContain('claude-code-output/json-too-deep');
   });
 
   it(needsSandbox("passes a correct guard's table: exit 0, one line per case"), async () => {

@@ -303,6 +303,25 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('terminal escapes in 
     expect(out.match(/^Result: /gm)).toHaveLength(1);
   });
 
+  it('run --format json: C1 controls, DEL and bidi overrides are \\u escapes, and the parsed values keep them', async () => {
+    const io = memoryIO({ cwd: dir });
+    const code = await runCommand(['escapes.md', '--hook', 'on_blocking_start', '--timeout-ms', '3000', '--format', 'json'], io);
+    expect(code).toBe(0);
+    const out = io.out();
+    expect(out).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(out).toContain('\\u009b');
+    expect(out).toContain('\\u202e');
+    const report = JSON.parse(out) as { stderr: string };
+    expect(report.stderr).toContain('\u009b \u202e');
+  });
+
+  it('simulate --format json: no raw C1 control or bidi override', async () => {
+    const io = memoryIO({ cwd: dir });
+    await simulateCommand(['escapes.md', '--scenario', 'timeout', '--format', 'json', '--hook-timeout-ms', '1500'], io);
+    expect(io.out()).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(() => JSON.parse(io.out()) as unknown).not.toThrow();
+  });
+
   it('simulate: no raw control byte in the timeline or in the findings', async () => {
     for (const format of ['timeline', 'stylish', 'mermaid']) {
       const io = memoryIO({ cwd: dir });

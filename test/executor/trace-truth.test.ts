@@ -86,4 +86,25 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('the trace of the emb
     expect(result.limitsHit).toEqual([]);
     expect(result.signal).toBeNull();
   });
+
+  it('a file written to exactly the file-size limit and exit 153 claim neither file-size nor SIGXFSZ', async () => {
+    const limited = await createExecutorSession({ timeoutMs: 5000, limits: { fileSizeBytes: 8 * 1024 * 1024 } });
+    try {
+      const result = await limited.runHook(hookScript('pre', 'head -c 8M /dev/zero > /tmp/f; echo rc=$?; exit 153'));
+      expect(result.stdout).toBe('rc=0\n');
+      expect(result.exitCode).toBe(153);
+      expect(result.signal).toBeNull();
+      expect(result.limitsHit).toEqual([]);
+      expect(result.sandbox.warnings.join('\n')).toMatch(/exited 153 .*the cause of 153 is unconfirmed/);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('125 sleeping children hold the process slots without a refused fork: processes is not claimed', async () => {
+    const result = await session.runHook(hookScript('pre', 'for i in $(seq 125); do sleep 2 & done; wait'));
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.limitsHit).toEqual([]);
+  });
 });
