@@ -160,9 +160,14 @@ export function envFor(event: string, source: HookSourceKind): string[] {
 export type { HookSourceKind } from '../../hooks/types.js';
 import type { HookSourceKind } from '../../hooks/types.js';
 
-/** `once: true` is honoured only in skill (and slash-command) frontmatter. */
+/**
+ * `once: true` is honoured only in skill frontmatter (§1.3, §2.4); settings,
+ * plugin hooks, agent and slash-command frontmatter ignore it (slash-command
+ * frontmatter takes `hooks:` like a skill's, but the sheet names skills alone
+ * for `once`).
+ */
 export function honoursOnce(source: HookSourceKind): boolean {
-  return source === 'skill' || source === 'plugin-skill' || source === 'command';
+  return source === 'skill' || source === 'plugin-skill';
 }
 
 /** Plugin-shipped agents ignore `hooks`, `mcpServers` and `permissionMode` (documented since 2026-03-22). */
