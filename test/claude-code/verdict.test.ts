@@ -103,6 +103,26 @@ describe('one handler (§5.1)', () => {
     expect(ids(v)).toEqual(['exit-2-ignored']);
   });
 
+  it('ConfigChange blocks on exit 2 or a block decision, except from policy_settings (§2.2, §5.3)', () => {
+    const refuse = outcome({ exitCode: 2, stderr: 'refuse\n' });
+    for (const source of ['user_settings', 'project_settings', 'local_settings', 'skills'])
+      expect(mergeVerdicts('ConfigChange', [interpretHandler('ConfigChange', refuse, { source })])).toMatchObject({
+        blocked: true,
+        decision: 'block',
+        reason: 'refuse',
+      });
+    const policy = interpretHandler('ConfigChange', refuse, { source: 'policy_settings' });
+    expect(policy).toMatchObject({ decision: 'none', status: 'non-blocking-error' });
+    expect(policy.why).toMatch(/policy_settings.*cannot be blocked/);
+    expect(ids(policy)).toEqual(['cannot-block']);
+    expect(mergeVerdicts('ConfigChange', [policy])).toMatchObject({ blocked: false, decision: 'none' });
+    const json = interpretHandler('ConfigChange', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'no' }) }), {
+      source: 'policy_settings',
+    });
+    expect(json).toMatchObject({ decision: 'none', status: 'success' });
+    expect(mergeVerdicts('ConfigChange', [json]).blocked).toBe(false);
+  });
+
   it('exit 127 says the guard is disabled', () => {
     expect(ids(interpretHandler('PreToolUse', outcome({ exitCode: 127 })))).toEqual(['command-not-found']);
   });

@@ -112,22 +112,30 @@ export const TIMEOUT_PROBABLY_MS = 600;
 /** Exit status that blocks on events that can block. */
 export const BLOCKING_EXIT_CODE = 2;
 
-/** Environment variables Claude Code sets for hook processes; `plugin` ones only for plugin hooks, `events` ones only there. */
-export const ENV_VARS: readonly { name: string; plugin?: boolean; events?: readonly string[] }[] = [
+/**
+ * Environment variables Claude Code sets for hook processes (§3.2); `plugin`
+ * ones only for plugin hooks, `events` ones only there, `situational` ones
+ * only in some sessions (cloud, Remote Control, effort-capable models,
+ * messaging sockets, trace propagation), so a local session, and the
+ * executor, leaves them unset. Every other one is set for every hook.
+ */
+export const ENV_VARS: readonly { name: string; plugin?: boolean; events?: readonly string[]; situational?: boolean }[] = [
   { name: 'CLAUDE_PROJECT_DIR' },
   { name: 'CLAUDE_PLUGIN_ROOT', plugin: true },
   { name: 'CLAUDE_PLUGIN_DATA', plugin: true },
   { name: 'CLAUDE_ENV_FILE', events: ['SessionStart', 'Setup', 'CwdChanged', 'FileChanged'] },
-  { name: 'CLAUDE_CODE_REMOTE' },
-  { name: 'CLAUDE_CODE_BRIDGE_SESSION_ID' },
+  { name: 'CLAUDE_CODE_REMOTE', situational: true },
+  { name: 'CLAUDE_CODE_BRIDGE_SESSION_ID', situational: true },
+  // Always set, equal to the input's `session_id`.
   { name: 'CLAUDE_CODE_SESSION_ID' },
-  { name: 'CLAUDE_EFFORT' },
+  { name: 'CLAUDE_EFFORT', situational: true },
+  // Given to every subprocess Claude Code spawns, hooks included (CLAUDE_PID since v2.1.214).
   { name: 'CLAUDECODE' },
   { name: 'CLAUDE_CODE_CHILD_SESSION' },
   { name: 'CLAUDE_PID' },
-  { name: 'CLAUDE_CODE_MESSAGING_SOCKET' },
-  { name: 'CLAUDE_CODE_MESSAGING_TOKEN' },
-  { name: 'TRACEPARENT' },
+  { name: 'CLAUDE_CODE_MESSAGING_SOCKET', situational: true },
+  { name: 'CLAUDE_CODE_MESSAGING_TOKEN', situational: true },
+  { name: 'TRACEPARENT', situational: true },
 ];
 /** `CLAUDE_PLUGIN_OPTION_<KEY>`: a plugin's user-config values. */
 export const PLUGIN_OPTION_ENV_PREFIX = 'CLAUDE_PLUGIN_OPTION_';
@@ -151,11 +159,20 @@ export const NEVER_SET_ENV = [
 /** Variables that hold paths and so must be quoted in shell form (paths with spaces). */
 export const PATH_ENV = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA', 'CLAUDE_ENV_FILE'] as const;
 
-/** The variables a hook from this source gets (for the executor and the env rules). */
-export function envFor(event: string, source: HookSourceKind): string[] {
+/**
+ * The variables a hook from this source gets (for the executor and the env
+ * rules); `local` leaves out the situational ones, which a local session
+ * does not set.
+ */
+export function envFor(event: string, source: HookSourceKind, options: { local?: boolean } = {}): string[] {
   const plugin = source === 'plugin-hooks' || source === 'plugin-manifest' || source === 'plugin-agent' || source === 'plugin-skill';
-  return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event))).map((v) => v.name);
+  return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event)) && !(options.local && v.situational)).map(
+    (v) => v.name,
+  );
 }
+
+/** The values of the variables Claude Code gives every subprocess: `CLAUDECODE=1`, `CLAUDE_CODE_CHILD_SESSION=1` (§3.2). */
+export const SUBPROCESS_ENV: Readonly<Record<string, string>> = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1' };
 
 export type { HookSourceKind } from '../../hooks/types.js';
 import type { HookSourceKind } from '../../hooks/types.js';
@@ -263,6 +280,18 @@ export const TOP_LEVEL_BLOCK_EVENTS: ReadonlySet<string> = new Set([
 export function exit2Blocks(event: string): boolean {
   const block = eventSpec(event)?.block;
   return block === 'exit2-or-json' || block === 'any-nonzero' || (TOP_LEVEL_BLOCK_EVENTS.has(event) && block !== 'json-only');
+}
+
+/**
+ * Why this firing of an event cannot be blocked although the event can, or
+ * undefined when it can: a ConfigChange whose `source` is `policy_settings`
+ * (a managed policy file) cannot be blocked, by exit 2 or by a JSON decision
+ * (§2.2 "yes (except `policy_settings`)", §5.3).
+ */
+export function blockExemption(event: string, input: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (event === 'ConfigChange' && input?.source === 'policy_settings')
+    return 'a ConfigChange from `policy_settings` (managed policy) cannot be blocked: the change applies anyway';
+  return undefined;
 }
 
 /** Fields every event accepts at the top level of the JSON output (§5.4). */

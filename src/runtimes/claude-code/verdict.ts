@@ -1,4 +1,4 @@
-import { eventSpec, exit2Blocks, PERMISSION_DECISIONS } from './contract.js';
+import { blockExemption, eventSpec, exit2Blocks, PERMISSION_DECISIONS } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
@@ -57,7 +57,29 @@ export interface EventVerdict {
 /** Decisions from most to least restrictive; merging keeps the first that any handler gave. */
 const MERGE_ORDER: readonly Decision[] = [...PERMISSION_DECISIONS.slice(0, 1), 'block', ...PERMISSION_DECISIONS.slice(1), 'none'];
 
-export function interpretHandler(event: string, outcome: HandlerOutcome): HandlerVerdict {
+/**
+ * `input` is the event's stdin JSON: some firings of an event that can block
+ * cannot (a ConfigChange from `policy_settings`), and the verdict says so.
+ */
+export function interpretHandler(event: string, outcome: HandlerOutcome, input?: Readonly<Record<string, unknown>>): HandlerVerdict {
+  const verdict = interpretOutcome(event, outcome);
+  const exemption = blockExemption(event, input);
+  if (exemption === undefined || (verdict.decision !== 'block' && verdict.decision !== 'deny')) return verdict;
+  verdict.problems.push({
+    id: 'cannot-block',
+    severity: 'warning',
+    message: `Unexpected ${verdict.status === 'blocking-error' ? 'exit 2' : `\`${verdict.decision}\` decision`}: ${exemption}.`,
+  });
+  const { reason: _reason, ...rest } = verdict;
+  return {
+    ...rest,
+    status: verdict.status === 'blocking-error' ? 'non-blocking-error' : verdict.status,
+    decision: 'none',
+    why: `${verdict.why}, but ${exemption}`,
+  };
+}
+
+function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdict {
   const problems: OutputProblem[] = [];
   if (outcome.startError) {
     return { status: 'not-started', decision: 'none', jsonApplied: false, why: `could not start: ${outcome.startError}`, problems };
