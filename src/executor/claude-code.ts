@@ -2,10 +2,9 @@ import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import {
   isMcpServerOnly,
-  defaultTimeoutSeconds as contractTimeout,
   effectiveEvent,
   envFor,
-  SESSION_END_BUDGET_SECONDS,
+  handlerTimeoutSeconds,
   SUBPROCESS_ENV,
 } from '../runtimes/claude-code/contract.js';
 import { SAMPLE_SESSION_ID } from '../runtimes/claude-code/event-input.js';
@@ -70,8 +69,9 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   agent: 'agent handler: it runs a model with tools, which this tool does not call',
 };
 
+/** The handler's own timeout in seconds, else its event's default (SessionEnd: the budget it alone would get). */
 export function defaultTimeoutSeconds(handler: ClaudeCodeHandler, event: string): number {
-  return handler.timeout ?? contractTimeout('command', event);
+  return handlerTimeoutSeconds(handler, event);
 }
 
 /** Which handlers of the event run for this input, and why each other one does not. */
@@ -146,7 +146,7 @@ export async function runClaudeCodeEvent(
   const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(agentId);
   const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
   const stdin = `${JSON.stringify(input)}\n`;
-  const budget = event === 'SessionEnd' ? sessionEndBudget(selected.map((s) => s.handler)) : undefined;
+  const siblings = selected.map((s) => s.handler);
 
   // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
   const ran = await Promise.all(
@@ -159,7 +159,8 @@ export async function runClaudeCodeEvent(
         claudePid: session.mode === 'bwrap' ? 1 : process.pid,
       });
       const argv = handlerArgv(handler, env);
-      const configured = budget ?? defaultTimeoutSeconds(handler, event);
+      // SessionEnd handlers share one budget, raised by their settings-file timeouts (§2.4).
+      const configured = handlerTimeoutSeconds(handler, event, siblings);
       const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
       const result = await session.runHook(asHookScript(handler), {
         agentId,
@@ -193,12 +194,6 @@ export async function runClaudeCodeEvent(
     handlers: [...ran, ...notRun.map(({ handler, why }): HandlerReport => ({ handler, ran: false, why }))],
     unmatched,
   };
-}
-
-/** The one budget SessionEnd handlers share. */
-function sessionEndBudget(handlers: readonly ClaudeCodeHandler[]): number {
-  const raised = handlers.filter((h) => h.source === 'settings' || h.source === 'settings-local').map((h) => h.timeout ?? 0);
-  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
 }
 
 /**

@@ -353,3 +353,30 @@ export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
  * do not raise it).
  */
 export const SESSION_END_BUDGET_SECONDS = { base: 1.5, max: 60 } as const;
+
+/** Settings files (`.claude/settings.json`, `settings.local.json`), as opposed to frontmatter and plugins. */
+export function isSettingsSource(source: HookSourceKind): boolean {
+  return source === 'settings' || source === 'settings-local';
+}
+
+/** The one budget the given SessionEnd handlers share, in seconds. */
+export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceKind; timeout?: number }[]): number {
+  const raised = handlers.filter((h) => isSettingsSource(h.source)).map((h) => h.timeout ?? 0);
+  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
+}
+
+/**
+ * How long Claude Code lets a command handler run on this event, in seconds:
+ * its `timeout`, else the event's default (§2.4); on SessionEnd the budget
+ * shared with `siblings` (the event's other handlers that run; by default the
+ * handler alone, all a linter reading one handler knows: the budget is then
+ * its own settings-file timeout up to 60 s, else 1.5 s).
+ */
+export function handlerTimeoutSeconds(
+  handler: { source: HookSourceKind; timeout?: number },
+  event: string,
+  siblings: readonly { source: HookSourceKind; timeout?: number }[] = [handler],
+): number {
+  if (event === 'SessionEnd') return sessionEndBudgetSeconds(siblings);
+  return handler.timeout ?? defaultTimeoutSeconds('command', event);
+}
