@@ -1,6 +1,7 @@
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import {
+  deduplicationKey,
   isMcpServerOnly,
   effectiveEvent,
   envFor,
@@ -113,11 +114,14 @@ export function selectHandlers(
     else if (handler.shell === 'powershell' && !handler.args)
       notRun.push({ handler, why: 'shell: powershell, which the sandbox does not have' });
     else {
-      // Identical command handlers run once (command string plus args, §3.3).
-      const twin = selected.find(
-        (s) => s.handler.command === handler.command && JSON.stringify(s.handler.args) === JSON.stringify(handler.args),
-      );
-      if (twin) notRun.push({ handler, why: `identical to ${handlerLabel(twin.handler)}, which Claude Code runs once` });
+      // Identical settings-file handlers run once; plugin, skill and agent copies stay separate (§3.3).
+      const key = deduplicationKey(handler);
+      const twin = key === undefined ? undefined : selected.find((s) => deduplicationKey(s.handler) === key);
+      if (twin)
+        notRun.push({
+          handler,
+          why: `identical to ${handlerLabel(twin.handler)} in settings, which Claude Code runs once`,
+        });
       else selected.push({ handler, ...(condition.note ? { note: condition.note } : {}) });
     }
   }

@@ -359,6 +359,27 @@ export function isSettingsSource(source: HookSourceKind): boolean {
   return source === 'settings' || source === 'settings-local';
 }
 
+/**
+ * Which handlers Claude Code runs once (§3.3, §10.5). The current docs (since
+ * 2026-08-05) win over the earlier "identical commands from any source": an
+ * identical handler defined in settings files runs once, and a plugin's,
+ * skill's or agent's copy stays separate. Identical means the same type,
+ * command, args, shell and `if`; copies in two matcher groups of one settings
+ * file count as well (the sheet names settings files as the pool). The key is
+ * undefined for a handler that is never merged.
+ */
+export function deduplicationKey(handler: {
+  source: HookSourceKind;
+  type: string;
+  command?: string;
+  args?: readonly string[];
+  shell?: string;
+  if?: string;
+}): string | undefined {
+  if (!isSettingsSource(handler.source)) return undefined;
+  return JSON.stringify([handler.type, handler.command, handler.args ?? null, handler.shell ?? null, handler.if ?? null]);
+}
+
 /** The one budget the given SessionEnd handlers share, in seconds. */
 export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceKind; timeout?: number }[]): number {
   const raised = handlers.filter((h) => isSettingsSource(h.source)).map((h) => h.timeout ?? 0);
