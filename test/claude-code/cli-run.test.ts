@@ -281,6 +281,18 @@ Skill.
     expect(report.problems.map((p) => p.ruleId)).toEqual(['claude-code-output/timed-out']);
   });
 
+  it(needsSandbox('blocks a model switch when its PreModelSwitch handler times out'), async () => {
+    const dir = project('model-switch', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreModelSwitch: [{ hooks: [{ type: 'command', command: 'sleep 20', timeout: 1 }] }] },
+      }),
+    });
+    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreModelSwitch'], dir);
+    expect(report).toMatchObject({ blocked: true, decision: 'block' });
+    expect(report.input).toMatchObject({ hook_event_name: 'PreModelSwitch', requested_model: 'opus', source: 'command' });
+    expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1 });
+  });
+
   it(needsSandbox('gives SessionEnd handlers the shared budget, and runs identical handlers once'), async () => {
     const dir = project('end', {
       '.claude/settings.json': JSON.stringify({

@@ -39,6 +39,8 @@ describe('Claude Code contract', () => {
     expect(defaultTimeoutSeconds('command', 'PreToolUse')).toBe(600);
     expect(defaultTimeoutSeconds('command', 'UserPromptSubmit')).toBe(30);
     expect(defaultTimeoutSeconds('prompt', 'Stop')).toBe(30);
+    // PreModelSwitch: 30 s by default (§9).
+    expect(defaultTimeoutSeconds('command', 'PreModelSwitch')).toBe(30);
   });
 
   it('keeps claude-flow facts reachable beside it', () => {

@@ -41,6 +41,18 @@ describe('the stdin JSON (§4)', () => {
     expect(buildEventInput({ event: 'Stop', ...where })).toMatchObject({ matcherValue: undefined, input: { stop_hook_active: false } });
   });
 
+  it('gives PreModelSwitch and PostModelSwitch their fields, the matcher on to_model (§9)', () => {
+    const pre = buildEventInput({ event: 'PreModelSwitch', ...where });
+    expect(Object.keys(pre.input)).toEqual(expect.arrayContaining(['from_model', 'to_model', 'requested_model', 'source']));
+    expect(pre.matcherValue).toBe(pre.input.to_model);
+    expect(buildEventInput({ event: 'PreModelSwitch', matcherValue: 'claude-haiku-4-5', ...where }).input.to_model).toBe(
+      'claude-haiku-4-5',
+    );
+    expect(Object.keys(buildEventInput({ event: 'PostModelSwitch', ...where }).input)).toEqual(
+      expect.arrayContaining(['from_model', 'to_model', 'source']),
+    );
+  });
+
   it('merges --input last', () => {
     const { input } = buildEventInput({ event: 'PreToolUse', input: { permission_mode: 'plan', tool_name: 'Edit' }, ...where });
     expect(input).toMatchObject({ permission_mode: 'plan', tool_name: 'Edit' });

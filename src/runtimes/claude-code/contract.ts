@@ -12,6 +12,7 @@
 export const RUNTIME_ID = 'claude-code' as const;
 
 export * from './events.js';
+export * from './scheduling.js';
 import { EVENTS, type EventSpec, type HandlerType, HANDLER_TYPES, TOOL_NAMES } from './events.js';
 
 const EVENTS_BY_NAME = new Map(EVENTS.map((event) => [event.name, event]));
@@ -88,26 +89,6 @@ export function isHandlerType(type: string): type is HandlerType {
 export function handlerFields(type: HandlerType): Readonly<Record<string, FieldSpec>> {
   return { ...COMMON_FIELDS, ...HANDLER_FIELDS[type] };
 }
-
-/** Default timeouts in seconds (command, http and mcp_tool 600 since v2.1.3; before that 60). */
-export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<HandlerType, number>> = {
-  command: 600,
-  http: 600,
-  mcp_tool: 600,
-  prompt: 30,
-  agent: 60,
-};
-
-/** Events that lower the default of command, http and mcp_tool handlers. */
-const EVENT_DEFAULT_TIMEOUT: Readonly<Record<string, number>> = { UserPromptSubmit: 30, MessageDisplay: 10 };
-
-export function defaultTimeoutSeconds(type: HandlerType, event: string): number {
-  const lowered = EVENT_DEFAULT_TIMEOUT[event];
-  return lowered !== undefined && (type === 'command' || type === 'http' || type === 'mcp_tool') ? lowered : DEFAULT_TIMEOUT_SECONDS[type];
-}
-
-/** Above this a `timeout` was most likely written in milliseconds (600 s is the default and the usual ceiling). */
-export const TIMEOUT_PROBABLY_MS = 600;
 
 /** Exit status that blocks on events that can block. */
 export const BLOCKING_EXIT_CODE = 2;
@@ -270,6 +251,8 @@ export const TOP_LEVEL_BLOCK_EVENTS: ReadonlySet<string> = new Set([
   'ConfigChange',
   'PreCompact',
   'TaskCreated',
+  // §9: "or a top-level `decision: \"block\"`".
+  'PreModelSwitch',
 ]);
 
 /**
@@ -318,7 +301,9 @@ export const HOOK_SPECIFIC_FIELDS: Readonly<Record<string, readonly string[]>> =
   WorktreeCreate: ['worktreePath'],
   Elicitation: ['action', 'content'],
   ElicitationResult: ['action', 'content'],
+  // §9: allow, deny or ask; no defer, updatedInput or additionalContext. PostModelSwitch may add context.
   PreModelSwitch: ['permissionDecision', 'permissionDecisionReason'],
+  PostModelSwitch: ['additionalContext'],
 };
 
 /** Top-level fields some events read beyond the universal ones (§5.4). */
@@ -326,6 +311,25 @@ export const TOP_LEVEL_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>>
 
 /** PreToolUse `permissionDecision` values, most restrictive first: the order Claude Code merges them in (§3.3). */
 export const PERMISSION_DECISIONS = ['deny', 'defer', 'ask', 'allow'] as const;
+
+/** `permissionDecision` values per event that reads one (§5.4; PreModelSwitch has no `defer`, §9). */
+export const PERMISSION_DECISIONS_OF: Readonly<Record<string, readonly string[]>> = {
+  PreToolUse: PERMISSION_DECISIONS,
+  PreModelSwitch: ['deny', 'ask', 'allow'],
+};
+
+/**
+ * Why an `ask` counts as a refusal on this firing, or undefined when the user
+ * is asked: on PreModelSwitch only an interactive `/model` can show `ask`
+ * (§9). Read as the input's `source`: `command` (`/model NAME`) and `picker`
+ * (the `/model` picker) are interactive; `sdk` and anything else are not.
+ */
+export function askRefusedBecause(event: string, input: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (event !== 'PreModelSwitch') return undefined;
+  const source = input?.source;
+  if (source === 'command' || source === 'picker') return undefined;
+  return `only an interactive \`/model\` can ask, so on a switch from source ${JSON.stringify(source ?? null)} \`ask\` counts as a refusal`;
+}
 
 /** Events whose stdin carries no `permission_mode` in the documented examples (§4.1). */
 export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
@@ -346,58 +350,3 @@ export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
   'PostCompact',
   'SessionEnd',
 ]);
-
-/**
- * SessionEnd handlers share one budget (§2.4): 1.5 s, raised to the largest
- * `timeout` of a settings-file handler, at most 60 s (plugin hooks' timeouts
- * do not raise it).
- */
-export const SESSION_END_BUDGET_SECONDS = { base: 1.5, max: 60 } as const;
-
-/** Settings files (`.claude/settings.json`, `settings.local.json`), as opposed to frontmatter and plugins. */
-export function isSettingsSource(source: HookSourceKind): boolean {
-  return source === 'settings' || source === 'settings-local';
-}
-
-/**
- * Which handlers Claude Code runs once (§3.3, §10.5). The current docs (since
- * 2026-08-05) win over the earlier "identical commands from any source": an
- * identical handler defined in settings files runs once, and a plugin's,
- * skill's or agent's copy stays separate. Identical means the same type,
- * command, args, shell and `if`; copies in two matcher groups of one settings
- * file count as well (the sheet names settings files as the pool). The key is
- * undefined for a handler that is never merged.
- */
-export function deduplicationKey(handler: {
-  source: HookSourceKind;
-  type: string;
-  command?: string;
-  args?: readonly string[];
-  shell?: string;
-  if?: string;
-}): string | undefined {
-  if (!isSettingsSource(handler.source)) return undefined;
-  return JSON.stringify([handler.type, handler.command, handler.args ?? null, handler.shell ?? null, handler.if ?? null]);
-}
-
-/** The one budget the given SessionEnd handlers share, in seconds. */
-export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceKind; timeout?: number }[]): number {
-  const raised = handlers.filter((h) => isSettingsSource(h.source)).map((h) => h.timeout ?? 0);
-  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
-}
-
-/**
- * How long Claude Code lets a command handler run on this event, in seconds:
- * its `timeout`, else the event's default (§2.4); on SessionEnd the budget
- * shared with `siblings` (the event's other handlers that run; by default the
- * handler alone, all a linter reading one handler knows: the budget is then
- * its own settings-file timeout up to 60 s, else 1.5 s).
- */
-export function handlerTimeoutSeconds(
-  handler: { source: HookSourceKind; timeout?: number },
-  event: string,
-  siblings: readonly { source: HookSourceKind; timeout?: number }[] = [handler],
-): number {
-  if (event === 'SessionEnd') return sessionEndBudgetSeconds(siblings);
-  return handler.timeout ?? defaultTimeoutSeconds('command', event);
-}

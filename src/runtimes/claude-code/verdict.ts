@@ -1,4 +1,4 @@
-import { blockExemption, eventSpec, exit2Blocks, PERMISSION_DECISIONS } from './contract.js';
+import { askRefusedBecause, blockExemption, eventSpec, exit2Blocks, PERMISSION_DECISIONS, TIMEOUT_BLOCKS_EVENTS } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
@@ -7,8 +7,10 @@ import { checkOutputJson, type OutputProblem } from './output-json.js';
  * §3.3, §3.4, §5): exit 2 blocks with stderr as the reason (JSON cannot
  * override it); any other non-zero code is a non-blocking error unless a
  * valid JSON object on stdout decides; stdout is JSON only when it starts
- * with `{`; a handler that timed out renders no decision; PreToolUse
- * decisions merge most restrictive first, deny > defer > ask > allow.
+ * with `{`; a handler that timed out renders no decision (except on
+ * PreModelSwitch, where a timeout blocks the switch); PreToolUse and
+ * PreModelSwitch decisions merge most restrictive first, deny > defer > ask
+ * > allow.
  */
 
 export type { OutputProblem } from './output-json.js';
@@ -63,6 +65,8 @@ const MERGE_ORDER: readonly Decision[] = [...PERMISSION_DECISIONS.slice(0, 1), '
  */
 export function interpretHandler(event: string, outcome: HandlerOutcome, input?: Readonly<Record<string, unknown>>): HandlerVerdict {
   const verdict = interpretOutcome(event, outcome);
+  const refusal = verdict.decision === 'ask' ? askRefusedBecause(event, input) : undefined;
+  if (refusal !== undefined) return { ...verdict, decision: 'deny', why: `${verdict.why}, but ${refusal}` };
   const exemption = blockExemption(event, input);
   if (exemption === undefined || (verdict.decision !== 'block' && verdict.decision !== 'deny')) return verdict;
   verdict.problems.push({
@@ -83,6 +87,14 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
   const problems: OutputProblem[] = [];
   if (outcome.startError) {
     return { status: 'not-started', decision: 'none', jsonApplied: false, why: `could not start: ${outcome.startError}`, problems };
+  }
+  if (outcome.timedOut && TIMEOUT_BLOCKS_EVENTS.has(event)) {
+    problems.push({
+      id: 'timed-out',
+      severity: 'warning',
+      message: `Timed out after ${outcome.timeoutSeconds} s: Claude Code cancels the handler, and on ${event} a timeout blocks (it fails closed).`,
+    });
+    return { status: 'timed-out', decision: 'block', jsonApplied: false, why: `it timed out, which blocks ${event}`, problems };
   }
   if (outcome.timedOut) {
     problems.push({
