@@ -2,7 +2,7 @@ import { defineRule } from '../../src/engine/rule.js';
 import { honoursOnce } from '../../src/runtimes/claude-code/contract.js';
 import { handlers } from '../../src/runtimes/claude-code/walk.js';
 
-/** `once: true` removes a hook after its first run only in skill (and slash-command) frontmatter; settings and agents ignore it. */
+/** `once: true` removes a hook after its first run only in skill frontmatter; settings, plugin hooks, agents and slash commands ignore it. */
 export default defineRule({
   id: 'cc-once-ignored',
   meta: {
@@ -20,7 +20,9 @@ export default defineRule({
       ? 'a settings file'
       : config.source.startsWith('plugin')
         ? "a plugin's hooks"
-        : 'agent frontmatter';
+        : config.source === 'command'
+          ? 'slash-command frontmatter'
+          : 'agent frontmatter';
     for (const { field } of handlers(config)) {
       const once = field('once');
       if (once && !(once.value.kind === 'boolean' && once.value.value === false))

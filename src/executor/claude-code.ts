@@ -1,12 +1,14 @@
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import {
+  deduplicationKey,
   isMcpServerOnly,
-  defaultTimeoutSeconds as contractTimeout,
   effectiveEvent,
   envFor,
-  SESSION_END_BUDGET_SECONDS,
+  handlerTimeoutSeconds,
+  SUBPROCESS_ENV,
 } from '../runtimes/claude-code/contract.js';
+import { SAMPLE_SESSION_ID } from '../runtimes/claude-code/event-input.js';
 import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/handler.js';
 import { evaluateIf } from '../runtimes/claude-code/if-rule.js';
 import { describeMatcher, matcherForm, matcherMatches } from '../runtimes/claude-code/matcher.js';
@@ -68,8 +70,9 @@ const NOT_RUN: Readonly<Record<string, string>> = {
   agent: 'agent handler: it runs a model with tools, which this tool does not call',
 };
 
+/** The handler's own timeout in seconds, else its event's default (SessionEnd: the budget it alone would get). */
 export function defaultTimeoutSeconds(handler: ClaudeCodeHandler, event: string): number {
-  return handler.timeout ?? contractTimeout('command', event);
+  return handlerTimeoutSeconds(handler, event);
 }
 
 /** Which handlers of the event run for this input, and why each other one does not. */
@@ -111,11 +114,14 @@ export function selectHandlers(
     else if (handler.shell === 'powershell' && !handler.args)
       notRun.push({ handler, why: 'shell: powershell, which the sandbox does not have' });
     else {
-      // Identical command handlers run once (command string plus args, §3.3).
-      const twin = selected.find(
-        (s) => s.handler.command === handler.command && JSON.stringify(s.handler.args) === JSON.stringify(handler.args),
-      );
-      if (twin) notRun.push({ handler, why: `identical to ${handlerLabel(twin.handler)}, which Claude Code runs once` });
+      // Identical settings-file handlers run once; plugin, skill and agent copies stay separate (§3.3).
+      const key = deduplicationKey(handler);
+      const twin = key === undefined ? undefined : selected.find((s) => deduplicationKey(s.handler) === key);
+      if (twin)
+        notRun.push({
+          handler,
+          why: `identical to ${handlerLabel(twin.handler)} in settings, which Claude Code runs once`,
+        });
       else selected.push({ handler, ...(condition.note ? { note: condition.note } : {}) });
     }
   }
@@ -144,14 +150,21 @@ export async function runClaudeCodeEvent(
   const workspace = session.mode === 'bwrap' ? SANDBOX_PATHS.workspace : await session.workspaceOf(agentId);
   const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
   const stdin = `${JSON.stringify(input)}\n`;
-  const budget = event === 'SessionEnd' ? sessionEndBudget(selected.map((s) => s.handler)) : undefined;
+  const siblings = selected.map((s) => s.handler);
 
   // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
   const ran = await Promise.all(
     selected.map(async ({ handler, note }): Promise<HandlerReport> => {
-      const env = handlerEnvironment(handler, event, options.projectRoot, workspace, home);
+      const env = handlerEnvironment(handler, event, {
+        projectRoot: options.projectRoot,
+        workspace,
+        home,
+        input,
+        claudePid: session.mode === 'bwrap' ? 1 : process.pid,
+      });
       const argv = handlerArgv(handler, env);
-      const configured = budget ?? defaultTimeoutSeconds(handler, event);
+      // SessionEnd handlers share one budget, raised by their settings-file timeouts (§2.4).
+      const configured = handlerTimeoutSeconds(handler, event, siblings);
       const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
       const result = await session.runHook(asHookScript(handler), {
         agentId,
@@ -160,15 +173,19 @@ export async function runClaudeCodeEvent(
         runtimeEnv: env,
         timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
       });
-      const verdict = interpretHandler(event, {
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        timeoutSeconds,
-        ...(result.error ? { startError: result.error } : {}),
-        ...(handler.async || handler.asyncRewake ? { async: true } : {}),
-      });
+      const verdict = interpretHandler(
+        event,
+        {
+          exitCode: result.exitCode,
+          timedOut: result.timedOut,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          timeoutSeconds,
+          ...(result.error ? { startError: result.error } : {}),
+          ...(handler.async || handler.asyncRewake ? { async: true } : {}),
+        },
+        input,
+      );
       return { handler, ran: true, timeoutSeconds, argv, result, verdict, ...(note ? { note } : {}) };
     }),
   );
@@ -183,32 +200,48 @@ export async function runClaudeCodeEvent(
   };
 }
 
-/** The one budget SessionEnd handlers share. */
-function sessionEndBudget(handlers: readonly ClaudeCodeHandler[]): number {
-  const raised = handlers.filter((h) => h.source === 'settings' || h.source === 'settings-local').map((h) => h.timeout ?? 0);
-  return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
-}
-
-/** Claude Code's variables for a handler (§3.2), with paths inside the sandbox. */
-function handlerEnvironment(
+/**
+ * Claude Code's variables for a handler (§3.2), those a local session sets
+ * (`envFor(..., { local: true })`), with paths inside the sandbox:
+ * CLAUDE_CODE_SESSION_ID is the input's `session_id`; CLAUDE_PID is the
+ * simulated Claude Code's pid as the hook can see it: in the bubblewrap
+ * sandbox (its own pid namespace) pid 1, the sandbox's init and the
+ * ancestor of every hook process, so `kill -0 "$CLAUDE_PID"` succeeds;
+ * unsandboxed, this process's own pid.
+ */
+export function handlerEnvironment(
   handler: ClaudeCodeHandler,
   event: string,
-  projectRoot: string,
-  workspace: string,
-  home: string,
+  context: { projectRoot: string; workspace: string; home: string; input: Readonly<Record<string, unknown>>; claudePid: number },
 ): Record<string, string> {
-  const env: Record<string, string> = {
-    CLAUDE_PROJECT_DIR: workspace,
-    CLAUDECODE: '1',
-    CLAUDE_CODE_ENTRYPOINT: 'cli',
+  const { projectRoot, workspace, home, input } = context;
+  const sessionId = typeof input.session_id === 'string' ? input.session_id : SAMPLE_SESSION_ID;
+  const values = (name: string): string | undefined => {
+    switch (name) {
+      case 'CLAUDE_PROJECT_DIR':
+        return workspace;
+      case 'CLAUDE_PLUGIN_ROOT': {
+        if (handler.pluginRoot === undefined) return undefined;
+        const inside = relative(projectRoot, handler.pluginRoot);
+        return inside === '' ? workspace : `${workspace}/${inside.split('\\').join('/')}`;
+      }
+      case 'CLAUDE_PLUGIN_DATA':
+        return handler.pluginRoot === undefined ? undefined : `${home}/.claude/plugins/data/${pluginId(handler.pluginRoot)}`;
+      case 'CLAUDE_ENV_FILE':
+        return `${home}/.claude/session-env/hook-env.sh`;
+      case 'CLAUDE_CODE_SESSION_ID':
+        return sessionId;
+      case 'CLAUDE_PID':
+        return String(context.claudePid);
+      default:
+        return SUBPROCESS_ENV[name];
+    }
   };
-  if (handler.pluginRoot !== undefined && envFor(event, handler.source).includes('CLAUDE_PLUGIN_ROOT')) {
-    const inside = relative(projectRoot, handler.pluginRoot);
-    env.CLAUDE_PLUGIN_ROOT = inside === '' ? workspace : `${workspace}/${inside.split('\\').join('/')}`;
-    env.CLAUDE_PLUGIN_DATA = `${home}/.claude/plugins/data/${pluginId(handler.pluginRoot)}`;
+  const env: Record<string, string> = {};
+  for (const name of envFor(event, handler.source, { local: true })) {
+    const value = values(name);
+    if (value !== undefined) env[name] = value;
   }
-  if (['SessionStart', 'Setup', 'CwdChanged', 'FileChanged'].includes(event))
-    env.CLAUDE_ENV_FILE = `${home}/.claude/session-env/hook-env.sh`;
   return env;
 }
 

@@ -9,19 +9,20 @@ export type { RuntimeId };
 export const RUNTIME_IDS: readonly RuntimeId[] = ['claude-flow', 'claude-code'];
 
 import type { HookScript } from '../hooks/types.js';
-import { defaultTimeoutSeconds } from './claude-code/contract.js';
+import { handlerTimeoutSeconds } from './claude-code/contract.js';
 import { hookBudgetMs as claudeFlowBudgetMs } from '../runtime/contract.js';
 
 /**
  * How long the runtime lets this hook run before it stops it, in ms.
  * claude-flow: its fixed hook timeout. Claude Code: the handler's `timeout`
- * (seconds), else the documented default for its event; a script file run by
- * several handlers gets the shortest of their events' defaults.
+ * (seconds), else the documented default for its event, and on SessionEnd
+ * the shared budget (1.5 s, raised by a settings-file timeout up to 60 s), as
+ * the contract's handlerTimeoutSeconds says; a script file run by several
+ * handlers gets the shortest.
  */
 export function hookBudgetMs(hook: HookScript): number {
   if (hook.runtime === 'claude-flow' || !hook.claudeCode) return claudeFlowBudgetMs(hook.name);
   const meta = hook.claudeCode;
-  if (meta.timeout !== undefined) return meta.timeout * 1000;
   const events = meta.callerEvents?.length ? meta.callerEvents : [meta.effectiveEvent];
-  return Math.min(...events.map((event) => defaultTimeoutSeconds('command', event))) * 1000;
+  return Math.min(...events.map((event) => handlerTimeoutSeconds(meta, event))) * 1000;
 }

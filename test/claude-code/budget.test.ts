@@ -47,4 +47,25 @@ describe('hook-slow-command on Claude Code hooks', () => {
       text.split('\n')[lineOf('npm test') - 1]!.indexOf('npm test') + 1,
     );
   });
+
+  it('gives SessionEnd hooks the shared budget: 1.5 s, raised by a settings-file timeout up to 60 s (§2.4)', async () => {
+    const dir = join(root, 'session-end');
+    mkdirSync(join(dir, '.claude'), { recursive: true });
+    const settings = {
+      hooks: {
+        SessionEnd: [{ hooks: [handler('npm test')] }, { matcher: 'logout', hooks: [handler('cargo test', 600)] }],
+      },
+    };
+    const text = `${JSON.stringify(settings, null, 2)}\n`;
+    writeFileSync(join(dir, '.claude', 'settings.json'), text);
+    const io = memoryIO({ cwd: dir, env: { NO_COLOR: '1' } });
+    await main(['--all', '--root', dir, '--no-shellcheck', '-f', 'json'], io);
+    const messages = (JSON.parse(io.out()) as Array<{ messages: Array<{ ruleId: string; line: number; message: string }> }>)
+      .flatMap((r) => r.messages)
+      .filter((m) => m.ruleId === 'hook-slow-command');
+    const lineOf = (needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length;
+    // No timeout: the 1.5 s budget, not the 600 s default. A 600 s timeout raises it to 60 s only.
+    expect(messages.find((m) => m.line === lineOf('npm test'))?.message).toContain('after 1.5 s');
+    expect(messages.find((m) => m.line === lineOf('cargo test'))?.message).toContain('after 60 s');
+  });
 });

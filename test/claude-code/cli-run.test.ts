@@ -265,6 +265,32 @@ Skill.
     expect(resume.handlers).toEqual([]);
   });
 
+  it(
+    needsSandbox("gives every handler Claude Code's variables: the input's session id, CLAUDECODE, CLAUDE_CODE_CHILD_SESSION, CLAUDE_PID"),
+    async () => {
+      const dir = project('env', {
+        '.claude/settings.json': JSON.stringify({
+          hooks: {
+            Stop: [
+              {
+                hooks: [
+                  {
+                    type: 'command',
+                    command:
+                      'echo "sid=$CLAUDE_CODE_SESSION_ID cc=$CLAUDECODE child=$CLAUDE_CODE_CHILD_SESSION pid=$CLAUDE_PID entry=${CLAUDE_CODE_ENTRYPOINT-unset}"; kill -0 "$CLAUDE_PID" && echo alive',
+                  },
+                ],
+              },
+            ],
+          },
+        }),
+      });
+      const report = await runJson(['run', '.claude/settings.json', '--event', 'Stop', '--input', '{"session_id":"abc-123"}'], dir);
+      expect(report.input.session_id).toBe('abc-123');
+      expect(report.handlers[0]).toMatchObject({ ran: true, stdout: 'sid=abc-123 cc=1 child=1 pid=1 entry=unset\nalive\n' });
+    },
+  );
+
   it(needsSandbox('stops a handler at its own timeout in seconds: it renders no decision, and the guard fails open'), async () => {
     const dir = project('slow', {
       '.claude/settings.json': JSON.stringify({
@@ -275,6 +301,18 @@ Skill.
     expect(report).toMatchObject({ blocked: false, decision: 'none' });
     expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1, exitCode: null });
     expect(report.problems.map((p) => p.ruleId)).toEqual(['claude-code-output/timed-out']);
+  });
+
+  it(needsSandbox('blocks a model switch when its PreModelSwitch handler times out'), async () => {
+    const dir = project('model-switch', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreModelSwitch: [{ hooks: [{ type: 'command', command: 'sleep 20', timeout: 1 }] }] },
+      }),
+    });
+    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreModelSwitch'], dir);
+    expect(report).toMatchObject({ blocked: true, decision: 'block' });
+    expect(report.input).toMatchObject({ hook_event_name: 'PreModelSwitch', requested_model: 'opus', source: 'command' });
+    expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1 });
   });
 
   it(needsSandbox('gives SessionEnd handlers the shared budget, and runs identical handlers once'), async () => {

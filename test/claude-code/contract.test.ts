@@ -39,6 +39,8 @@ describe('Claude Code contract', () => {
     expect(defaultTimeoutSeconds('command', 'PreToolUse')).toBe(600);
     expect(defaultTimeoutSeconds('command', 'UserPromptSubmit')).toBe(30);
     expect(defaultTimeoutSeconds('prompt', 'Stop')).toBe(30);
+    // PreModelSwitch: 30 s by default (§9).
+    expect(defaultTimeoutSeconds('command', 'PreModelSwitch')).toBe(30);
   });
 
   it('keeps claude-flow facts reachable beside it', () => {
@@ -70,5 +72,25 @@ describe('cc-exit-not-blocking decides what a refusal is', () => {
     expect(await lint(script, ['PreToolUse'])).toEqual([3, 5]);
     expect(await lint(script, ['PostToolUse'])).toEqual([]);
     expect(await lint('if true; then exit 2; fi\n', ['PermissionRequest'])).toEqual([1]);
+  });
+});
+
+describe('cc-once-ignored (§1.3, §2.4: `once` is honoured only in skill frontmatter)', () => {
+  // A test, not a file under fixtures/: a new fixture shifts the seeded edits of test/lsp-incremental.test.ts.
+  it('reports `once` in slash-command and agent frontmatter, not in a skill', async () => {
+    const { lintInputs } = await import('../../src/engine/lint.js');
+    const { rules } = await import('../../rules/index.js');
+    const { defaultConfig } = await import('../../src/engine/config.js');
+    const text =
+      '---\nname: deploy\ndescription: Deploy.\nhooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: echo done\n          once: true\n---\nBody.\n';
+    const lint = async (filePath: string) => {
+      const [r] = await lintInputs([{ filePath, text }], { rules, config: defaultConfig() });
+      return r!.diagnostics.filter((d) => d.ruleId === 'cc-once-ignored').map((d) => `${d.line} ${d.message}`);
+    };
+    expect(await lint('/p/.claude/commands/deploy.md')).toEqual([
+      '9 Unexpected `once` in slash-command frontmatter: Claude Code honours it only in skill frontmatter, so this hook runs every time.',
+    ]);
+    expect(await lint('/p/.claude/agents/deploy.md')).toHaveLength(1);
+    expect(await lint('/p/.claude/skills/deploy/SKILL.md')).toEqual([]);
   });
 });

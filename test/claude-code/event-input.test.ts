@@ -41,6 +41,18 @@ describe('the stdin JSON (§4)', () => {
     expect(buildEventInput({ event: 'Stop', ...where })).toMatchObject({ matcherValue: undefined, input: { stop_hook_active: false } });
   });
 
+  it('gives PreModelSwitch and PostModelSwitch their fields, the matcher on to_model (§9)', () => {
+    const pre = buildEventInput({ event: 'PreModelSwitch', ...where });
+    expect(Object.keys(pre.input)).toEqual(expect.arrayContaining(['from_model', 'to_model', 'requested_model', 'source']));
+    expect(pre.matcherValue).toBe(pre.input.to_model);
+    expect(buildEventInput({ event: 'PreModelSwitch', matcherValue: 'claude-haiku-4-5', ...where }).input.to_model).toBe(
+      'claude-haiku-4-5',
+    );
+    expect(Object.keys(buildEventInput({ event: 'PostModelSwitch', ...where }).input)).toEqual(
+      expect.arrayContaining(['from_model', 'to_model', 'source']),
+    );
+  });
+
   it('merges --input last', () => {
     const { input } = buildEventInput({ event: 'PreToolUse', input: { permission_mode: 'plan', tool_name: 'Edit' }, ...where });
     expect(input).toMatchObject({ permission_mode: 'plan', tool_name: 'Edit' });
@@ -56,6 +68,21 @@ describe('`if` rules (§2.4)', () => {
     ['Bash(git *)', bash('cd x && git status'), true],
     ['Bash(git *)', bash('FOO=1 git status'), true],
     ['Bash(git push *)', bash('echo $(git push origin)'), true],
+    // `git *` names only the command: substitutions do not fail open, their contents are checked (§2.4).
+    ['Bash(git *)', bash('ls $(pwd)'), false],
+    ['Bash(git *)', bash('ls `pwd`'), false],
+    ['Bash(git *)', bash('echo $(git rev-parse HEAD)'), true],
+    ['Bash(git *)', bash('echo `git log -1`'), true],
+    ['Bash(git *)', bash('echo $(cat $(git ls-files))'), true],
+    ['Bash(git *)', bash('ls $HOME'), false],
+    ['Bash(git:*)', bash('ls $(pwd)'), false],
+    // A pattern naming more than the command fails open on $(), backticks or $VAR.
+    ['Bash(git push *)', bash('ls $(pwd)'), true],
+    ['Bash(git push *)', bash('ls `pwd`'), true],
+    ['Bash(git push *)', bash('ls $HOME'), true],
+    ['Bash(git push *)', bash('ls -la'), false],
+    // An unclosed substitution cannot be parsed: fails open.
+    ['Bash(git *)', bash('ls $(pwd'), true],
     ['Edit(*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/a.ts' }, cwd: '/workspace' }, true],
     ['Edit(*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/src/a.ts' }, cwd: '/workspace' }, false],
     ['Edit(**/*.ts)', { tool_name: 'Edit', tool_input: { file_path: '/workspace/src/a.ts' }, cwd: '/workspace' }, true],

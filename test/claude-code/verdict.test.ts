@@ -103,6 +103,67 @@ describe('one handler (§5.1)', () => {
     expect(ids(v)).toEqual(['exit-2-ignored']);
   });
 
+  it('ConfigChange blocks on exit 2 or a block decision, except from policy_settings (§2.2, §5.3)', () => {
+    const refuse = outcome({ exitCode: 2, stderr: 'refuse\n' });
+    for (const source of ['user_settings', 'project_settings', 'local_settings', 'skills'])
+      expect(mergeVerdicts('ConfigChange', [interpretHandler('ConfigChange', refuse, { source })])).toMatchObject({
+        blocked: true,
+        decision: 'block',
+        reason: 'refuse',
+      });
+    const policy = interpretHandler('ConfigChange', refuse, { source: 'policy_settings' });
+    expect(policy).toMatchObject({ decision: 'none', status: 'non-blocking-error' });
+    expect(policy.why).toMatch(/policy_settings.*cannot be blocked/);
+    expect(ids(policy)).toEqual(['cannot-block']);
+    expect(mergeVerdicts('ConfigChange', [policy])).toMatchObject({ blocked: false, decision: 'none' });
+    const json = interpretHandler('ConfigChange', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'no' }) }), {
+      source: 'policy_settings',
+    });
+    expect(json).toMatchObject({ decision: 'none', status: 'success' });
+    expect(mergeVerdicts('ConfigChange', [json]).blocked).toBe(false);
+  });
+
+  describe('PreModelSwitch (§9)', () => {
+    const decide = (permissionDecision: string) =>
+      JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreModelSwitch', permissionDecision, permissionDecisionReason: 'costly' } });
+    const picker = { source: 'picker' };
+
+    it('reads permissionDecision allow, deny or ask in hookSpecificOutput, and no defer', () => {
+      expect(interpretHandler('PreModelSwitch', outcome({ stdout: decide('deny') }), picker)).toMatchObject({
+        decision: 'deny',
+        reason: 'costly',
+        problems: [],
+      });
+      expect(interpretHandler('PreModelSwitch', outcome({ stdout: decide('allow') }), picker).decision).toBe('allow');
+      expect(interpretHandler('PreModelSwitch', outcome({ stdout: decide('ask') }), picker).decision).toBe('ask');
+      const defer = interpretHandler('PreModelSwitch', outcome({ stdout: decide('defer') }), picker);
+      expect(defer.decision).toBe('none');
+      expect(ids(defer)).toEqual(['invalid-value']);
+      expect(
+        mergeVerdicts('PreModelSwitch', [interpretHandler('PreModelSwitch', outcome({ stdout: decide('deny') }), picker)]),
+      ).toMatchObject({ blocked: true, decision: 'deny' });
+    });
+
+    it('counts ask as a refusal outside an interactive /model', () => {
+      const v = interpretHandler('PreModelSwitch', outcome({ stdout: decide('ask') }), { source: 'sdk' });
+      expect(v.decision).toBe('deny');
+      expect(v.why).toMatch(/interactive `\/model`/);
+      expect(interpretHandler('PreModelSwitch', outcome({ stdout: decide('ask') }), { source: 'command' }).decision).toBe('ask');
+    });
+
+    it('reads a top-level decision: "block" without calling it unknown', () => {
+      const v = interpretHandler('PreModelSwitch', outcome({ stdout: JSON.stringify({ decision: 'block', reason: 'too big' }) }), picker);
+      expect(v).toMatchObject({ decision: 'block', reason: 'too big', problems: [] });
+      expect(mergeVerdicts('PreModelSwitch', [v]).blocked).toBe(true);
+    });
+
+    it('blocks the switch when a handler times out, unlike PreToolUse', () => {
+      const v = interpretHandler('PreModelSwitch', outcome({ exitCode: null, timedOut: true, timeoutSeconds: 30 }), picker);
+      expect(v).toMatchObject({ status: 'timed-out', decision: 'block' });
+      expect(mergeVerdicts('PreModelSwitch', [v])).toMatchObject({ blocked: true, decision: 'block' });
+    });
+  });
+
   it('exit 127 says the guard is disabled', () => {
     expect(ids(interpretHandler('PreToolUse', outcome({ exitCode: 127 })))).toEqual(['command-not-found']);
   });

@@ -12,6 +12,7 @@
 export const RUNTIME_ID = 'claude-code' as const;
 
 export * from './events.js';
+export * from './scheduling.js';
 import { EVENTS, type EventSpec, type HandlerType, HANDLER_TYPES, TOOL_NAMES } from './events.js';
 
 const EVENTS_BY_NAME = new Map(EVENTS.map((event) => [event.name, event]));
@@ -89,45 +90,33 @@ export function handlerFields(type: HandlerType): Readonly<Record<string, FieldS
   return { ...COMMON_FIELDS, ...HANDLER_FIELDS[type] };
 }
 
-/** Default timeouts in seconds (command, http and mcp_tool 600 since v2.1.3; before that 60). */
-export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<HandlerType, number>> = {
-  command: 600,
-  http: 600,
-  mcp_tool: 600,
-  prompt: 30,
-  agent: 60,
-};
-
-/** Events that lower the default of command, http and mcp_tool handlers. */
-const EVENT_DEFAULT_TIMEOUT: Readonly<Record<string, number>> = { UserPromptSubmit: 30, MessageDisplay: 10 };
-
-export function defaultTimeoutSeconds(type: HandlerType, event: string): number {
-  const lowered = EVENT_DEFAULT_TIMEOUT[event];
-  return lowered !== undefined && (type === 'command' || type === 'http' || type === 'mcp_tool') ? lowered : DEFAULT_TIMEOUT_SECONDS[type];
-}
-
-/** Above this a `timeout` was most likely written in milliseconds (600 s is the default and the usual ceiling). */
-export const TIMEOUT_PROBABLY_MS = 600;
-
 /** Exit status that blocks on events that can block. */
 export const BLOCKING_EXIT_CODE = 2;
 
-/** Environment variables Claude Code sets for hook processes; `plugin` ones only for plugin hooks, `events` ones only there. */
-export const ENV_VARS: readonly { name: string; plugin?: boolean; events?: readonly string[] }[] = [
+/**
+ * Environment variables Claude Code sets for hook processes (§3.2); `plugin`
+ * ones only for plugin hooks, `events` ones only there, `situational` ones
+ * only in some sessions (cloud, Remote Control, effort-capable models,
+ * messaging sockets, trace propagation), so a local session, and the
+ * executor, leaves them unset. Every other one is set for every hook.
+ */
+export const ENV_VARS: readonly { name: string; plugin?: boolean; events?: readonly string[]; situational?: boolean }[] = [
   { name: 'CLAUDE_PROJECT_DIR' },
   { name: 'CLAUDE_PLUGIN_ROOT', plugin: true },
   { name: 'CLAUDE_PLUGIN_DATA', plugin: true },
   { name: 'CLAUDE_ENV_FILE', events: ['SessionStart', 'Setup', 'CwdChanged', 'FileChanged'] },
-  { name: 'CLAUDE_CODE_REMOTE' },
-  { name: 'CLAUDE_CODE_BRIDGE_SESSION_ID' },
+  { name: 'CLAUDE_CODE_REMOTE', situational: true },
+  { name: 'CLAUDE_CODE_BRIDGE_SESSION_ID', situational: true },
+  // Always set, equal to the input's `session_id`.
   { name: 'CLAUDE_CODE_SESSION_ID' },
-  { name: 'CLAUDE_EFFORT' },
+  { name: 'CLAUDE_EFFORT', situational: true },
+  // Given to every subprocess Claude Code spawns, hooks included (CLAUDE_PID since v2.1.214).
   { name: 'CLAUDECODE' },
   { name: 'CLAUDE_CODE_CHILD_SESSION' },
   { name: 'CLAUDE_PID' },
-  { name: 'CLAUDE_CODE_MESSAGING_SOCKET' },
-  { name: 'CLAUDE_CODE_MESSAGING_TOKEN' },
-  { name: 'TRACEPARENT' },
+  { name: 'CLAUDE_CODE_MESSAGING_SOCKET', situational: true },
+  { name: 'CLAUDE_CODE_MESSAGING_TOKEN', situational: true },
+  { name: 'TRACEPARENT', situational: true },
 ];
 /** `CLAUDE_PLUGIN_OPTION_<KEY>`: a plugin's user-config values. */
 export const PLUGIN_OPTION_ENV_PREFIX = 'CLAUDE_PLUGIN_OPTION_';
@@ -151,18 +140,32 @@ export const NEVER_SET_ENV = [
 /** Variables that hold paths and so must be quoted in shell form (paths with spaces). */
 export const PATH_ENV = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA', 'CLAUDE_ENV_FILE'] as const;
 
-/** The variables a hook from this source gets (for the executor and the env rules). */
-export function envFor(event: string, source: HookSourceKind): string[] {
+/**
+ * The variables a hook from this source gets (for the executor and the env
+ * rules); `local` leaves out the situational ones, which a local session
+ * does not set.
+ */
+export function envFor(event: string, source: HookSourceKind, options: { local?: boolean } = {}): string[] {
   const plugin = source === 'plugin-hooks' || source === 'plugin-manifest' || source === 'plugin-agent' || source === 'plugin-skill';
-  return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event))).map((v) => v.name);
+  return ENV_VARS.filter((v) => (!v.plugin || plugin) && (!v.events || v.events.includes(event)) && !(options.local && v.situational)).map(
+    (v) => v.name,
+  );
 }
+
+/** The values of the variables Claude Code gives every subprocess: `CLAUDECODE=1`, `CLAUDE_CODE_CHILD_SESSION=1` (§3.2). */
+export const SUBPROCESS_ENV: Readonly<Record<string, string>> = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1' };
 
 export type { HookSourceKind } from '../../hooks/types.js';
 import type { HookSourceKind } from '../../hooks/types.js';
 
-/** `once: true` is honoured only in skill (and slash-command) frontmatter. */
+/**
+ * `once: true` is honoured only in skill frontmatter (§1.3, §2.4); settings,
+ * plugin hooks, agent and slash-command frontmatter ignore it (slash-command
+ * frontmatter takes `hooks:` like a skill's, but the sheet names skills alone
+ * for `once`).
+ */
 export function honoursOnce(source: HookSourceKind): boolean {
-  return source === 'skill' || source === 'plugin-skill' || source === 'command';
+  return source === 'skill' || source === 'plugin-skill';
 }
 
 /** Plugin-shipped agents ignore `hooks`, `mcpServers` and `permissionMode` (documented since 2026-03-22). */
@@ -248,6 +251,8 @@ export const TOP_LEVEL_BLOCK_EVENTS: ReadonlySet<string> = new Set([
   'ConfigChange',
   'PreCompact',
   'TaskCreated',
+  // §9: "or a top-level `decision: \"block\"`".
+  'PreModelSwitch',
 ]);
 
 /**
@@ -258,6 +263,18 @@ export const TOP_LEVEL_BLOCK_EVENTS: ReadonlySet<string> = new Set([
 export function exit2Blocks(event: string): boolean {
   const block = eventSpec(event)?.block;
   return block === 'exit2-or-json' || block === 'any-nonzero' || (TOP_LEVEL_BLOCK_EVENTS.has(event) && block !== 'json-only');
+}
+
+/**
+ * Why this firing of an event cannot be blocked although the event can, or
+ * undefined when it can: a ConfigChange whose `source` is `policy_settings`
+ * (a managed policy file) cannot be blocked, by exit 2 or by a JSON decision
+ * (§2.2 "yes (except `policy_settings`)", §5.3).
+ */
+export function blockExemption(event: string, input: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (event === 'ConfigChange' && input?.source === 'policy_settings')
+    return 'a ConfigChange from `policy_settings` (managed policy) cannot be blocked: the change applies anyway';
+  return undefined;
 }
 
 /** Fields every event accepts at the top level of the JSON output (§5.4). */
@@ -284,7 +301,9 @@ export const HOOK_SPECIFIC_FIELDS: Readonly<Record<string, readonly string[]>> =
   WorktreeCreate: ['worktreePath'],
   Elicitation: ['action', 'content'],
   ElicitationResult: ['action', 'content'],
+  // §9: allow, deny or ask; no defer, updatedInput or additionalContext. PostModelSwitch may add context.
   PreModelSwitch: ['permissionDecision', 'permissionDecisionReason'],
+  PostModelSwitch: ['additionalContext'],
 };
 
 /** Top-level fields some events read beyond the universal ones (§5.4). */
@@ -292,6 +311,25 @@ export const TOP_LEVEL_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>>
 
 /** PreToolUse `permissionDecision` values, most restrictive first: the order Claude Code merges them in (§3.3). */
 export const PERMISSION_DECISIONS = ['deny', 'defer', 'ask', 'allow'] as const;
+
+/** `permissionDecision` values per event that reads one (§5.4; PreModelSwitch has no `defer`, §9). */
+export const PERMISSION_DECISIONS_OF: Readonly<Record<string, readonly string[]>> = {
+  PreToolUse: PERMISSION_DECISIONS,
+  PreModelSwitch: ['deny', 'ask', 'allow'],
+};
+
+/**
+ * Why an `ask` counts as a refusal on this firing, or undefined when the user
+ * is asked: on PreModelSwitch only an interactive `/model` can show `ask`
+ * (§9). Read as the input's `source`: `command` (`/model NAME`) and `picker`
+ * (the `/model` picker) are interactive; `sdk` and anything else are not.
+ */
+export function askRefusedBecause(event: string, input: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (event !== 'PreModelSwitch') return undefined;
+  const source = input?.source;
+  if (source === 'command' || source === 'picker') return undefined;
+  return `only an interactive \`/model\` can ask, so on a switch from source ${JSON.stringify(source ?? null)} \`ask\` counts as a refusal`;
+}
 
 /** Events whose stdin carries no `permission_mode` in the documented examples (§4.1). */
 export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
@@ -312,10 +350,3 @@ export const NO_PERMISSION_MODE_EVENTS: ReadonlySet<string> = new Set([
   'PostCompact',
   'SessionEnd',
 ]);
-
-/**
- * SessionEnd handlers share one budget (§2.4): 1.5 s, raised to the largest
- * `timeout` of a settings-file handler, at most 60 s (plugin hooks' timeouts
- * do not raise it).
- */
-export const SESSION_END_BUDGET_SECONDS = { base: 1.5, max: 60 } as const;

@@ -105,6 +105,21 @@ function eventFields(event: string, projectDir: string): Record<string, unknown>
       return { reason: 'other' };
     case 'Elicitation':
       return { mcp_server_name: 'my-mcp', message: 'Please provide credentials', mode: 'form', requested_schema: { type: 'object' } };
+    case 'PreModelSwitch':
+      // §9 (third-party sources): the switch asked for, and what it would cost.
+      return {
+        from_model: 'claude-sonnet-4-5',
+        to_model: 'claude-opus-4-1',
+        requested_model: 'opus',
+        source: 'command',
+        context_tokens: 42000,
+        prompt_cache_warm: true,
+        cache_ttl: '5m',
+        estimated_cache_write_usd: 0.79,
+        pricing: { input_per_mtok_usd: 15, output_per_mtok_usd: 75, cache_write_per_mtok_usd: 18.75 },
+      };
+    case 'PostModelSwitch':
+      return { from_model: 'claude-sonnet-4-5', to_model: 'claude-opus-4-1', source: 'command' };
     case 'ElicitationResult':
       return { mcp_server_name: 'my-mcp', action: 'accept', content: {}, mode: 'form', elicitation_id: 'elicit-123' };
     default:

@@ -325,9 +325,20 @@ export const EVENTS: readonly EventSpec[] = [
     matcherField: 'to_model',
     types: CHM,
     block: 'exit2-or-json',
-    jsonDecision: PRE_TOOL_DECISION,
+    jsonDecision: `${PRE_TOOL_DECISION} or ${BLOCK_DECISION}`,
     toolEvent: false,
-    input: ['from_model', 'to_model', 'requested_model', 'source'],
+    // §9: the switch itself, then its cost (third-party sources).
+    input: [
+      'from_model',
+      'to_model',
+      'requested_model',
+      'source',
+      'context_tokens',
+      'prompt_cache_warm',
+      'cache_ttl',
+      'estimated_cache_write_usd',
+      'pricing',
+    ],
     unverified: true,
   },
   {

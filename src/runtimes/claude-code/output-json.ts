@@ -1,6 +1,6 @@
 import {
   HOOK_SPECIFIC_FIELDS,
-  PERMISSION_DECISIONS,
+  PERMISSION_DECISIONS_OF,
   TOP_LEVEL_BLOCK_EVENTS,
   TOP_LEVEL_EXTRA_FIELDS,
   UNIVERSAL_OUTPUT_FIELDS,
@@ -173,13 +173,14 @@ function checkSpecific(
   result: CheckedOutput,
   invalid: (id: string, message: string) => void,
 ): void {
-  if (event === 'PreToolUse' && nested.permissionDecision !== undefined) {
+  const decisions = PERMISSION_DECISIONS_OF[event];
+  if (decisions && nested.permissionDecision !== undefined) {
     const value = nested.permissionDecision;
-    if (typeof value === 'string' && (PERMISSION_DECISIONS as readonly string[]).includes(value)) {
+    if (typeof value === 'string' && decisions.includes(value)) {
       result.decision = value as Decision;
       if (typeof nested.permissionDecisionReason === 'string') result.reason = nested.permissionDecisionReason;
       else delete result.reason;
-    } else invalid('invalid-value', `Invalid \`permissionDecision\` ${show(value)}: expected ${PERMISSION_DECISIONS.join(', ')}.`);
+    } else invalid('invalid-value', `Invalid \`permissionDecision\` ${show(value)}: expected ${decisions.join(', ')}.`);
   }
   if (event === 'PermissionRequest' && nested.decision !== undefined) {
     const decision: unknown = nested.decision;

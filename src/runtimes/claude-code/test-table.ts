@@ -3,7 +3,7 @@ import type { Diagnostic, Range } from '../../diagnostics.js';
 import { parsePositionedYaml, readYamlText, schemaProblems, type YamlProblem } from '../../profile/positioned-yaml.js';
 import { validate } from '../../schema/generated/claude-code-test-validator.js';
 import { closestMatch } from '../../text/suggest.js';
-import { EVENT_NAMES, eventSpec, exit2Blocks } from './contract.js';
+import { EVENT_NAMES, eventSpec, exit2Blocks, PERMISSION_DECISIONS_OF, TOP_LEVEL_BLOCK_EVENTS } from './contract.js';
 import type { Decision } from './verdict.js';
 
 /**
@@ -99,14 +99,15 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
     if (spec && !canBlock && item.blocked)
       diagnostics.push(problem(at([...path, 'blocked']), `Unexpected \`blocked: true\`: ${item.event} cannot block.`));
     if (item.decision !== undefined && spec) {
-      const possible =
-        spec.name === 'PreToolUse'
-          ? ['deny', 'defer', 'ask', 'allow', 'none']
-          : spec.block === 'json-only'
-            ? ['deny', 'allow', 'none']
-            : exit2Blocks(spec.name)
-              ? ['block', 'none']
-              : ['none'];
+      // Events with a permissionDecision (PreToolUse, PreModelSwitch) also take `block` when they read a top-level one.
+      const permission = PERMISSION_DECISIONS_OF[spec.name];
+      const possible = permission
+        ? [...permission, ...(TOP_LEVEL_BLOCK_EVENTS.has(spec.name) ? ['block'] : []), 'none']
+        : spec.block === 'json-only'
+          ? ['deny', 'allow', 'none']
+          : exit2Blocks(spec.name)
+            ? ['block', 'none']
+            : ['none'];
       if (!possible.includes(item.decision))
         diagnostics.push(
           problem(at([...path, 'decision']), `Invalid \`decision\` ${item.decision} for ${item.event}: expected ${possible.join(', ')}.`),

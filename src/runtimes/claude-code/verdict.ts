@@ -1,4 +1,4 @@
-import { eventSpec, exit2Blocks, PERMISSION_DECISIONS } from './contract.js';
+import { askRefusedBecause, blockExemption, eventSpec, exit2Blocks, PERMISSION_DECISIONS, TIMEOUT_BLOCKS_EVENTS } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
@@ -7,8 +7,10 @@ import { checkOutputJson, type OutputProblem } from './output-json.js';
  * §3.3, §3.4, §5): exit 2 blocks with stderr as the reason (JSON cannot
  * override it); any other non-zero code is a non-blocking error unless a
  * valid JSON object on stdout decides; stdout is JSON only when it starts
- * with `{`; a handler that timed out renders no decision; PreToolUse
- * decisions merge most restrictive first, deny > defer > ask > allow.
+ * with `{`; a handler that timed out renders no decision (except on
+ * PreModelSwitch, where a timeout blocks the switch); PreToolUse and
+ * PreModelSwitch decisions merge most restrictive first, deny > defer > ask
+ * > allow.
  */
 
 export type { OutputProblem } from './output-json.js';
@@ -57,10 +59,42 @@ export interface EventVerdict {
 /** Decisions from most to least restrictive; merging keeps the first that any handler gave. */
 const MERGE_ORDER: readonly Decision[] = [...PERMISSION_DECISIONS.slice(0, 1), 'block', ...PERMISSION_DECISIONS.slice(1), 'none'];
 
-export function interpretHandler(event: string, outcome: HandlerOutcome): HandlerVerdict {
+/**
+ * `input` is the event's stdin JSON: some firings of an event that can block
+ * cannot (a ConfigChange from `policy_settings`), and the verdict says so.
+ */
+export function interpretHandler(event: string, outcome: HandlerOutcome, input?: Readonly<Record<string, unknown>>): HandlerVerdict {
+  const verdict = interpretOutcome(event, outcome);
+  const refusal = verdict.decision === 'ask' ? askRefusedBecause(event, input) : undefined;
+  if (refusal !== undefined) return { ...verdict, decision: 'deny', why: `${verdict.why}, but ${refusal}` };
+  const exemption = blockExemption(event, input);
+  if (exemption === undefined || (verdict.decision !== 'block' && verdict.decision !== 'deny')) return verdict;
+  verdict.problems.push({
+    id: 'cannot-block',
+    severity: 'warning',
+    message: `Unexpected ${verdict.status === 'blocking-error' ? 'exit 2' : `\`${verdict.decision}\` decision`}: ${exemption}.`,
+  });
+  const { reason: _reason, ...rest } = verdict;
+  return {
+    ...rest,
+    status: verdict.status === 'blocking-error' ? 'non-blocking-error' : verdict.status,
+    decision: 'none',
+    why: `${verdict.why}, but ${exemption}`,
+  };
+}
+
+function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdict {
   const problems: OutputProblem[] = [];
   if (outcome.startError) {
     return { status: 'not-started', decision: 'none', jsonApplied: false, why: `could not start: ${outcome.startError}`, problems };
+  }
+  if (outcome.timedOut && TIMEOUT_BLOCKS_EVENTS.has(event)) {
+    problems.push({
+      id: 'timed-out',
+      severity: 'warning',
+      message: `Timed out after ${outcome.timeoutSeconds} s: Claude Code cancels the handler, and on ${event} a timeout blocks (it fails closed).`,
+    });
+    return { status: 'timed-out', decision: 'block', jsonApplied: false, why: `it timed out, which blocks ${event}`, problems };
   }
   if (outcome.timedOut) {
     problems.push({
