@@ -78,6 +78,10 @@ export async function startControlServer(socketPath: string, handle: ControlHand
       serving = true;
       try {
         while (pending.length > 0 && !ended() && socket.writableLength <= HOST_LIMITS.outputHighWaterMark) {
+          // A turn of the event loop between requests: a handler may finish in microtasks alone, and a
+          // queue of them would otherwise hold off the run's timers and this socket's close for its whole length.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (ended()) break;
           const words = pending.shift();
           pendingBytes -= wordBytes(words);
           countInput();

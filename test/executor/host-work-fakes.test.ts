@@ -150,6 +150,26 @@ sleep 1000;`),
     );
   }, 20_000);
 
+  it("a queue of slow control requests does not hold off the run's ceiling", async () => {
+    const started = Date.now();
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        perl(String.raw`
+my $s = connect_to("/run/vah/control.sock"); my $v = '"' . ("a" x 3900000) . '"';
+for (1..5) { print $s frame("VAH.CALL", "sqlite-memory", "store", "--key", "s$_", "--level", "agent", "--data", $v); reply($s) }
+print $s frame("VAH.CALL", "sqlite-memory", "retrieve", "--key", "s*", "--level", "agent") for 1..400;
+sleep 1000;`),
+      ),
+      { timeoutMs: 2000 },
+    );
+    // Each refusal costs the host tens of milliseconds, all of them many times the ceiling (4 × 2 s): the ceiling wins.
+    expect(result.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(4 * 2000 + 1500);
+    const retrieves = result.operations.filter((op) => op.kind === 'memory' && op.action === 'retrieve');
+    expect(retrieves.length).toBeLessThan(400);
+  }, 20_000);
+
   it('a slash command reply over its bound is refused with an error that says so', async () => {
     const result = await session.runHook(
       hookScript(

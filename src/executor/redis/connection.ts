@@ -34,6 +34,8 @@ const OUTPUT_HIGH_WATER_MARK = HOST_LIMITS.outputHighWaterMark;
 const PUSH_OUTPUT_LIMIT = HOST_LIMITS.subscriberOutputBytes;
 /** Input read ahead of a client that waits, before its socket is paused. */
 const READ_AHEAD_BYTES = 1024 * 1024;
+/** A client's pipelined requests run this long at most before the event loop takes a turn. */
+const PUMP_SLICE_MS = 20;
 /** Replies are written out once this much has gathered, so the high-water mark sees them. */
 const FLUSH_BYTES = 64 * 1024;
 /** How long a connection closed after an error waits for the client to hang up before it is cut. */
@@ -168,8 +170,14 @@ export class Connection {
   private pump(): void {
     try {
       if (this.socket.isPaused() && !this.busy && !this.gone && this.socket.writableLength <= OUTPUT_HIGH_WATER_MARK) this.socket.resume();
+      const sliceEnds = performance.now() + PUMP_SLICE_MS;
       while (!this.busy && !this.gone && !this.closing) {
         if (this.outputBytes > FLUSH_BYTES) this.flush();
+        if (performance.now() > sliceEnds) {
+          // The rest after a turn of the event loop, so the run's timers and other clients are not held off.
+          this.schedulePump();
+          break;
+        }
         if (this.socket.writableLength > OUTPUT_HIGH_WATER_MARK) {
           // Not read until the client has read its replies; above the socket's own mark, 'drain' resumes it.
           this.socket.pause();
