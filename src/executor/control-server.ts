@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { asCommand, RespProtocolError, RespReplyDecoder } from './redis/reply-decoder.js';
 import { bulk, encodeReply, error, simple } from './redis/resp.js';
 import type { CommandOutcome } from './slash-commands.js';
+import { HOST_LIMITS, mebibytes } from './host-limits.js';
 import { listenOnUnixSocket } from './unix-socket.js';
 
 /**
@@ -38,33 +39,117 @@ const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
 export async function startControlServer(socketPath: string, handle: ControlHandler): Promise<ControlServer> {
   const sockets = new Set<Socket>();
+  let serverClosed = false;
+  /** Bytes of requests the run's connections have read and not yet served. */
+  let inputBytes = 0;
   const server: Server = createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
+    // Requests read but not yet served. Dropped when the connection or the run ends: nothing runs for a closed socket.
+    const pending: (string[] | undefined)[] = [];
+    let pendingBytes = 0;
+    let counted = 0;
     const decoder = new RespReplyDecoder({ maxBulkLength: MAX_REQUEST_BYTES, maxElements: 100_000, inline: true });
-    // Replies go out in request order even when a later command finishes first.
-    let queue = Promise.resolve();
+    const countInput = (): void => {
+      const held = refused || socket.destroyed ? 0 : decoder.bufferedBytes + pendingBytes;
+      inputBytes += held - counted;
+      counted = held;
+    };
+    let serving = false;
+    /** Set when the connection is refused (a protocol error, too much waiting): what it sends after is not read. */
+    let refused = false;
+    const ended = (): boolean => serverClosed || refused || socket.destroyed;
+    socket.on('close', () => {
+      pending.length = 0;
+      pendingBytes = 0;
+      countInput();
+      sockets.delete(socket);
+    });
+    socket.on('error', () => socket.destroy());
+    // Back-pressure: a client is read only while few of its requests wait and its replies are being read.
+    const throttle = (): void => {
+      if (ended()) return;
+      const behind = pending.length >= HOST_LIMITS.controlPendingRequests || socket.writableLength > HOST_LIMITS.outputHighWaterMark;
+      if (behind) socket.pause();
+      else if (socket.isPaused()) socket.resume();
+    };
+    // Replies go out in request order: one request at a time.
+    const serve = async (): Promise<void> => {
+      if (serving) return;
+      serving = true;
+      try {
+        while (pending.length > 0 && !ended() && socket.writableLength <= HOST_LIMITS.outputHighWaterMark) {
+          // A turn of the event loop between requests: a handler may finish in microtasks alone, and a
+          // queue of them would otherwise hold off the run's timers and this socket's close for its whole length.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (ended()) break;
+          const words = pending.shift();
+          pendingBytes -= wordBytes(words);
+          countInput();
+          const reply = await answer(words, handle);
+          if (ended()) break;
+          socket.write(reply);
+        }
+      } finally {
+        serving = false;
+        if (ended()) pending.length = 0;
+        throttle();
+      }
+    };
+    socket.on('drain', () => {
+      throttle();
+      void serve();
+    });
     socket.on('data', (chunk) => {
+      if (ended()) return;
       decoder.push(chunk);
       let frames;
       try {
         if (decoder.bufferedBytes > MAX_REQUEST_BYTES) throw new RespProtocolError('request too large');
         frames = decoder.drain();
       } catch (failure) {
+        refused = true;
+        pending.length = 0;
+        pendingBytes = 0;
+        countInput();
         socket.end(encodeReply(error(`Protocol error: ${(failure as Error).message}`)));
         return;
       }
       for (const frame of frames) {
         const words = asCommand(frame);
-        queue = queue.then(async () => {
-          const reply = await answer(words, handle);
-          if (!socket.destroyed) socket.write(reply);
-        });
+        pending.push(words);
+        pendingBytes += wordBytes(words);
       }
+      countInput();
+      if (inputBytes > HOST_LIMITS.controlInputBytes) {
+        refused = true;
+        pending.length = 0;
+        pendingBytes = 0;
+        countInput();
+        socket.end(
+          encodeReply(
+            error(`too many requests waiting (the control socket holds at most ${mebibytes(HOST_LIMITS.controlInputBytes)} of them)`),
+          ),
+        );
+        return;
+      }
+      throttle();
+      void serve();
     });
   });
-  return listenOnUnixSocket(server, socketPath, sockets);
+  const listening = await listenOnUnixSocket(server, socketPath, sockets);
+  return {
+    socketPath: listening.socketPath,
+    close: () => {
+      serverClosed = true;
+      return listening.close();
+    },
+  };
+}
+
+function wordBytes(words: string[] | undefined): number {
+  let bytes = 0;
+  for (const word of words ?? []) bytes += word.length;
+  return bytes;
 }
 
 async function answer(words: string[] | undefined, handle: ControlHandler): Promise<Buffer> {
@@ -81,7 +166,17 @@ async function answer(words: string[] | undefined, handle: ControlHandler): Prom
     case 'VAH.CALL': {
       const [command = '', ...rest] = args;
       try {
-        return encodeReply(bulk(packOutcome(await handle(command, rest))));
+        const packed = packOutcome(await handle(command, rest));
+        if (packed.length <= HOST_LIMITS.slashReplyBytes) return encodeReply(bulk(packed));
+        return encodeReply(
+          bulk(
+            packOutcome({
+              exitCode: 1,
+              stdout: '',
+              stderr: `${command}: the reply is too large (${packed.length} characters; a command's output is at most ${mebibytes(HOST_LIMITS.slashReplyBytes)})\n`,
+            }),
+          ),
+        );
       } catch (failure) {
         return encodeReply(
           bulk(packOutcome({ exitCode: 70, stdout: '', stderr: `${command}: executor error: ${(failure as Error).message}\n` })),

@@ -1,3 +1,4 @@
+import { HOST_LIMITS } from './host-limits.js';
 import { writeFile } from 'node:fs/promises';
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { MEMORY_LEVELS } from '../runtime/contract.js';
@@ -45,7 +46,7 @@ export interface MemoryEntry {
 export type MemoryDenial = { ok: false; reason: 'not-found' | 'denied' | 'full'; message: string };
 
 /** Bytes of keys and values the store holds at most: it lives in the executor's memory, and hooks fill it. */
-export const MAX_MEMORY_STORE_BYTES = 64 * 1024 * 1024;
+export const MAX_MEMORY_STORE_BYTES = HOST_LIMITS.memoryStoreBytes;
 export type MemoryResult<T> = ({ ok: true } & T) | MemoryDenial;
 
 export function isMemoryLevel(text: string): text is MemoryLevel {

@@ -5,7 +5,8 @@ import { startFakeRunSocket } from './redis-run-socket.js';
 import type { RunContext } from './run-context.js';
 import { EVENTBUS_COMMAND_NAME, MEMORY_COMMAND_NAME } from './shims.js';
 import { runEventbusCommand, runMemoryCommand, runOtherCommand, type SlashCommandContext } from './slash-commands.js';
-import type { TraceOperation } from './trace.js';
+import type { PublishedEvent, TraceOperation } from './trace.js';
+import { HOST_LIMITS, mebibytes } from './host-limits.js';
 
 /**
  * One run's two sockets into the host: the control socket that serves its
@@ -17,6 +18,9 @@ import type { TraceOperation } from './trace.js';
 /** Redis commands that wait for data: their time is the hook's. */
 const BLOCKING_REDIS =
   /^(b[lr]pop|brpoplpush|blmove|bzpopm(in|ax)|blmpop|bzmpop|xread|xreadgroup|wait|waitaof|subscribe|psubscribe|ssubscribe|monitor)$/i;
+
+/** Bytes of type and data each session's event log holds, by the log. */
+const eventBytes = new WeakMap<PublishedEvent[], number>();
 
 export interface RunChannels {
   controlSocket: string;
@@ -39,8 +43,13 @@ export async function openRunChannels(
     record: (operation) => {
       trace.record(operation);
     },
-    publish: (event) => {
+    publish: (event, bytes) => {
+      const held = eventBytes.get(ctx.events) ?? 0;
+      if (ctx.events.length >= HOST_LIMITS.eventsPerSession || held + bytes > HOST_LIMITS.eventBytesPerSession)
+        return `the session's event log is full (it keeps at most ${HOST_LIMITS.eventsPerSession} events and ${mebibytes(HOST_LIMITS.eventBytesPerSession)} of types and data); the event was not recorded`;
+      eventBytes.set(ctx.events, held + bytes);
       ctx.events.push({ t: trace.now(), ...event });
+      return undefined;
     },
   };
   // Time the host spends serving the hook's slash commands is the host's, not the hook's.

@@ -1,6 +1,7 @@
 import { EVENT_PRIORITY_MAX, EVENT_PRIORITY_MIN, EVENT_TYPE_PATTERN } from '../runtime/contract.js';
 import { globMatcher, isMemoryLevel, type MemoryEntry, type MemoryIdentity, type MemoryLevel, type MemoryStore } from './memory-store.js';
 import { filterInSlices, MAX_MEMORY_KEY_LENGTH } from './memory-glob.js';
+import { HOST_LIMITS, mebibytes } from './host-limits.js';
 import { traceString } from './trace-bounds.js';
 import type { OperationInput, PublishedEvent } from './trace.js';
 
@@ -35,7 +36,8 @@ export interface SlashCommandContext {
   runId?: number;
   memory: () => Promise<MemoryStore>;
   record: (operation: OperationInput) => void;
-  publish: (event: Omit<PublishedEvent, 't'>) => void;
+  /** Records an event; returns why it was refused (the session's event log is full), or undefined. */
+  publish: (event: Omit<PublishedEvent, 't'>, bytes: number) => string | undefined;
 }
 
 const MEMORY_NOOP_SUBCOMMANDS = new Set([
@@ -122,7 +124,16 @@ function isJson(text: string): boolean {
 
 /** Arguments a memory command may have, and the size of each: the host does the work, so the hook's input is bounded. */
 const MAX_MEMORY_ARGS = 64;
-const MAX_MEMORY_ARG_BYTES = 4 * 1024 * 1024;
+const MAX_MEMORY_ARG_BYTES = HOST_LIMITS.slashArgumentBytes;
+
+/** A reply that would print more than a slash command may: the problem, or undefined. Counted before the JSON is built. */
+function replyTooLarge(values: Iterable<string>): string | undefined {
+  let characters = 0;
+  for (const value of values) characters += value.length + 2;
+  return characters > HOST_LIMITS.slashReplyBytes
+    ? `the reply is too large (about ${characters} characters of values; a command's output is at most ${mebibytes(HOST_LIMITS.slashReplyBytes)}); narrow the pattern`
+    : undefined;
+}
 
 function sizeProblem(args: readonly string[]): string | undefined {
   if (args.length > MAX_MEMORY_ARGS) return `too many arguments (${args.length}; at most ${MAX_MEMORY_ARGS})`;
@@ -177,6 +188,11 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
           const matches = globMatcher(key);
           const entries = await filterInSlices(memory.visible(context.identity, { level }), (entry) => matches(entry.key));
           memory.noteQuery(context.identity, 'retrieve', level, key, entries.length);
+          const tooLarge = replyTooLarge(entries.map((entry) => entry.value));
+          if (tooLarge) {
+            context.record({ ...base, level, pattern: key, count: entries.length, outcome: 'too-large', exitCode: 1, note: tooLarge });
+            return outcome(1, '', `sqlite-memory: ${tooLarge}\n`);
+          }
           context.record({ ...base, level, pattern: key, count: entries.length, outcome: 'ok', exitCode: 0, ...note() });
           return outcome(0, `${JSON.stringify(entries.map((entry) => jsonValue(entry.value)))}\n`);
         }
@@ -233,6 +249,19 @@ export async function runMemoryCommand(args: readonly string[], context: SlashCo
           )
         ).slice(0, Number.isFinite(limit) ? limit : undefined);
         memory.noteQuery(context.identity, subcommand, level, text, entries.length);
+        const tooLarge = replyTooLarge(entries.flatMap((entry) => [entry.value, entry.key]));
+        if (tooLarge) {
+          context.record({
+            ...base,
+            ...(level ? { level } : {}),
+            pattern: text,
+            count: entries.length,
+            outcome: 'too-large',
+            exitCode: 1,
+            note: tooLarge,
+          });
+          return outcome(1, '', `sqlite-memory: ${tooLarge}\n`);
+        }
         context.record({
           ...base,
           ...(level ? { level } : {}),
@@ -334,6 +363,17 @@ export async function runEventbusCommand(args: readonly string[], context: Slash
   const [subcommand = '', ...rest] = args;
   const base = { kind: 'event' as const, agentId: context.identity.agentId, runId: context.runId, action: subcommand, args: [...args] };
   if (subcommand === 'publish') {
+    const tooBig = sizeProblem(args);
+    if (tooBig) {
+      context.record({
+        ...base,
+        args: base.args.slice(0, 8).map((arg) => traceString(arg)),
+        valid: false,
+        problems: [tooBig],
+        exitCode: 2,
+      });
+      return outcome(2, '', `eventbus: ${tooBig}\n`);
+    }
     let parsed: ParsedArgs;
     try {
       parsed = parseFlags(rest, ['type', 'data', 'priority']);
@@ -350,6 +390,24 @@ export async function runEventbusCommand(args: readonly string[], context: Slash
       ...(parsed.positional.length > 0 ? [`ignored arguments: ${parsed.positional.join(' ')}`] : []),
     ];
     const valid = problems.length === 0;
+    const refused = valid
+      ? context.publish(
+          { agentId: context.identity.agentId, runId: context.runId, type: type!, priority, data },
+          type!.length + (parsed.flags.get('data')?.length ?? 0),
+        )
+      : undefined;
+    if (refused) {
+      context.record({
+        ...base,
+        type,
+        priority,
+        data: traceString(parsed.flags.get('data') ?? ''),
+        valid: true,
+        exitCode: 1,
+        note: refused,
+      });
+      return outcome(1, '', `eventbus: ${refused}\n`);
+    }
     context.record({
       ...base,
       ...(type ? { type } : {}),
@@ -361,7 +419,6 @@ export async function runEventbusCommand(args: readonly string[], context: Slash
       ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
     });
     if (!valid) return outcome(1, '', `eventbus: invalid event: ${problems.join('; ')}\n`);
-    context.publish({ agentId: context.identity.agentId, runId: context.runId, type: type!, priority, data });
     return outcome(0);
   }
   if (EVENTBUS_NOOP_SUBCOMMANDS.has(subcommand)) {

@@ -22,7 +22,7 @@ export interface RedisOperation extends OperationBase {
   push?: boolean;
 }
 
-export type MemoryOutcome = 'ok' | 'not-found' | 'denied' | 'full' | 'invalid' | 'recorded';
+export type MemoryOutcome = 'ok' | 'not-found' | 'denied' | 'full' | 'invalid' | 'recorded' | 'too-large';
 
 export interface MemoryOperation extends OperationBase {
   kind: 'memory';

@@ -26,7 +26,10 @@ function context(
     identity,
     memory: () => Promise.resolve(store),
     record: (operation) => operations.push(operation),
-    publish: (event) => events.push(event),
+    publish: (event) => {
+      events.push(event);
+      return undefined;
+    },
     operations,
     events,
   };

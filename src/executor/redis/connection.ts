@@ -5,6 +5,7 @@
  */
 import type { Socket } from 'node:net';
 
+import { HOST_LIMITS, mebibytes } from '../host-limits.js';
 import type { BlockRequest } from './blocking.js';
 import { asciiLower, fromByteString } from './bytes.js';
 import {
@@ -27,8 +28,16 @@ const PUBSUB_ALLOWED = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsu
 /** Commands MULTI runs at once instead of queueing. */
 const TRANSACTION_CONTROL = new Set(['exec', 'discard', 'multi', 'reset', 'quit']);
 
-/** Output above this is not added to until the client reads: a flood cannot grow memory without end. */
-const OUTPUT_HIGH_WATER_MARK = 4 * 1024 * 1024;
+/** Output above this is not added to, and the socket not read, until the client reads: a flood cannot grow memory without end. */
+const OUTPUT_HIGH_WATER_MARK = HOST_LIMITS.outputHighWaterMark;
+/** Pushed messages (pub/sub, MONITOR) a client lets pile up unread past this cost it its connection. */
+const PUSH_OUTPUT_LIMIT = HOST_LIMITS.subscriberOutputBytes;
+/** Input read ahead of a client that waits, before its socket is paused. */
+const READ_AHEAD_BYTES = 1024 * 1024;
+/** A client's pipelined requests run this long at most before the event loop takes a turn. */
+const PUMP_SLICE_MS = 20;
+/** Replies are written out once this much has gathered, so the high-water mark sees them. */
+const FLUSH_BYTES = 64 * 1024;
 /** How long a connection closed after an error waits for the client to hang up before it is cut. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -38,11 +47,15 @@ export class Connection {
   readonly channels = new Set<string>();
   readonly patterns = new Set<string>();
   /** Commands queued by MULTI, or null outside a transaction. */
-  transaction: { queued: string[][]; failed: boolean } | null = null;
+  transaction: { queued: string[][]; failed: boolean; bytes?: number } | null = null;
 
   private readonly parser: RespRequestParser;
   private readonly maxQueryBuffer: number;
   private output: Buffer[] = [];
+  /** Bytes in `output`, counted as commands add to it. */
+  private outputBytes = 0;
+  /** This connection's share of the server's buffered input, as last counted. */
+  private inputCounted = 0;
   /** Set while the client waits on a blocking command or an asynchronous extra command. */
   private busy = false;
   /** Set by QUIT and protocol errors: send what is pending, then hang up. */
@@ -64,7 +77,10 @@ export class Connection {
     this.parser = new RespRequestParser({ maxBulkLength: server.maxBulkLength });
     this.maxQueryBuffer = server.maxBulkLength * 2 + 1024 * 1024;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('drain', () => this.schedulePump());
+    socket.on('drain', () => {
+      if (this.socket.isPaused() && !this.gone) this.socket.resume();
+      this.schedulePump();
+    });
     socket.on('error', () => this.destroy());
   }
 
@@ -75,6 +91,14 @@ export class Connection {
   /** Sends a reply that no command of this client asked for (pub/sub messages, MONITOR lines). */
   push(reply: RespReply): void {
     if (this.gone) return;
+    // Like Redis's client-output-buffer-limit for pub/sub clients: one that does not read is dropped, not buffered for.
+    if (this.socket.writableLength > PUSH_OUTPUT_LIMIT) {
+      this.trace([], this.server.now(), error(`disconnected: more than ${mebibytes(PUSH_OUTPUT_LIMIT)} of messages were left unread`), {
+        push: true,
+      });
+      this.destroy();
+      return;
+    }
     appendEncodedReply(reply, this.output);
     this.flush();
     this.trace([], this.server.now(), reply, { push: true });
@@ -86,9 +110,17 @@ export class Connection {
     this.socket.destroy();
   }
 
+  private countInput(): void {
+    const buffered = this.gone ? 0 : this.parser.bufferedBytes + (this.transaction?.bytes ?? 0);
+    this.server.inputBytes += buffered - this.inputCounted;
+    this.inputCounted = buffered;
+  }
+
   private leave(): void {
     if (this.gone) return;
     this.gone = true;
+    this.parser.release();
+    this.countInput();
     this.unblock?.();
     this.unblock = null;
     this.server.monitors.delete(this);
@@ -114,12 +146,15 @@ export class Connection {
   private receive(chunk: Buffer): void {
     if (this.gone || this.closing) return;
     this.parser.push(chunk);
-    // Like Redis's client-query-buffer-limit: a client that never completes a request is dropped.
-    if (this.parser.bufferedBytes > this.maxQueryBuffer) {
+    this.pump();
+    // Like Redis's client-query-buffer-limit: a client that never completes a request is dropped;
+    // and so is one that takes the input all the server's clients have buffered past its bound.
+    if (this.parser.bufferedBytes > this.maxQueryBuffer || this.server.inputBytes > this.server.maxInputBytes) {
       this.destroy();
       return;
     }
-    this.pump();
+    // A client that waits (a blocking pop, an asynchronous command) is not read ahead of by more than a little.
+    if (this.busy && this.parser.bufferedBytes > READ_AHEAD_BYTES) this.socket.pause();
   }
 
   private schedulePump(): void {
@@ -134,8 +169,20 @@ export class Connection {
   /** Runs the client's buffered requests in order until it has to wait. */
   private pump(): void {
     try {
+      if (this.socket.isPaused() && !this.busy && !this.gone && this.socket.writableLength <= OUTPUT_HIGH_WATER_MARK) this.socket.resume();
+      const sliceEnds = performance.now() + PUMP_SLICE_MS;
       while (!this.busy && !this.gone && !this.closing) {
-        if (this.socket.writableLength > OUTPUT_HIGH_WATER_MARK) break; // resumed on 'drain'
+        if (this.outputBytes > FLUSH_BYTES) this.flush();
+        if (performance.now() > sliceEnds) {
+          // The rest after a turn of the event loop, so the run's timers and other clients are not held off.
+          this.schedulePump();
+          break;
+        }
+        if (this.socket.writableLength > OUTPUT_HIGH_WATER_MARK) {
+          // Not read until the client has read its replies; above the socket's own mark, 'drain' resumes it.
+          this.socket.pause();
+          break;
+        }
         const request = this.parser.next();
         if (!request) break;
         if (request.kind === 'protocol-error') {
@@ -143,7 +190,9 @@ export class Connection {
           this.closing = true;
           break;
         }
+        const before = this.output.length;
         this.execute(request.args.map((arg) => arg.toString('latin1')));
+        for (let i = before; i < this.output.length; i++) this.outputBytes += this.output[i]!.length;
       }
     } catch (thrown) {
       // Only a bug in the fake gets here; it costs this client its connection, never the executor its process.
@@ -151,6 +200,7 @@ export class Connection {
       this.closing = true;
     }
     this.flush();
+    this.countInput();
   }
 
   private flush(): void {
@@ -158,6 +208,7 @@ export class Connection {
     if (this.output.length > 0) {
       const data = this.output.length === 1 ? this.output[0]! : Buffer.concat(this.output);
       this.output = [];
+      this.outputBytes = 0;
       this.socket.write(data);
     }
     if (this.closing) {
@@ -185,6 +236,8 @@ export class Connection {
     }
     if (this.transaction && !TRANSACTION_CONTROL.has(name)) {
       this.transaction.queued.push(args);
+      // Queued commands are input not yet run: they count toward the server's bound like unparsed bytes.
+      for (const arg of args) this.transaction.bytes = (this.transaction.bytes ?? 0) + arg.length + 16;
       this.respond(args, startedAt, simple('QUEUED'));
       return;
     }

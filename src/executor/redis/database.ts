@@ -103,6 +103,12 @@ export class Database {
     return live;
   }
 
+  /** Live keys and their values, without expiring anything (for counting the keyspace's bytes). */
+  *liveEntries(): Generator<[string, StoredValue]> {
+    const now = this.store.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt === null || now <= entry.expiresAt) yield [key, entry.value];
+  }
+
   get size(): number {
     return this.keys().length;
   }

@@ -58,9 +58,21 @@ export class RespRequestParser {
     this.maxBulkLength = options.maxBulkLength ?? DEFAULT_MAX_BULK_LENGTH;
   }
 
-  /** Bytes received but not yet turned into requests (for query-buffer limits). */
+  /**
+   * Bytes received but not yet turned into requests (for query-buffer
+   * limits); a large bulk counts at the size announced, which is allocated
+   * as soon as its header arrives.
+   */
   get bufferedBytes(): number {
-    return this.buffer.length - this.offset + (this.pending?.largeBulkFilled ?? 0);
+    return this.buffer.length - this.offset + (this.pending?.largeBulk?.length ?? 0);
+  }
+
+  /** Lets go of everything buffered (the connection is gone). */
+  release(): void {
+    this.buffer = Buffer.alloc(0);
+    this.offset = 0;
+    this.pending = null;
+    this.failed = true;
   }
 
   push(chunk: Buffer): void {

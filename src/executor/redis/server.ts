@@ -16,6 +16,7 @@ import { globMatch } from './glob.js';
 import { DEFAULT_MAX_BULK_LENGTH, array, bulkBytes, simple, type RespReply } from './resp.js';
 import { Store } from './store.js';
 import type { CommandTraceEntry } from './trace.js';
+import { HOST_LIMITS } from '../host-limits.js';
 
 export { toTracedReply, type CommandTraceEntry, type TracedReply } from './trace.js';
 
@@ -77,6 +78,9 @@ export class RedisFakeServer implements RedisFake {
   readonly now: () => number;
   readonly commands: CommandTable;
   readonly maxBulkLength: number;
+  /** Bytes of requests all connections have read and not yet run; a connection that takes it past `maxInputBytes` is dropped. */
+  inputBytes = 0;
+  readonly maxInputBytes: number;
   private readonly socketMode: number;
   readonly onCommand: ((entry: CommandTraceEntry) => void) | undefined;
   readonly connections = new Set<Connection>();
@@ -93,6 +97,7 @@ export class RedisFakeServer implements RedisFake {
     this.now = options.now ?? options.store?.now ?? Date.now;
     this.store = options.store ?? new Store({ now: this.now });
     this.maxBulkLength = options.maxBulkLength ?? DEFAULT_MAX_BULK_LENGTH;
+    this.maxInputBytes = Math.max(HOST_LIMITS.redisInputBytes, this.maxBulkLength * 2 + 2 * 1024 * 1024);
     this.socketMode = options.socketMode ?? 0o666;
     this.onCommand = options.onCommand;
     this.commands = new Map(options.dataCommands === false ? [] : this.store.commands);
@@ -104,7 +109,7 @@ export class RedisFakeServer implements RedisFake {
       save: '',
       appendonly: 'no',
       databases: String(this.store.databases.length),
-      maxmemory: '0',
+      maxmemory: String(this.store.budget.maxBytes),
       'maxmemory-policy': 'noeviction',
       'notify-keyspace-events': '',
       port: '0',

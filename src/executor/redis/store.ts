@@ -17,6 +17,7 @@ import { ReplyError } from './errors.js';
 import { hashCommands } from './hashes.js';
 import { keyspaceCommands } from './keyspace.js';
 import { listCommands } from './lists.js';
+import { KeyspaceBudget } from './memory.js';
 import { NULL_ARRAY, array, type RespReply } from './resp.js';
 import { setCommands } from './sets.js';
 import { stringCommands } from './strings.js';
@@ -32,6 +33,8 @@ export interface StoreOptions {
   now?: () => number;
   /** Redis's default is 16 (SELECT 0-15, `redis-cli -n`). */
   databaseCount?: number;
+  /** Bytes the keyspace may hold (maxmemory); HOST_LIMITS.redisKeyspaceBytes by default. */
+  maxBytes?: number;
 }
 
 export class Store {
@@ -40,12 +43,15 @@ export class Store {
   /** The data commands; the server adds connection commands to its own table. */
   readonly commands: CommandTable;
   private readonly blocked: BlockedClients;
+  /** The keyspace's byte budget: commands that add data are refused with OOM past it. */
+  readonly budget: KeyspaceBudget;
 
   constructor(options: StoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.databases = Array.from({ length: options.databaseCount ?? 16 }, (_, index) => new Database(index, this));
     this.blocked = new BlockedClients(this.databases);
-    this.commands = new Map(buildDataCommands().map((spec) => [spec.name, spec]));
+    this.budget = new KeyspaceBudget(this.databases, this.now, options.maxBytes);
+    this.commands = new Map(buildDataCommands().map((spec) => [spec.name, this.budget.guard(spec)]));
   }
 
   database(index: number): Database {

@@ -1,0 +1,54 @@
+/**
+ * What the host (the executor's Node process) does for a hook, bounded: the
+ * fakes a hook drives over its sockets live in this process, so every
+ * structure they grow has a ceiling here, in one place. The README's threat
+ * model lists each bound with the test that replays its attack.
+ *
+ * Session-wide bounds hold for every run of a session together: the Redis
+ * fake, the memory store and the event log are shared by a session's hooks.
+ */
+const MiB = 1024 * 1024;
+
+export const HOST_LIMITS = {
+  /** `/sqlite-memory`: bytes of keys and values the memory store holds (session). */
+  memoryStoreBytes: 64 * MiB,
+  /** `/sqlite-memory` and `/eventbus`: characters of one argument (`--data` included). */
+  slashArgumentBytes: 4 * MiB,
+  /**
+   * The embedded Redis: bytes its sixteen databases hold, keys, values,
+   * list items, hash fields, set and sorted-set members, each with a fixed
+   * overhead (session). Past it, commands that add data get Redis's OOM error.
+   */
+  redisKeyspaceBytes: 64 * MiB,
+  /**
+   * The embedded Redis: bytes of requests all its connections have read and
+   * not yet run (one connection may buffer one 64 MiB argument twice over,
+   * Redis's query-buffer rule); the connection that takes it past is dropped (session).
+   */
+  redisInputBytes: 160 * MiB,
+  /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
+  controlInputBytes: 64 * MiB,
+  /**
+   * A connection of any fake (Redis or control socket) stops being read while
+   * this much of its output is unsent, and is read again when it drains.
+   */
+  outputHighWaterMark: 4 * MiB,
+  /**
+   * A Redis subscriber (or MONITOR client) that lets this much of pushed
+   * messages pile up unread is disconnected, as Redis's
+   * `client-output-buffer-limit pubsub` does.
+   */
+  subscriberOutputBytes: 8 * MiB,
+  /** Requests of one control-socket connection read ahead of the one being served; reading pauses past it. */
+  controlPendingRequests: 16,
+  /** One slash command's reply (its stdout and stderr); a bigger one is refused with an error. */
+  slashReplyBytes: 16 * MiB,
+  /** `/eventbus publish`: events the session records, and the bytes of their types and data. */
+  eventsPerSession: 10_000,
+  eventBytesPerSession: 16 * MiB,
+} as const;
+
+/** "64 MiB", for error messages. */
+export function mebibytes(bytes: number): string {
+  return `${bytes / MiB} MiB`;
+}
