@@ -17,7 +17,7 @@ export {
 } from './session.js';
 export { buildHookEnvironment, runtimeVariables, DEFAULT_RUNTIME_VALUES, type HookContext } from './env.js';
 export { MemoryStore, type MemoryEntry, type MemoryIdentity, type MemoryLevel } from './memory-store.js';
-export { validateEvent } from './slash-commands.js';
+export { validateEvent } from './eventbus-command.js';
 export { DEFAULT_LIMITS, probeBwrap, INSTALL_HINT, type SandboxLimits, type BwrapAvailability } from './sandbox.js';
 export type { LimitName } from './execute.js';
 export type { RedisSide } from './redis-side.js';

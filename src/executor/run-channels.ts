@@ -4,7 +4,8 @@ import { startFilteringProxy } from './redis-filter-proxy.js';
 import { startFakeRunSocket } from './redis-run-socket.js';
 import type { RunContext } from './run-context.js';
 import { EVENTBUS_COMMAND_NAME, MEMORY_COMMAND_NAME } from './shims.js';
-import { runEventbusCommand, runMemoryCommand, runOtherCommand, type SlashCommandContext } from './slash-commands.js';
+import { runEventbusCommand } from './eventbus-command.js';
+import { runMemoryCommand, runOtherCommand, type SlashCommandContext } from './slash-commands.js';
 import type { PublishedEvent, TraceOperation } from './trace.js';
 import { HOST_LIMITS, mebibytes } from './host-limits.js';
 

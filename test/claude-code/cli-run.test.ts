@@ -1,11 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/io.js';
-import { main } from '../../src/cli/main.js';
-import type { ClaudeCodeRunJson } from '../../src/executor/claude-code-report.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { DEEP_JSON_PLACEHOLDER } from '../../src/text/json-safe.js';
-import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';
+import { needsSandbox, sandboxMissing } from '../executor/helpers.js';
+import { cliRunHelpers } from './cli-run-helpers.js';
 
 /**
  * `run TARGET --event …` end to end through the CLI, on projects written
@@ -13,30 +11,7 @@ import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';
  * a plugin's hooks.json.
  */
 
-const { dir: root, remove } = tempDir('vah-cc-run-');
-afterAll(remove);
-
-function project(name: string, files: Record<string, string>): string {
-  const base = join(root, name);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(base, path)), { recursive: true });
-    writeFileSync(join(base, path), text, { mode: path.endsWith('.sh') ? 0o755 : 0o644 });
-  }
-  return base;
-}
-
-async function cli(args: string[], cwd: string) {
-  const io = memoryIO({ cwd });
-  const code = await main(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
-
-async function runJson(args: string[], cwd: string): Promise<ClaudeCodeRunJson> {
-  const { code, out, err } = await cli([...args, '--format', 'json'], cwd);
-  expect(err).toBe('');
-  expect(code).toBe(0);
-  return JSON.parse(out) as ClaudeCodeRunJson;
-}
+const { root, project, cli, runJson } = cliRunHelpers('vah-cc-run-');
 
 // A guard written the way users write them: jq-free POSIX sh reading the event from stdin.
 const GUARD = `#!/bin/sh
@@ -419,41 +394,5 @@ Skill.
     expect(out.includes('\u001b') || out.includes('\u0007')).toBe(false);
     expect(out).toContain('\\x1b[2J\\x1b]0;pwned\\x07denied');
     expect(out).toMatch(/^BLOCKED {2}decision: deny$/m);
-  });
-});
-
-describe('run --event: usage errors', () => {
-  const dir = project('usage', { '.claude/settings.json': '{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}' });
-  it.each([
-    [['--event', 'preToolUse'], /unknown event 'preToolUse' \(did you mean PreToolUse\?\)/],
-    [['--event', 'Stop', '--tool', 'Bash'], /Stop is not a tool event/],
-    [['--event', 'PreToolUse', '--tool-input', '{"command":'], /--tool-input: invalid JSON/],
-    [['--event', 'PreToolUse', '--tool-input', '["ls"]'], /--tool-input: expected a JSON object/],
-    [['--event', 'PreToolUse', '--input', '@missing.json'], /--input @missing.json: cannot read the file \(ENOENT\)/],
-    [['--event', 'PreToolUse', '--format', 'xml'], /unknown --format 'xml'/],
-  ])('%j', async (args, message) => {
-    const { code, err } = await cli(['run', '.claude/settings.json', ...args], dir);
-    expect(code).toBe(2);
-    expect(err).toMatch(message);
-  });
-
-  it('says when a file has no Claude Code hooks', async () => {
-    writeFileSync(join(dir, 'empty.json'), '{"permissions":{}}');
-    const { code, err } = await cli(['run', 'empty.json', '--event', 'PreToolUse'], dir);
-    expect(code).toBe(2);
-    expect(err).toContain('empty.json has no Claude Code hooks');
-  });
-
-  it('points run without --event at it when the target has only Claude Code hooks', async () => {
-    const { code, err } = await cli(['run', '.claude/settings.json'], dir);
-    expect(code).toBe(2);
-    expect(err).toContain('Claude Code hooks run with --event EVENT');
-  });
-
-  it('documents its options', async () => {
-    const { code, out } = await cli(['run', '--event', 'PreToolUse', '--help'], dir);
-    expect(code).toBe(0);
-    for (const flag of ['--event', '--tool', '--tool-input', '--input', '--matcher-value', '--format', '--project'])
-      expect(out).toContain(flag);
   });
 });

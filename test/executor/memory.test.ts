@@ -2,13 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/executor/memory-store.js';
-import {
-  runEventbusCommand,
-  runMemoryCommand,
-  runOtherCommand,
-  validateEvent,
-  type SlashCommandContext,
-} from '../../src/executor/slash-commands.js';
+import { runMemoryCommand, runOtherCommand, type SlashCommandContext } from '../../src/executor/slash-commands.js';
+import { runEventbusCommand, validateEvent } from '../../src/executor/eventbus-command.js';
 import type { OperationInput, PublishedEvent } from '../../src/executor/trace.js';
 import { hasSqlite3, tempDir } from './helpers.js';
 
