@@ -1,31 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { DEEP_JSON_PLACEHOLDER } from '../../src/text/json-safe.js';
-import { memoryIO } from '../../src/io.js';
-import { main } from '../../src/cli/main.js';
 import type { TestJson } from '../../src/cli/test.js';
-import { needsSandbox, sandboxMissing, tempDir } from '../executor/helpers.js';
+import { needsSandbox, sandboxMissing } from '../executor/helpers.js';
+import { cliRunHelpers } from './cli-run-helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, 'fixtures', 'claude-code');
 
-const { dir: root, remove } = tempDir('vah-cc-test-');
-afterAll(remove);
-
-function write(base: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(base, path)), { recursive: true });
-    writeFileSync(join(base, path), text, { mode: path.endsWith('.sh') ? 0o755 : 0o644 });
-  }
-  return base;
-}
-
-async function cli(args: string[], cwd: string) {
-  const io = memoryIO({ cwd });
-  const code = await main(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const { project, cli } = cliRunHelpers('vah-cc-test-');
 
 const guardSettings = (command: string) =>
   JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } }, null, 2);
@@ -47,18 +31,18 @@ cases:
 `;
 
 describe.skipIf(sandboxMissing)('test FILE.yaml through the CLI', () => {
-  const good = write(join(root, 'good'), {
+  const good = project('good', {
     'project/.claude/settings.json': guardSettings('"$CLAUDE_PROJECT_DIR"/guard.sh'),
     'project/guard.sh': '#!/bin/sh\nif grep -q "rm -rf"; then echo "refusing rm -rf" >&2; exit 2; fi\n',
     'cases.yaml': TABLE,
   });
-  const bad = write(join(root, 'bad'), {
+  const bad = project('bad', {
     'project/.claude/settings.json': guardSettings('grep -q "rm -rf" && { echo "refusing rm -rf" >&2; exit 1; }; exit 0'),
     'cases.yaml': TABLE,
   });
 
   it(needsSandbox('reports a handler that prints JSON nested 150,000 levels deep, in JSON (no stack overflow)'), async () => {
-    const deep = write(join(root, 'deep'), {
+    const deep = project('deep', {
       'project/.claude/settings.json': guardSettings(`perl -e 'print q({"a":) x 150000, 1, q(}) x 150000'`),
       'cases.yaml': TABLE,
     });
@@ -92,7 +76,7 @@ describe.skipIf(sandboxMissing)('test FILE.yaml through the CLI', () => {
   });
 
   it(needsSandbox('fails a case whose decision or reason differs, saying what it got'), async () => {
-    const dir = write(join(root, 'ask'), {
+    const dir = project('ask', {
       'project/.claude/settings.json': guardSettings(
         `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'confirm first' } })}'`,
       ),
@@ -159,7 +143,7 @@ cases:
 });
 
 describe('test FILE.yaml: invalid tables', () => {
-  const dir = write(join(root, 'invalid'), { 'project/.claude/settings.json': guardSettings('true') });
+  const dir = project('invalid', { 'project/.claude/settings.json': guardSettings('true') });
   it.each([
     [
       'target: project/.claude/settings.json\ncases:\n  - name: x\n    event: PreToolUse\n',

@@ -23,6 +23,24 @@ const ELEMENT_OVERHEAD = 32;
 /** What one argument can add at most besides its bytes: a key, or an element (a hash field and its value are two). */
 const ARGUMENT_OVERHEAD = KEY_OVERHEAD;
 
+/** Commands that add data beyond their arguments' size: after one, the keyspace is counted at once. */
+const AMPLIFYING = new Set([
+  'setrange',
+  'setbit',
+  'bitfield',
+  'bitop',
+  'copy',
+  'restore',
+  'sort',
+  'sunionstore',
+  'sinterstore',
+  'sdiffstore',
+  'zunionstore',
+  'zinterstore',
+  'zdiffstore',
+  'zrangestore',
+  'pfmerge',
+]);
 /**
  * Commands that can add data (Redis's `denyoom` flag), those the fake has and
  * those it may get. Any of them adds at most its arguments, but for the ones
@@ -62,24 +80,11 @@ const DENY_OOM = new Set([
   'smove',
   'zadd',
   'zincrby',
-  'setrange',
-  'setbit',
-  'bitfield',
-  'bitop',
-  'copy',
-  'restore',
-  'sort',
-  'sunionstore',
-  'sinterstore',
-  'sdiffstore',
-  'zunionstore',
-  'zinterstore',
-  'zdiffstore',
-  'zrangestore',
   'pfadd',
-  'pfmerge',
   'xadd',
   'geoadd',
+
+  ...AMPLIFYING,
 ]);
 /** Commands that can free space: after one of them the keyspace is worth counting again. */
 const FREEING = new Set([
@@ -122,23 +127,6 @@ const FREEING = new Set([
 ]);
 /** Expiry frees space without a command: an over-budget keyspace is counted again after this long. */
 const RECOUNT_AFTER_MS = 1000;
-const AMPLIFYING = new Set([
-  'setrange',
-  'setbit',
-  'bitfield',
-  'bitop',
-  'copy',
-  'restore',
-  'sort',
-  'sunionstore',
-  'sinterstore',
-  'sdiffstore',
-  'zunionstore',
-  'zinterstore',
-  'zdiffstore',
-  'zrangestore',
-  'pfmerge',
-]);
 
 export const OOM_MESSAGE = `-OOM command not allowed when used memory > 'maxmemory'. (the executor's Redis holds at most ${mebibytes(HOST_LIMITS.redisKeyspaceBytes)} of keys and values per session)`;
 
