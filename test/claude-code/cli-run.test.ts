@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEEP_JSON_PLACEHOLDER } from '../../src/text/json-safe.js';
+import type { ClaudeCodeRunJson } from '../../src/executor/claude-code-report.js';
 import { needsSandbox, sandboxMissing } from '../executor/helpers.js';
 import { cliRunHelpers } from './cli-run-helpers.js';
 
