@@ -4,6 +4,7 @@ import { databaseOf, decide, expectedReplies } from './redis-policy.js';
 import { RespReplyDecoder, type DecodedReply } from './redis/reply-decoder.js';
 import { RespRequestParser } from './redis/request-parser.js';
 import { encodeCommand } from './redis/resp.js';
+import { HOST_LIMITS } from './host-limits.js';
 import { boundTraceValue, traceWords } from './trace-bounds.js';
 import type { RedisOperation } from './trace.js';
 import { listenOnUnixSocket } from './unix-socket.js';
@@ -23,6 +24,8 @@ import { listenOnUnixSocket } from './unix-socket.js';
 export const MAX_ARGUMENT_BYTES = 16 * 1024 * 1024;
 /** Largest reply passed back (a bulk string); a server reply past it closes the connection. */
 const MAX_REPLY_BULK_BYTES = 64 * 1024 * 1024;
+/** Requests sent to the server and not yet answered, per connection; past it the hook's requests wait in its socket. */
+const MAX_PENDING_REQUESTS = 10_000;
 
 interface Pending {
   operation: RedisOperation;
@@ -70,6 +73,25 @@ export async function startFilteringProxy(options: {
     // The URL's AUTH and SELECT go first; their replies are the proxy's, never the client's.
     let preambleLeft = options.upstream.preamble.length;
 
+    // Back-pressure, as the embedded fake has it (HOST_LIMITS.outputHighWaterMark): replies a hook does
+    // not read stop the proxy reading the server, requests the server does not take stop it reading the
+    // hook, and so does a queue of requests awaiting replies past MAX_PENDING_REQUESTS.
+    let clientReadable = true;
+    const steer = (): void => {
+      if (closed) return;
+      if (client.writableLength > HOST_LIMITS.outputHighWaterMark) upstream.pause();
+      else upstream.resume();
+      const hold = upstream.writableLength > HOST_LIMITS.outputHighWaterMark || queue.length > MAX_PENDING_REQUESTS;
+      if (hold && clientReadable) {
+        clientReadable = false;
+        client.pause();
+      } else if (!hold && !clientReadable && preambleLeft === 0) {
+        clientReadable = true;
+        client.resume();
+      }
+    };
+    client.on('drain', steer);
+    upstream.on('drain', steer);
     const flush = (): void => {
       while (queue.length > 0 && queue[0]!.remaining === 0) {
         const done = queue.shift()!;
@@ -81,6 +103,7 @@ export async function startFilteringProxy(options: {
         }
         if (!closed) for (const part of done.out) client.write(part);
       }
+      steer();
     };
     const answerLocally = (words: string[], reply: Buffer, traced: unknown): void => {
       const operation = options.record({ command: words, reply: traced });

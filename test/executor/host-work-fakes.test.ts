@@ -8,34 +8,9 @@ import { HOST_LIMITS } from '../../src/executor/host-limits.js';
 import type { RedisFakeServer } from '../../src/executor/redis/server.js';
 import { createExecutorSession, type ExecutorSession } from '../../src/executor/session.js';
 import { hookScript, needsSandbox, sandboxMissing } from './helpers.js';
+import { perl, sampleHost } from './perl-hooks.js';
 
 const MiB = 1024 * 1024;
-
-/** Perl helpers for the hook: RESP frames to a socket, and reading replies back. */
-const PERL_RESP = String.raw`
-use strict; use warnings; use IO::Socket::UNIX; $| = 1;
-sub connect_to { IO::Socket::UNIX->new(Peer => $_[0]) or die "connect $_[0]: $!" }
-sub frame { my $o = "*" . scalar(@_) . "\r\n"; $o .= "\$" . length($_) . "\r\n$_\r\n" for @_; $o }
-sub reply {
-  my ($s) = @_; my $line = <$s>; return undef unless defined $line;
-  if ($line =~ /^\$(-?\d+)/) { return "(nil)" if $1 < 0; my $n = $1 + 2; my $data = ''; while (length($data) < $n) { my $got = read($s, $data, $n - length($data), length($data)); last unless $got } return substr($data, 0, $1) }
-  $line =~ s/\r\n$//; return $line;
-}
-`;
-
-function perl(body: string): string {
-  return `perl - <<'PERL'\n${PERL_RESP}\n${body}\nPERL\necho "perl=$?"`;
-}
-
-/** Samples the host's off-heap buffers (where socket data lives) while a run goes on. */
-function sampleHost(): { peakGrowth: () => number; stop: () => void } {
-  const base = process.memoryUsage().arrayBuffers;
-  let peak = base;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().arrayBuffers);
-  }, 5);
-  return { peakGrowth: () => peak - base, stop: () => clearInterval(timer) };
-}
 
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('host work a hook drives through the fakes'), () => {
   let session: ExecutorSession;

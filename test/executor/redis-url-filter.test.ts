@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToJson } from '../../src/executor/report.js';
 import { createExecutorSession, type ExecutorSession } from '../../src/executor/session.js';
 import { hasRedisServer, hookScript, sandboxMissing } from './helpers.js';
+import { perl, sampleHost } from './perl-hooks.js';
 
 const missing = sandboxMissing ?? (hasRedisServer ? undefined : 'redis-server is not installed (apt-get install redis-server)');
 if (missing) console.warn(`[redis-url filter tests] skipped: ${missing}`);
@@ -141,4 +142,24 @@ describe.skipIf(missing !== undefined)(`--redis-url: a filter in front of a real
     const after = redis.find((op) => op.kind === 'redis' && op.command[1] === 'after-subscribe');
     expect(after && after.kind === 'redis' && after.reply).toBe('OK');
   });
+
+  it('does not buffer replies a hook leaves unread: the proxy stops reading the server until they drain', async () => {
+    const sampler = sampleHost();
+    const result = await session
+      .runHook(
+        hookScript(
+          'pre',
+          `timeout 3 ${perl(String.raw`
+my $s = connect_to("/run/vah/redis.sock");
+print $s frame("SET", "big", "b" x (4 * 1024 * 1024)); print reply($s), "\n";
+print $s frame("GET", "big") for 1..150;
+sleep 30;`)}`,
+        ),
+      )
+      .finally(() => sampler.stop());
+    admin('DEL', 'big');
+    // 150 replies of 4 MiB are 600 MiB; the proxy holds a few MiB of them, the rest waits in the server.
+    expect(result.stdout).toMatch(/^\+OK\nperl=124\n$/);
+    expect(sampler.peakGrowth()).toBeLessThan(64 * 1024 * 1024);
+  }, 20_000);
 });
