@@ -15,6 +15,7 @@ import ccMatcherIgnored from './cc-matcher-ignored/index.js';
 import ccMatcherInvalid from './cc-matcher-invalid/index.js';
 import ccMatcherMcpServer from './cc-matcher-mcp-server/index.js';
 import ccOnceIgnored from './cc-once-ignored/index.js';
+import ccOutputInvalid from './cc-output-invalid/index.js';
 import ccPathUnquoted from './cc-path-unquoted/index.js';
 import ccPluginAgentHooks from './cc-plugin-agent-hooks/index.js';
 import ccScriptMissing from './cc-script-missing/index.js';
@@ -83,6 +84,7 @@ export const rules: Rule<unknown>[] = [
   ccMatcherInvalid,
   ccMatcherMcpServer,
   ccOnceIgnored,
+  ccOutputInvalid,
   ccPathUnquoted,
   ccPluginAgentHooks,
   ccScriptMissing,

@@ -1,10 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
+import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
-import type { SyntaxNode } from '../../src/shell/parser.js';
-
-/** Nodes a print may sit in and still run unconditionally, writing to the hook's stdout. */
-const UNCONDITIONAL = new Set(['program', 'redirected_statement', 'command']);
+import { commandNode, runsUnconditionally, writesStdout } from '../../src/shell/printed-text.js';
 
 /**
  * Claude Code parses a hook's stdout as JSON only when it starts with `{`:
@@ -32,7 +29,7 @@ export default defineRule({
     if (!firstJson) return;
     for (const print of prints) {
       if (print.command.start >= firstJson.command.start) break;
-      if (print.kind !== 'text' || !unconditional(print.command)) continue;
+      if (print.kind !== 'text' || !runsUnconditionally(print.command)) continue;
       const range = context.range(print.command.start, print.command.end);
       const end = context.range(print.command.end, print.command.end);
       context.report({
@@ -61,29 +58,4 @@ function printKind(command: ShellCommand): 'json' | 'text' | undefined {
   const text = first.value ?? first.text.replace(/^["']/, '');
   if (first.value === undefined && /^["']?\$/.test(first.text)) return undefined;
   return /^\s*[{[]/.test(text) ? 'json' : 'text';
-}
-
-function commandNode(command: ShellCommand): SyntaxNode | undefined {
-  const name = command.name.node;
-  return name.parent?.type === 'command' ? name.parent : name.parent?.parent?.type === 'command' ? name.parent.parent : undefined;
-}
-
-/** Not captured (`$(…)`), not piped on, not redirected away from stdout. */
-function writesStdout(node: SyntaxNode): boolean {
-  for (let parent = node.parent, child = node; parent; child = parent, parent = parent.parent) {
-    if (parent.type === 'command_substitution' || parent.type === 'process_substitution') return false;
-    if (parent.type === 'pipeline' && parent.namedChildren[parent.namedChildren.length - 1]?.id !== child.id) return false;
-    if (
-      parent.type === 'redirected_statement' &&
-      nodesOfType(parent, ['file_redirect']).some((r) => /^(?:1?>|&>|>>)/.test(r.text) && r.parent?.id === parent.id)
-    )
-      return false;
-  }
-  return true;
-}
-
-/** A print that runs whatever happens before it: not inside a branch, loop, function or `&&`/`||` list. */
-function unconditional(command: ShellCommand): boolean {
-  for (let node = commandNode(command)?.parent; node; node = node.parent) if (!UNCONDITIONAL.has(node.type)) return false;
-  return true;
 }

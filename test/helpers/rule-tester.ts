@@ -30,6 +30,9 @@ export interface RejectCase extends AcceptCase {
   }[];
 }
 
+/** How every finding's message starts (ESLint's style: what was expected, or what was not). */
+export const MESSAGE_STYLE = /^(Expected|Unexpected|Invalid|Disallowed)\b/;
+
 const HOOK_INDENT = 4;
 /** The script starts on line 6 of the wrapping profile. */
 const HOOK_FIRST_LINE = 6;

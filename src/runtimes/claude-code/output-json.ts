@@ -20,6 +20,8 @@ export interface OutputProblem {
   id: string;
   severity: 'error' | 'warning' | 'info';
   message: string;
+  /** For a problem inside the JSON object: the keys down to the field it is about (empty: the object itself). */
+  path?: string[];
 }
 
 export interface CheckedOutput {
@@ -53,9 +55,9 @@ const TOP_ONLY = new Set([...UNIVERSAL_OUTPUT_FIELDS, 'reason', 'suppressOrigina
 export function checkOutputJson(event: string, json: Record<string, unknown>, problems: OutputProblem[]): CheckedOutput {
   // A property, not a local: `invalid` flips it from inside a closure.
   const state: { valid: boolean } = { valid: true };
-  const invalid = (id: string, message: string): void => {
+  const invalid = (id: string, path: string[], message: string): void => {
     state.valid = false;
-    problems.push({ id, severity: 'error', message: `${message} Claude Code rejects the output (a non-blocking hook error).` });
+    problems.push({ id, severity: 'error', message: `${message} Claude Code rejects the output (a non-blocking hook error).`, path });
   };
   const result: CheckedOutput = { valid: true };
 
@@ -68,18 +70,21 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
       problems.push({
         id: 'wrong-level',
         severity: 'error',
+        path: [key],
         message: `Unexpected \`${key}\` at the top level: it is read only inside \`hookSpecificOutput\` (with \`hookEventName: "${event}"\`), so Claude Code ignores it.`,
       });
     else if (key === 'decision' || key === 'reason')
       problems.push({
         id: 'unknown-field',
         severity: 'warning',
+        path: [key],
         message: `Unexpected \`${key}\`: ${event} does not read a top-level ${key}; it is ignored.`,
       });
     else
       problems.push({
         id: 'unknown-field',
         severity: 'warning',
+        path: [key],
         message: `Unexpected field \`${key}\` in the output: Claude Code does not know it and ignores it.`,
       });
   }
@@ -87,13 +92,14 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
     problems.push({
       id: 'deprecated-field',
       severity: 'info',
+      path: ['suppressOutput'],
       message: 'Unexpected `suppressOutput`: it is accepted but has no effect in current Claude Code.',
     });
   if ('continue' in json && typeof json.continue !== 'boolean')
-    invalid('invalid-value', `Invalid \`continue\`: expected true or false, got ${show(json.continue)}.`);
+    invalid('invalid-value', ['continue'], `Invalid \`continue\`: expected true or false, got ${show(json.continue)}.`);
   for (const key of ['stopReason', 'systemMessage', 'reason'] as const)
     if (key in json && typeof json[key] !== 'string')
-      invalid('invalid-value', `Invalid \`${key}\`: expected a string, got ${show(json[key])}.`);
+      invalid('invalid-value', [key], `Invalid \`${key}\`: expected a string, got ${show(json[key])}.`);
   if (json.continue === false) result.stop = typeof json.stopReason === 'string' ? { reason: json.stopReason } : {};
 
   // Top-level decision: `block` on the events that read it; on PreToolUse the deprecated approve/block.
@@ -106,13 +112,15 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
         problems.push({
           id: 'deprecated-decision',
           severity: 'warning',
-          message: `Deprecated \`decision: "${topDecision}"\` on PreToolUse: it still maps to \`${mapped}\`, but write \`hookSpecificOutput.permissionDecision: "${mapped}"\` with \`permissionDecisionReason\`.`,
+          path: ['decision'],
+          message: `Unexpected deprecated \`decision: "${topDecision}"\` on PreToolUse: it still maps to \`${mapped}\`, but write \`hookSpecificOutput.permissionDecision: "${mapped}"\` with \`permissionDecisionReason\`.`,
         });
         result.decision = mapped;
         if (topReason !== undefined) result.reason = topReason;
       } else
         invalid(
           'invalid-value',
+          ['decision'],
           `Invalid \`decision\` ${show(topDecision)}: PreToolUse decides with \`hookSpecificOutput.permissionDecision\`.`,
         );
     } else if (topDecision === 'block') {
@@ -122,27 +130,34 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
         problems.push({
           id: 'block-without-reason',
           severity: 'error',
+          path: ['decision'],
           message: `Expected \`reason\` with \`decision: "block"\`: ${event} needs it to tell Claude how to continue.`,
         });
     } else if (topDecision === 'approve')
       problems.push({
         id: 'deprecated-decision',
         severity: 'warning',
-        message: `Deprecated \`decision: "approve"\`: it has no effect on ${event}; omit \`decision\` to let the action proceed.`,
+        path: ['decision'],
+        message: `Unexpected deprecated \`decision: "approve"\`: it has no effect on ${event}; omit \`decision\` to let the action proceed.`,
       });
-    else invalid('invalid-value', `Invalid \`decision\` ${show(topDecision)}: the only value is "block" (omit it to allow).`);
+    else invalid('invalid-value', ['decision'], `Invalid \`decision\` ${show(topDecision)}: the only value is "block" (omit it to allow).`);
   }
 
   const specific = json.hookSpecificOutput;
   if (specific !== undefined) {
     if (!specific || typeof specific !== 'object' || Array.isArray(specific)) {
-      invalid('invalid-value', `Invalid \`hookSpecificOutput\`: expected an object, got ${show(specific)}.`);
+      invalid('invalid-value', ['hookSpecificOutput'], `Invalid \`hookSpecificOutput\`: expected an object, got ${show(specific)}.`);
     } else {
       const nested = specific as Record<string, unknown>;
       const name = nested.hookEventName;
-      if (name === undefined) invalid('event-name-mismatch', `Expected \`hookSpecificOutput.hookEventName: "${event}"\`; it is missing.`);
+      if (name === undefined)
+        invalid('event-name-mismatch', ['hookSpecificOutput'], `Expected \`hookSpecificOutput.hookEventName: "${event}"\`; it is missing.`);
       else if (name !== event)
-        invalid('event-name-mismatch', `Unexpected \`hookEventName: ${show(name)}\` in the output of a ${event} hook.`);
+        invalid(
+          'event-name-mismatch',
+          ['hookSpecificOutput', 'hookEventName'],
+          `Unexpected \`hookEventName: ${show(name)}\` in the output of a ${event} hook.`,
+        );
       const known = new Set(HOOK_SPECIFIC_FIELDS[event] ?? []);
       for (const key of Object.keys(nested)) {
         if (key === 'hookEventName' || known.has(key)) continue;
@@ -150,12 +165,14 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
           problems.push({
             id: 'wrong-level',
             severity: 'error',
+            path: ['hookSpecificOutput', key],
             message: `Unexpected \`${key}\` inside \`hookSpecificOutput\`: it is read at the top level of the output, so Claude Code ignores it.`,
           });
         else
           problems.push({
             id: 'unknown-field',
             severity: 'warning',
+            path: ['hookSpecificOutput', key],
             message: `Unexpected \`hookSpecificOutput.${key}\`: ${event} does not read it${known.size ? ` (it reads ${[...known].join(', ')})` : ''}; it is ignored.`,
           });
       }
@@ -171,7 +188,7 @@ function checkSpecific(
   event: string,
   nested: Record<string, unknown>,
   result: CheckedOutput,
-  invalid: (id: string, message: string) => void,
+  invalid: (id: string, path: string[], message: string) => void,
 ): void {
   const decisions = PERMISSION_DECISIONS_OF[event];
   if (decisions && nested.permissionDecision !== undefined) {
@@ -180,7 +197,12 @@ function checkSpecific(
       result.decision = value as Decision;
       if (typeof nested.permissionDecisionReason === 'string') result.reason = nested.permissionDecisionReason;
       else delete result.reason;
-    } else invalid('invalid-value', `Invalid \`permissionDecision\` ${show(value)}: expected ${decisions.join(', ')}.`);
+    } else
+      invalid(
+        'invalid-value',
+        ['hookSpecificOutput', 'permissionDecision'],
+        `Invalid \`permissionDecision\` ${show(value)}: expected ${decisions.join(', ')}.`,
+      );
   }
   if (event === 'PermissionRequest' && nested.decision !== undefined) {
     const decision: unknown = nested.decision;
@@ -192,13 +214,18 @@ function checkSpecific(
     } else
       invalid(
         'invalid-value',
+        ['hookSpecificOutput', 'decision'],
         `Invalid \`hookSpecificOutput.decision\`: expected { behavior: "allow" | "deny" }, got ${show(nested.decision)}.`,
       );
   }
   if ((event === 'Elicitation' || event === 'ElicitationResult') && nested.action !== undefined) {
     if (nested.action === 'decline' || nested.action === 'cancel') result.decision = 'block';
     else if (nested.action !== 'accept')
-      invalid('invalid-value', `Invalid \`action\` ${show(nested.action)}: expected accept, decline or cancel.`);
+      invalid(
+        'invalid-value',
+        ['hookSpecificOutput', 'action'],
+        `Invalid \`action\` ${show(nested.action)}: expected accept, decline or cancel.`,
+      );
   }
 }
 

@@ -1,0 +1,226 @@
+import { commandBase } from './analysis.js';
+import type { ShellCommand } from './commands.js';
+import { nodesOfType } from './node-index.js';
+import type { SyntaxNode } from './parser.js';
+
+/**
+ * What a command writes to stdout, as text placed in the script: for rules
+ * that read the JSON a hook prints (Claude Code reads its decisions there).
+ * Each character of the text knows the script offset it comes from, so a
+ * finding about a key of the printed JSON lands on that key in the file,
+ * through quotes and escapes. Where the shell substitutes a value (`$x`,
+ * `$(…)`, a printf conversion) the text holds one EXPANSION_MARK at the
+ * expansion's start.
+ */
+export interface PrintedText {
+  text: string;
+  /** Where in the script each character of `text` comes from: the start of its source (an escape's backslash, an expansion's `$`)… */
+  offsets: number[];
+  /** …and the end of it. */
+  ends: number[];
+}
+
+/** Stands for a value the shell substitutes at run time (a private-use character: valid inside a JSON string). */
+export const EXPANSION_MARK = '\uE000';
+
+const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion']);
+
+/** The `command` node a parsed command sits in, if any. */
+export function commandNode(command: ShellCommand): SyntaxNode | undefined {
+  const name = command.name.node;
+  return name.parent?.type === 'command' ? name.parent : name.parent?.parent?.type === 'command' ? name.parent.parent : undefined;
+}
+
+/** Nodes a command may sit in and still run whatever happens before it. */
+const UNCONDITIONAL = new Set(['program', 'redirected_statement', 'command']);
+
+/** A command that runs whatever happens before it: not inside a branch, loop, function or `&&`/`||` list. */
+export function runsUnconditionally(command: ShellCommand): boolean {
+  for (let node = commandNode(command)?.parent; node; node = node.parent) if (!UNCONDITIONAL.has(node.type)) return false;
+  return true;
+}
+
+/** Not captured (`$(…)`), not piped on, not redirected away from stdout. */
+export function writesStdout(node: SyntaxNode): boolean {
+  for (let parent = node.parent, child = node; parent; child = parent, parent = parent.parent) {
+    if (parent.type === 'command_substitution' || parent.type === 'process_substitution') return false;
+    if (parent.type === 'pipeline' && parent.namedChildren[parent.namedChildren.length - 1]?.id !== child.id) return false;
+    if (
+      parent.type === 'redirected_statement' &&
+      nodesOfType(parent, ['file_redirect']).some((r) => /^(?:1?>|&>|>>)/.test(r.text) && r.parent?.id === parent.id)
+    )
+      return false;
+  }
+  return true;
+}
+
+/**
+ * The text `echo ARG`, `printf FORMAT [ARGS]` or `cat <<EOF` writes to
+ * stdout, when it is one piece the script spells out; undefined for any
+ * other command, output that goes elsewhere, or text the shell would
+ * reshape in ways not followed here (`echo -e` escapes, unquoted globs and
+ * braces, `$'…'`, a printf format used more than once).
+ */
+export function printedText(command: ShellCommand, source: string): PrintedText | undefined {
+  const node = commandNode(command);
+  if (!node || !writesStdout(node)) return undefined;
+  switch (commandBase(command)) {
+    case 'echo':
+      return echoText(command, source);
+    case 'printf':
+      return printfText(command, source);
+    case 'cat':
+      return command.args.every((a) => a.value === '-') ? heredocText(node, source) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function echoText(command: ShellCommand, source: string): PrintedText | undefined {
+  let at = 0;
+  let interprets = false;
+  for (; at < command.args.length && /^-[neE]+$/.test(command.args[at]!.value ?? ''); at++)
+    if (command.args[at]!.value!.includes('e')) interprets = true;
+  if (command.args.length !== at + 1) return undefined;
+  const text = mapWord(command.args[at]!.node, source);
+  return text && !(interprets && text.text.includes('\\')) ? text : undefined;
+}
+
+function printfText(command: ShellCommand, source: string): PrintedText | undefined {
+  const args = command.args[0]?.value === '--' ? command.args.slice(1) : command.args;
+  // `printf -v NAME` assigns instead of printing.
+  if (!args[0] || args[0].value?.startsWith('-')) return undefined;
+  const format = mapWord(args[0].node, source);
+  return format && printfOutput(format, args.length - 1);
+}
+
+/** The here-document of `cat <<EOF`. */
+function heredocText(node: SyntaxNode, source: string): PrintedText | undefined {
+  const redirect =
+    node.parent?.type === 'redirected_statement' ? node.parent.namedChildren.find((c) => c?.type === 'heredoc_redirect') : undefined;
+  const body = redirect?.namedChildren.find((c) => c?.type === 'heredoc_body');
+  const start = redirect?.namedChildren.find((c) => c?.type === 'heredoc_start');
+  if (!body || !start) return undefined;
+  const out = new Mapped();
+  // A quoted delimiter (`<<'EOF'`, `<<"EOF"`, `<<\EOF`) leaves the body as it is written.
+  if (/['"\\]/.test(start.text)) return out.literal(source, body.startIndex, body.endIndex).done();
+  return mapExpanding(body, body.startIndex, body.endIndex, source, out, HEREDOC_ESCAPES) ? out.done() : undefined;
+}
+
+class Mapped {
+  text = '';
+  offsets: number[] = [];
+  ends: number[] = [];
+  add(char: string, offset: number, end = offset + 1): this {
+    this.text += char;
+    this.offsets.push(offset);
+    this.ends.push(end);
+    return this;
+  }
+  literal(source: string, from: number, to: number): this {
+    for (let i = from; i < to; i++) this.add(source[i]!, i);
+    return this;
+  }
+  done(): PrintedText {
+    return { text: this.text, offsets: this.offsets, ends: this.ends };
+  }
+}
+
+/** After a backslash, the characters that it escapes: inside double quotes, and in an unquoted here-document. */
+const DOUBLE_QUOTE_ESCAPES = '$`"\\\n';
+const HEREDOC_ESCAPES = '$`\\\n';
+
+/** A word's value with quotes removed and expansions marked; undefined for a shape not followed. */
+function mapWord(node: SyntaxNode, source: string, out = new Mapped()): PrintedText | undefined {
+  const ok = (n: SyntaxNode): boolean => {
+    switch (n.type) {
+      case 'raw_string':
+        out.literal(source, n.startIndex + 1, n.endIndex - 1);
+        return true;
+      case 'string':
+        return mapExpanding(n, n.startIndex + 1, n.endIndex - 1, source, out, DOUBLE_QUOTE_ESCAPES);
+      case 'word':
+      case 'number':
+        return mapUnquoted(source, n.startIndex, n.endIndex, out);
+      case 'concatenation':
+        return n.children.every((child) => child !== null && ok(child));
+      default:
+        if (!EXPANSIONS.has(n.type)) return false;
+        out.add(EXPANSION_MARK, n.startIndex, n.endIndex);
+        return true;
+    }
+  };
+  return ok(node) ? out.done() : undefined;
+}
+
+/** Unquoted text: a backslash quotes the next character; globs and braces would reshape it, so they end the reading. */
+function mapUnquoted(source: string, from: number, to: number, out: Mapped): boolean {
+  for (let i = from; i < to; i++) {
+    const char = source[i]!;
+    if ('*?[]{}$`~'.includes(char)) return false;
+    if (char === '\\' && i + 1 < to) out.add(source[i + 1]!, i++, i + 1);
+    else out.add(char, i);
+  }
+  return true;
+}
+
+/** Double-quoted text or an unquoted here-document: literal text, escapes, and the expansions tree-sitter found. */
+function mapExpanding(node: SyntaxNode, from: number, to: number, source: string, out: Mapped, escapes: string): boolean {
+  let at = from;
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === 'string_content' || child.type === 'heredoc_content') continue;
+    if (!EXPANSIONS.has(child.type)) return false;
+    if (!mapEscaped(source, at, child.startIndex, out, escapes)) return false;
+    out.add(EXPANSION_MARK, child.startIndex, child.endIndex);
+    at = child.endIndex;
+  }
+  return mapEscaped(source, at, to, out, escapes);
+}
+
+function mapEscaped(source: string, from: number, to: number, out: Mapped, escapes: string): boolean {
+  for (let i = from; i < to; i++) {
+    const char = source[i]!;
+    if (char === '\\' && i + 1 < to && escapes.includes(source[i + 1]!)) {
+      if (source[i + 1] !== '\n') out.add(source[i + 1]!, i, i + 2);
+      i++;
+    } else if (char === '`' || (char === '$' && /[\w{(@*#?!$-]/.test(source[i + 1] ?? ''))) {
+      // An expansion tree-sitter left inside the text: its value is not known.
+      return false;
+    } else out.add(char, i);
+  }
+  return true;
+}
+
+const CONVERSION = /^%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?[diouxXfeEgGcsbq]/;
+const PRINTF_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', "'": "'", n: '\n', t: '\t', r: '\r' };
+
+/** printf's output for a format given `values` arguments: its escapes decoded, each conversion marked as an expansion. */
+function printfOutput(format: PrintedText, values: number): PrintedText | undefined {
+  const out = new Mapped();
+  let conversions = 0;
+  const { text, offsets, ends } = format;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (char === '\\') {
+      const decoded = PRINTF_ESCAPES[text[i + 1] ?? ''];
+      if (decoded === undefined) return undefined;
+      out.add(decoded, offsets[i]!, ends[i + 1]);
+      i++;
+    } else if (char === '%') {
+      if (text[i + 1] === '%') {
+        out.add('%', offsets[i]!, ends[i + 1]);
+        i++;
+        continue;
+      }
+      const conversion = CONVERSION.exec(text.slice(i));
+      if (!conversion || conversion[0].includes('*')) return undefined;
+      out.add(EXPANSION_MARK, offsets[i]!, ends[i + conversion[0].length - 1]);
+      conversions++;
+      i += conversion[0].length - 1;
+    } else out.add(char, offsets[i]!, ends[i]);
+  }
+  // More values than conversions: printf prints the format again for the rest.
+  if (conversions > 0 && values > conversions) return undefined;
+  return out.done();
+}

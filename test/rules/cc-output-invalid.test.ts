@@ -1,0 +1,286 @@
+// cc-output-invalid reads the JSON a Claude Code hook prints as the shell prints it and places each
+// finding on its key or value in the file: here in `.claude/settings.json`, where the command is a JSON
+// string, so every position also crosses the JSON string's escapes.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import rule from '../../rules/cc-output-invalid/index.js';
+import { defaultConfig } from '../../src/engine/config.js';
+import { lintInputs } from '../../src/engine/lint.js';
+import { withReferencedScripts } from '../../src/runtimes/claude-code/expand.js';
+import { MESSAGE_STYLE } from '../helpers/rule-tester.js';
+
+interface Handler {
+  event: string;
+  command: string;
+  async?: boolean;
+}
+
+/** A settings file on one line: a finding's column is where its needle first occurs in it. */
+function settings(handlers: Handler[]): string {
+  const hooks: Record<string, unknown[]> = {};
+  for (const { event, command, async } of handlers)
+    (hooks[event] ??= []).push({ matcher: '*', hooks: [{ type: 'command', command, ...(async ? { async } : {}) }] });
+  return JSON.stringify({ hooks });
+}
+
+async function findings(text: string) {
+  const config = defaultConfig();
+  const [result] = await lintInputs([{ filePath: '/virtual/project/.claude/settings.json', text }], { rules: [rule], config });
+  return result!.diagnostics.filter((d) => d.ruleId === rule.id);
+}
+
+/** The 1-based column of `needle` in the one-line file (after `from`, when the same text occurs earlier). */
+function columnOf(text: string, needle: string, from = ''): number {
+  const index = text.indexOf(needle, from ? text.indexOf(from) : 0);
+  if (index < 0) throw new Error(`no ${needle} in ${text}`);
+  return index + 1;
+}
+
+interface Expected {
+  /** The finding starts at this text of the file and spans it. */
+  at: string;
+  after?: string;
+  severity?: 'error' | 'warning' | 'info';
+  message: RegExp;
+}
+
+const reject: { name: string; handlers: Handler[]; expected: Expected[] }[] = [
+  {
+    name: 'a top-level decision PreToolUse does not read',
+    handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny", "reason": "no"}'` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny": PreToolUse decides with `hookSpecificOutput.permissionDecision`/ }],
+  },
+  {
+    name: 'permissionDecision outside hookSpecificOutput, in a double-quoted echo with an expansion',
+    handlers: [
+      { event: 'PreToolUse', command: `echo "{\\"permissionDecision\\": \\"deny\\", \\"permissionDecisionReason\\": \\"$cmd\\"}"` },
+    ],
+    expected: [
+      { at: '\\\\\\"permissionDecision\\\\\\"', message: /Unexpected `permissionDecision` at the top level/ },
+      { at: '\\\\\\"permissionDecisionReason\\\\\\"', message: /Unexpected `permissionDecisionReason` at the top level/ },
+    ],
+  },
+  {
+    name: 'another event’s name',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `printf '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny"}}\\n'`,
+      },
+    ],
+    expected: [{ at: '\\"PostToolUse\\"', message: /Unexpected `hookEventName: "PostToolUse"` in the output of a PreToolUse hook/ }],
+  },
+  {
+    name: 'a branch naming an event Claude Code does not have',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `if [ "$e" = x ]; then\n  echo '{"hookSpecificOutput": {"hookEventName": "PreToolCall", "permissionDecision": "deny"}}'\nfi`,
+      },
+    ],
+    expected: [{ at: '\\"PreToolCall\\"', message: /Unexpected `hookEventName: "PreToolCall"` in the output of a PreToolUse hook/ }],
+  },
+  {
+    name: 'an unknown permissionDecision beside a printf conversion',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `printf '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "block", "permissionDecisionReason": "%s"}}' "$cmd"`,
+      },
+    ],
+    expected: [{ at: '\\"block\\"', message: /Invalid `permissionDecision` "block": expected deny, defer, ask, allow/ }],
+  },
+  {
+    name: 'no hookEventName in an unquoted here-document',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `cat <<EOF\n{"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "$cmd"}}\nEOF`,
+      },
+    ],
+    expected: [{ at: '\\"hookSpecificOutput\\"', message: /Expected `hookSpecificOutput.hookEventName: "PreToolUse"`; it is missing/ }],
+  },
+  {
+    name: 'a trailing comma in a whole object',
+    handlers: [
+      { event: 'PreToolUse', command: `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",}}'` },
+    ],
+    expected: [{ at: '}', after: '\\"deny\\",', message: /Invalid JSON in the hook's output \(property name expected\)/ }],
+  },
+  {
+    name: 'Stop blocking without a reason',
+    handlers: [{ event: 'Stop', command: `jq -e .stop_hook_active >/dev/null && exit 0\necho '{"decision": "block"}'` }],
+    expected: [{ at: '\\"decision\\"', message: /Expected `reason` with `decision: "block"`: Stop needs it/ }],
+  },
+  {
+    name: 'PreModelSwitch has no defer',
+    handlers: [
+      {
+        event: 'PreModelSwitch',
+        command: `echo '{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "defer"}}'`,
+      },
+    ],
+    expected: [{ at: '\\"defer\\"', message: /Invalid `permissionDecision` "defer": expected deny, ask, allow/ }],
+  },
+  {
+    name: 'the deprecated approve, as a warning',
+    handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "approve"}'` }],
+    expected: [{ at: '\\"decision\\"', severity: 'warning', message: /Unexpected deprecated `decision: "approve"` on PreToolUse/ }],
+  },
+  {
+    name: 'a field with no effect, as info',
+    handlers: [{ event: 'PostToolUse', command: `echo '{"suppressOutput": true}'` }],
+    expected: [{ at: '\\"suppressOutput\\"', severity: 'info', message: /it is accepted but has no effect/ }],
+  },
+  {
+    name: 'fields the event does not read, as warnings',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "updatedToolOutput": "x"}, "verdict": 1}'`,
+      },
+    ],
+    expected: [
+      {
+        at: '\\"updatedToolOutput\\"',
+        severity: 'warning',
+        message: /Unexpected `hookSpecificOutput.updatedToolOutput`: PreToolUse does not read it/,
+      },
+      { at: '\\"verdict\\"', severity: 'warning', message: /Unexpected field `verdict` in the output/ },
+    ],
+  },
+  {
+    name: 'a concatenation of quoted parts',
+    handlers: [{ event: 'UserPromptSubmit', command: `echo '{"decision": "deny", "reason": "'"$why"'"}'` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny": the only value is "block"/ }],
+  },
+];
+
+const accept: { name: string; handlers: Handler[] }[] = [
+  {
+    name: 'the documented PreToolUse denial',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}'`,
+      },
+    ],
+  },
+  {
+    name: 'a decision the shell fills in',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"$D\\"}}"`,
+      },
+    ],
+  },
+  {
+    name: 'an event name the shell fills in, with the rest right for the event',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `printf '{"hookSpecificOutput": {"hookEventName": "%s", "permissionDecision": "ask"}}' "$EVENT"`,
+      },
+    ],
+  },
+  {
+    name: 'a raw value the shell fills in',
+    handlers: [{ event: 'PreToolUse', command: `echo "{\\"continue\\": $GO, \\"decision\\": \\"deny\\"}"` }],
+  },
+  { name: 'a key the shell fills in', handlers: [{ event: 'PreToolUse', command: `echo "{\\"$KEY\\": \\"deny\\"}"` }] },
+  {
+    name: 'an object printed line by line',
+    handlers: [{ event: 'PreToolUse', command: `echo '{'\necho '"decision": "deny",'\necho '}'` }],
+  },
+  { name: 'output to stderr', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}' >&2` }] },
+  { name: 'output captured', handlers: [{ event: 'PreToolUse', command: `x=$(echo '{"decision": "deny"}')` }] },
+  { name: 'output piped on', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}' | jq .` }] },
+  { name: 'jq builds it', handlers: [{ event: 'PreToolUse', command: `jq -n '{decision: "deny"}'` }] },
+  { name: 'echo -e with escapes', handlers: [{ event: 'PreToolUse', command: `echo -e '{"decision":\\t"deny"}'` }] },
+  { name: 'a printf format used again for extra values', handlers: [{ event: 'PreToolUse', command: `printf '{"decision": "%s"}' a b` }] },
+  { name: 'an async hook', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}'`, async: true }] },
+  {
+    name: 'UserPromptSubmit blocking with a reason',
+    handlers: [{ event: 'UserPromptSubmit', command: `echo '{"decision": "block", "reason": "no"}'` }],
+  },
+  {
+    name: 'a quoted here-document',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `cat <<'EOF'\n{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "$y"}}\nEOF`,
+      },
+    ],
+  },
+  {
+    name: 'a branch answering another event, for handlers this file does not show',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `if [ "$e" = PermissionRequest ]; then\n  echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}'\nfi`,
+      },
+    ],
+  },
+  { name: 'text that is not JSON', handlers: [{ event: 'PreToolUse', command: `echo '{not json'` }] },
+];
+
+describe('cc-output-invalid', () => {
+  it.each(reject)('rejects $name', async ({ handlers, expected }) => {
+    const text = settings(handlers);
+    const found = await findings(text);
+    expect(found.map((d) => `${d.column} ${d.message}`)).toHaveLength(expected.length);
+    expected.forEach((want, i) => {
+      const d = found[i]!;
+      expect(d.message).toMatch(want.message);
+      expect(d.message).toMatch(MESSAGE_STYLE);
+      expect(d.line).toBe(1);
+      const column = columnOf(text, want.at, want.after);
+      expect({ column: d.column, endColumn: d.endColumn }).toEqual({ column, endColumn: column + want.at.length });
+      expect(d.severity).toBe(want.severity ?? 'error');
+    });
+  });
+
+  it.each(accept)('accepts $name', async ({ handlers }) => {
+    expect((await findings(settings(handlers))).map((d) => d.message)).toEqual([]);
+  });
+
+  it('judges a script several events run as the event its output names, else by what is wrong for every one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-cc-output-'));
+    try {
+      mkdirSync(join(dir, '.claude', 'hooks'), { recursive: true });
+      const script = [
+        'if [ "$(jq -r .hook_event_name)" = PreToolUse ]; then',
+        `  echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'`,
+        // Judged as PreToolUse's output only: wrong there (PostToolUse would reject it for its name anyway).
+        `  echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "block"}}'`,
+        'else',
+        // Deprecated on PreToolUse, right on PostToolUse: not wrong for both.
+        `  echo '{"decision": "block", "reason": "no"}'`,
+        'fi',
+        `echo '{"permissionDecision": "deny"}'`,
+      ].join('\n');
+      writeFileSync(join(dir, '.claude', 'hooks', 'guard.sh'), script);
+      const command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
+      const path = join(dir, '.claude', 'settings.json');
+      writeFileSync(
+        path,
+        settings([
+          { event: 'PreToolUse', command },
+          { event: 'PostToolUse', command },
+        ]),
+      );
+      const inputs = await withReferencedScripts([{ filePath: path, bytes: readFileSync(path) }]);
+      const results = await lintInputs(inputs, { rules: [rule], config: defaultConfig() });
+      const guard = results.find((r) => r.filePath.endsWith('guard.sh'));
+      expect(guard?.diagnostics.map((d) => `${d.line}:${d.column}-${d.endColumn} ${d.message.slice(0, 45)}`)).toEqual([
+        '3:86-93 Invalid `permissionDecision` "block": expecte',
+        '7:8-28 Unexpected `permissionDecision` at the top le',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
