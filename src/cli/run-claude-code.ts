@@ -11,7 +11,7 @@ import {
   type ExecutorSessionOptions,
 } from '../executor/session.js';
 import { SANDBOX_PATHS } from '../executor/shims.js';
-import { EVENT_NAMES, effectiveEvent, eventSpec } from '../runtimes/claude-code/contract.js';
+import { EVENT_NAMES, effectiveEvent, eventSpec, sessionEndOverrideMs } from '../runtimes/claude-code/contract.js';
 import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
@@ -84,12 +84,18 @@ export function checkEventRequest(request: EventRequest): void {
     throw new ClaudeCodeUsageError(`${request.event} is not a tool event: --tool and --tool-input apply to PreToolUse, PostToolUse, ...`);
 }
 
+/** How `run --event` and `test` run events: a cap on each handler's timeout, and the SessionEnd budget the environment sets, as Claude Code started there would read it. */
+export function eventRunOptions(io: CliIO, timeoutCapSeconds: number | undefined): { timeoutCapSeconds?: number; sessionEndMs?: number } {
+  const sessionEndMs = sessionEndOverrideMs(io.env);
+  return { ...(timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {}), ...(sessionEndMs !== undefined ? { sessionEndMs } : {}) };
+}
+
 /** Runs one event against a loaded target in an open session. */
 export async function runEventRequest(
   session: ExecutorSession,
   target: ClaudeCodeTarget,
   asked: EventRequest,
-  options: { timeoutCapSeconds?: number; agentId?: string } = {},
+  options: { timeoutCapSeconds?: number; agentId?: string; sessionEndMs?: number } = {},
 ): Promise<ClaudeCodeEventReport> {
   const request = { ...asked, event: eventFor(target, asked.event) };
   const inSandbox = session.mode === 'bwrap';
@@ -113,6 +119,7 @@ export async function runEventRequest(
     projectRoot: target.projectRoot,
     ...(options.timeoutCapSeconds !== undefined ? { timeoutCapSeconds: options.timeoutCapSeconds } : {}),
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+    ...(options.sessionEndMs !== undefined ? { sessionEndMs: options.sessionEndMs } : {}),
   });
 }
 
@@ -204,7 +211,7 @@ export async function runClaudeCodeCommand(
   if (typeof session === 'number') return session;
   let report: ClaudeCodeEventReport;
   try {
-    report = await runEventRequest(session, loaded, request, timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {});
+    report = await runEventRequest(session, loaded, request, eventRunOptions(io, timeoutCapSeconds));
   } finally {
     await session.close();
   }

@@ -14,7 +14,7 @@ import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claud
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
-import { openSession, openTarget, runEventRequest } from './run-claude-code.js';
+import { eventRunOptions, openSession, openTarget, runEventRequest } from './run-claude-code.js';
 import { stringifyJson } from '../text/control-chars.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
@@ -162,7 +162,7 @@ export async function testCommand(
         },
         // One copy of the project for the whole table, as one session has one project: copying a
         // real repository (node_modules and all) per case would cost more than the cases.
-        timeoutCapSeconds !== undefined ? { timeoutCapSeconds } : {},
+        eventRunOptions(io, timeoutCapSeconds),
       );
       results.push(judgeCase(testCase, eventReport, claudeCodeRunToJson(eventReport, targetShown, io.cwd)));
     }

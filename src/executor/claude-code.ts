@@ -39,6 +39,8 @@ export interface ClaudeCodeEventOptions {
   timeoutCapSeconds?: number;
   /** Whose workspace (copy of the project) the handlers share; runs under another id get a fresh copy. */
   agentId?: string;
+  /** The SessionEnd budget CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets, in milliseconds (contract: sessionEndOverrideMs). */
+  sessionEndMs?: number;
 }
 
 export type HandlerReport =
@@ -163,8 +165,8 @@ export async function runClaudeCodeEvent(
         claudePid: session.mode === 'bwrap' ? 1 : process.pid,
       });
       const argv = handlerArgv(handler, env);
-      // SessionEnd handlers share one budget, raised by their settings-file timeouts (§2.4).
-      const configured = handlerTimeoutSeconds(handler, event, siblings);
+      // SessionEnd handlers share one budget, raised by their settings-file timeouts or set by the environment (§2.4).
+      const configured = handlerTimeoutSeconds(handler, event, siblings, options.sessionEndMs);
       const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
       const result = await session.runHook(asHookScript(handler), {
         agentId,

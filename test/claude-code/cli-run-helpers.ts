@@ -20,14 +20,14 @@ export function cliRunHelpers(prefix: string) {
     return base;
   }
 
-  async function cli(args: string[], cwd: string) {
-    const io = memoryIO({ cwd });
+  async function cli(args: string[], cwd: string, env?: Record<string, string>) {
+    const io = memoryIO({ cwd, ...(env ? { env: { NO_COLOR: '1', ...env } } : {}) });
     const code = await main(args, io);
     return { code, out: io.out(), err: io.err() };
   }
 
-  async function runJson(args: string[], cwd: string): Promise<ClaudeCodeRunJson> {
-    const { code, out, err } = await cli([...args, '--format', 'json'], cwd);
+  async function runJson(args: string[], cwd: string, env?: Record<string, string>): Promise<ClaudeCodeRunJson> {
+    const { code, out, err } = await cli([...args, '--format', 'json'], cwd, env);
     expect(err).toBe('');
     expect(code).toBe(0);
     return JSON.parse(out) as ClaudeCodeRunJson;

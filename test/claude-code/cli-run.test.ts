@@ -267,50 +267,6 @@ Skill.
     },
   );
 
-  it(needsSandbox('stops a handler at its own timeout in seconds: it renders no decision, and the guard fails open'), async () => {
-    const dir = project('slow', {
-      '.claude/settings.json': JSON.stringify({
-        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sleep 20; echo late >&2; exit 2', timeout: 1 }] }] },
-      }),
-    });
-    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreToolUse', '--tool-input', '{"command":"rm -rf /"}'], dir);
-    expect(report).toMatchObject({ blocked: false, decision: 'none' });
-    expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1, exitCode: null });
-    expect(report.problems.map((p) => p.ruleId)).toEqual(['claude-code-output/timed-out']);
-  });
-
-  it(needsSandbox('blocks a model switch when its PreModelSwitch handler times out'), async () => {
-    const dir = project('model-switch', {
-      '.claude/settings.json': JSON.stringify({
-        hooks: { PreModelSwitch: [{ hooks: [{ type: 'command', command: 'sleep 20', timeout: 1 }] }] },
-      }),
-    });
-    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreModelSwitch'], dir);
-    expect(report).toMatchObject({ blocked: true, decision: 'block' });
-    expect(report.input).toMatchObject({ hook_event_name: 'PreModelSwitch', requested_model: 'opus', source: 'command' });
-    expect(report.handlers[0]).toMatchObject({ ran: true, timedOut: true, timeoutSeconds: 1 });
-  });
-
-  it(needsSandbox('gives SessionEnd handlers the shared budget, and runs identical handlers once'), async () => {
-    const dir = project('end', {
-      '.claude/settings.json': JSON.stringify({
-        hooks: {
-          SessionEnd: [
-            { hooks: [{ type: 'command', command: 'echo bye' }] },
-            { matcher: 'other', hooks: [{ type: 'command', command: 'echo bye' }] },
-          ],
-          SessionStart: [{ hooks: [{ type: 'command', command: 'true', timeout: 5 }] }],
-        },
-      }),
-    });
-    const report = await runJson(['run', '.claude/settings.json', '--event', 'SessionEnd'], dir);
-    expect(report.handlers).toHaveLength(1);
-    expect(report.handlers[0]).toMatchObject({ ran: true, timeoutSeconds: 1.5, stdout: 'bye\n' });
-    expect(report.notRun).toEqual([
-      expect.objectContaining({ ran: false, why: expect.stringContaining('identical to SessionEnd[0].hooks[0]') }),
-    ]);
-  });
-
   it(needsSandbox('lists http, prompt, agent and mcp_tool handlers as not run, with why'), async () => {
     const dir = project('kinds', {
       '.claude/settings.json': JSON.stringify({

@@ -5,8 +5,10 @@ import {
   eventSpec,
   exactMatcherNames,
   handlerFields,
+  handlerTimeoutSeconds,
   isMcpServerOnly,
   matcherForm,
+  sessionEndOverrideMs,
 } from '../../src/runtimes/claude-code/contract.js';
 import * as claudeFlow from '../../src/runtimes/claude-flow/contract.js';
 
@@ -41,6 +43,23 @@ describe('Claude Code contract', () => {
     expect(defaultTimeoutSeconds('prompt', 'Stop')).toBe(30);
     // PreModelSwitch: 30 s by default (§9).
     expect(defaultTimeoutSeconds('command', 'PreModelSwitch')).toBe(30);
+  });
+
+  it('shares one SessionEnd budget: 1.5 s, raised by settings-file timeouts to 60 s, or what the environment sets (§2.4, §9)', () => {
+    const settings = { source: 'settings' as const };
+    const plugin = { source: 'plugin-hooks' as const };
+    expect(handlerTimeoutSeconds(settings, 'SessionEnd')).toBe(1.5);
+    expect(handlerTimeoutSeconds(settings, 'SessionEnd', [settings, { ...settings, timeout: 20 }])).toBe(20);
+    expect(handlerTimeoutSeconds(settings, 'SessionEnd', [{ ...settings, timeout: 600 }])).toBe(60);
+    expect(handlerTimeoutSeconds(plugin, 'SessionEnd', [{ ...plugin, timeout: 20 }])).toBe(1.5);
+    // CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS wins, for handlers with a timeout and without one (v2.1.268), with no ceiling.
+    expect(handlerTimeoutSeconds(settings, 'SessionEnd', [settings], 5000)).toBe(5);
+    expect(handlerTimeoutSeconds({ ...settings, timeout: 20 }, 'SessionEnd', [{ ...settings, timeout: 20 }], 90_000)).toBe(90);
+    // Other events keep their own timeouts.
+    expect(handlerTimeoutSeconds({ ...settings, timeout: 7 }, 'Stop', undefined, 5000)).toBe(7);
+    expect(sessionEndOverrideMs({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: ' 2500 ' })).toBe(2500);
+    for (const value of [undefined, '', '0', '-5', '1e3', 'ten', '10s'])
+      expect(sessionEndOverrideMs({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: value })).toBeUndefined();
   });
 
   it('keeps claude-flow facts reachable beside it', () => {

@@ -67,8 +67,25 @@ export function deduplicationKey(handler: {
   return JSON.stringify([handler.type, handler.command, handler.args ?? null, handler.shell ?? null, handler.if ?? null]);
 }
 
-/** The one budget the given SessionEnd handlers share, in seconds. */
-export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceKind; timeout?: number }[]): number {
+/** The variable that sets the SessionEnd budget instead (§2.4), in milliseconds. */
+export const SESSION_END_TIMEOUT_VARIABLE = 'CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS';
+
+/**
+ * The SessionEnd budget the environment sets, in milliseconds, or undefined
+ * when the variable is unset or not a positive number (then the handlers'
+ * timeouts decide, as without it). Since v2.1.268 it holds for handlers with
+ * and without a `timeout` of their own (§9), and the sheet gives it no ceiling.
+ */
+export function sessionEndOverrideMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env[SESSION_END_TIMEOUT_VARIABLE]?.trim();
+  if (!raw || !/^\d+(?:\.\d+)?$/.test(raw)) return undefined;
+  const ms = Number(raw);
+  return ms > 0 && Number.isFinite(ms) ? ms : undefined;
+}
+
+/** The one budget the given SessionEnd handlers share, in seconds (`overrideMs`: what the environment sets, which wins). */
+export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceKind; timeout?: number }[], overrideMs?: number): number {
+  if (overrideMs !== undefined) return overrideMs / 1000;
   const raised = handlers.filter((h) => isSettingsSource(h.source)).map((h) => h.timeout ?? 0);
   return Math.min(SESSION_END_BUDGET_SECONDS.max, Math.max(SESSION_END_BUDGET_SECONDS.base, ...raised));
 }
@@ -78,13 +95,15 @@ export function sessionEndBudgetSeconds(handlers: readonly { source: HookSourceK
  * its `timeout`, else the event's default (§2.4); on SessionEnd the budget
  * shared with `siblings` (the event's other handlers that run; by default the
  * handler alone, all a linter reading one handler knows: the budget is then
- * its own settings-file timeout up to 60 s, else 1.5 s).
+ * its own settings-file timeout up to 60 s, else 1.5 s), or what
+ * CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets (`sessionEndMs`).
  */
 export function handlerTimeoutSeconds(
   handler: { source: HookSourceKind; timeout?: number },
   event: string,
   siblings: readonly { source: HookSourceKind; timeout?: number }[] = [handler],
+  sessionEndMs?: number,
 ): number {
-  if (event === 'SessionEnd') return sessionEndBudgetSeconds(siblings);
+  if (event === 'SessionEnd') return sessionEndBudgetSeconds(siblings, sessionEndMs);
   return handler.timeout ?? defaultTimeoutSeconds('command', event);
 }
