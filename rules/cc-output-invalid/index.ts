@@ -1,6 +1,5 @@
 import {
   createScanner,
-  findNodeAtLocation,
   getNodeValue,
   type Node as JsonNode,
   type ParseError,
@@ -50,10 +49,12 @@ export default defineRule({
     for (const command of context.commands) {
       const printed = printedText(command, source);
       if (!printed || !printed.text.trimStart().startsWith('{')) continue;
+      // From the first character's source to the last one's, both inside the printed text.
+      const last = printed.text.length - 1;
       const at = (start: number, end: number) =>
-        context.range(printed.offsets[start]!, printed.ends[Math.min(Math.max(start, end - 1), printed.ends.length - 1)]!);
+        context.range(printed.offsets[Math.min(start, last)]!, printed.ends[Math.min(Math.max(start, end - 1), last)]!);
       const shape = jsonShape(printed);
-      if (shape === 'dynamic') continue;
+      if (shape === 'unread') continue;
       const errors: ParseError[] = [];
       const tree = parseTree(printed.text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
       if (errors.length || !tree) {
@@ -71,14 +72,17 @@ export default defineRule({
         continue;
       }
       if (tree.type !== 'object') continue;
-      // A branch that answers another event (`case $event in PermissionRequest) …`) is for handlers this file does not show.
+      // In a script file, a branch that answers another event (`case $event in PermissionRequest) …`) may
+      // be for handlers this lint does not see (user settings); an inline command runs on its own event only.
       const named = namedEvent(tree);
-      if (named && !events.includes(named) && eventSpec(named) && !runsUnconditionally(command)) continue;
+      const scriptFile = context.hook.claudeCode?.callerEvents !== undefined;
+      if (scriptFile && named && !events.includes(named) && eventSpec(named) && !runsUnconditionally(command)) continue;
       for (const problem of problemsOf(tree, events)) {
         const place = placeOf(tree, problem);
         context.report({
           messageId: 'problem',
-          data: { message: problem.message },
+          // A value the shell fills in shows as `…`, not as the marker that stands for it.
+          data: { message: problem.message.replaceAll(EXPANSION_MARK, '…') },
           severity: problem.severity,
           range: at(place.offset, place.offset + place.length),
         });
@@ -87,59 +91,81 @@ export default defineRule({
   },
 });
 
+/** JSON nested deeper than this is not read (hook output nests three or four levels). */
+const MAX_DEPTH = 64;
+
 /**
- * `dynamic` when the shell fills in more than string contents (a raw `$VALUE`
- * or a key), so the JSON's shape is not known; `complete` when the print
- * holds one whole object (its braces close); else `partial`.
+ * `unread` when the shell fills in more than string contents (a raw `$VALUE`
+ * or a key), so the JSON's shape is not known, or when it nests past
+ * MAX_DEPTH; `complete` when the print holds one whole object (its braces
+ * close, whatever follows them); else `partial`, a piece of an object printed
+ * in several prints.
  */
-function jsonShape(printed: PrintedText): 'dynamic' | 'complete' | 'partial' {
+function jsonShape(printed: PrintedText): 'unread' | 'complete' | 'partial' {
   const scanner = createScanner(printed.text, true);
   let depth = 0;
   let closed = false;
   for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
     const token = printed.text.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength());
-    if (closed) return 'partial';
     if (token.includes(EXPANSION_MARK)) {
-      if (kind !== SyntaxKind.StringLiteral) return 'dynamic';
+      if (kind !== SyntaxKind.StringLiteral) return 'unread';
       // A string followed by `:` is a key.
       const next = printed.text.slice(scanner.getTokenOffset() + scanner.getTokenLength()).trimStart();
-      if (next.startsWith(':')) return 'dynamic';
+      if (next.startsWith(':')) return 'unread';
     }
-    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) depth++;
+    if (closed) continue;
+    if (kind === SyntaxKind.OpenBraceToken || kind === SyntaxKind.OpenBracketToken) {
+      if (++depth > MAX_DEPTH) return 'unread';
+    }
     if (kind === SyntaxKind.CloseBraceToken || kind === SyntaxKind.CloseBracketToken) closed = --depth === 0;
   }
   return closed ? 'complete' : 'partial';
 }
 
-/** The output contract's problems with this object, for every event the hook runs on; those of values the shell fills in dropped. */
+/** Fields whose value is one of a few words: one the shell fills in is left out of the check (it may be any of them). */
+const OPEN_CHOICES = new Set(['decision', 'hookSpecificOutput.permissionDecision', 'hookSpecificOutput.action']);
+/** Choices nested in an object that must stay: problems about them (or their object) are dropped instead. */
+const NESTED_CHOICES = new Set(['behavior']);
+
+/** The output contract's problems with this object, for every event the hook runs on, with what the shell fills in taken as unknown. */
 function problemsOf(tree: JsonNode, events: readonly string[]): OutputProblem[] {
-  const json = getNodeValue(tree) as Record<string, unknown>;
   const dynamic = dynamicPaths(tree);
   const named = namedEvent(tree);
   // An object that names one of the hook's events is that event's output (a script shared by several events branches on it).
   const judged = named && events.includes(named) ? [named] : events;
+  const unknownChoices = dynamic.filter((path) => NESTED_CHOICES.has(path[path.length - 1]!));
+  const value = getNodeValue(tree) as Record<string, unknown>;
+  const dropped = new Set(dynamic.map((path) => path.join('.')).filter((key) => OPEN_CHOICES.has(key)));
+  const eventNameFilledIn = dynamic.some((path) => path.join('.') === 'hookSpecificOutput.hookEventName');
   const perEvent = judged.map((event) => {
+    const json = without(value, dropped, '');
+    const specific = value.hookSpecificOutput;
+    if (specific && typeof specific === 'object' && !Array.isArray(specific)) {
+      json.hookSpecificOutput = without(specific as Record<string, unknown>, dropped, 'hookSpecificOutput.');
+      if (eventNameFilledIn) (json.hookSpecificOutput as Record<string, unknown>).hookEventName = event;
+    }
     const problems: OutputProblem[] = [];
-    const input = dynamic.some((p) => p.join('.') === 'hookSpecificOutput.hookEventName') ? withEventName(json, event) : json;
-    checkOutputJson(event, input, problems);
-    return problems.filter((p) => !(VALUE_PROBLEMS.has(p.id) && dynamic.some((d) => samePath(d, p.path ?? []))));
+    checkOutputJson(event, json, problems);
+    return problems.filter((p) => !(VALUE_PROBLEMS.has(p.id) && unknownChoices.some((d) => startsWith(d, p.path ?? []))));
   });
   // With several events, only what is wrong for each of them is reported (once, as the first event says it).
   const key = (p: OutputProblem): string => `${p.id} ${(p.path ?? []).join('.')}`;
-  return perEvent[0]!.filter((p) => perEvent.every((problems) => problems.some((q) => key(q) === key(p))));
+  const everywhere = perEvent.slice(1).map((problems) => new Set(problems.map(key)));
+  return perEvent[0]!.filter((p) => everywhere.every((keys) => keys.has(key(p))));
+}
+
+/** A copy of the object without the keys (written as paths under `prefix`) in `dropped`. */
+function without(object: Record<string, unknown>, dropped: ReadonlySet<string>, prefix: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !dropped.has(prefix + key)));
 }
 
 /** The event the object names in `hookSpecificOutput.hookEventName`, when the script spells it out. */
 function namedEvent(tree: JsonNode): string | undefined {
-  const value: unknown = findNodeAtLocation(tree, ['hookSpecificOutput', 'hookEventName'])?.value;
+  const value: unknown = locate(tree, ['hookSpecificOutput', 'hookEventName'])?.value;
   return typeof value === 'string' && !value.includes(EXPANSION_MARK) ? value : undefined;
 }
 
-function withEventName(json: Record<string, unknown>, event: string): Record<string, unknown> {
-  return { ...json, hookSpecificOutput: { ...(json.hookSpecificOutput as Record<string, unknown>), hookEventName: event } };
-}
-
-/** The paths of string values the shell fills in (they hold an expansion). */
+/** The paths of string values the shell fills in (they hold an expansion); the tree is at most MAX_DEPTH deep. */
 function dynamicPaths(tree: JsonNode): string[][] {
   const found: string[][] = [];
   const visit = (node: JsonNode, path: string[]): void => {
@@ -155,15 +181,28 @@ function dynamicPaths(tree: JsonNode): string[][] {
   return found;
 }
 
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((part, i) => part === path[i]);
+}
+
+/** The value at a path as JSON.parse reads it: of a key written twice, the last. */
+function locate(tree: JsonNode, path: readonly string[]): JsonNode | undefined {
+  let node: JsonNode | undefined = tree;
+  for (const part of path) {
+    if (node?.type !== 'object') return undefined;
+    const properties: JsonNode[] = node.children ?? [];
+    let value: JsonNode | undefined;
+    for (const property of properties) if (property.children?.[0]?.value === part) value = property.children[1];
+    node = value;
+  }
+  return node;
 }
 
 /** Where a problem is in the printed text: the value it is about, else its key, else the nearest enclosing key, else the object. */
 function placeOf(tree: JsonNode, problem: OutputProblem): { offset: number; length: number } {
   const path = problem.path ?? [];
   for (let depth = path.length; depth > 0; depth--) {
-    const node = findNodeAtLocation(tree, path.slice(0, depth));
+    const node = locate(tree, path.slice(0, depth));
     if (!node) continue;
     if (VALUE_PROBLEMS.has(problem.id) && depth === path.length && node.type !== 'object') return node;
     const key = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;

@@ -374,7 +374,9 @@ async function cachedLint(
   const keys = group.map((input) =>
     cache.keyFor(
       input.text ?? input.bytes ?? '',
-      input.calledBy || input.kind ? `${settings}\0${JSON.stringify([input.kind ?? null, input.calledBy ?? null])}` : settings,
+      input.calledBy || input.kind
+        ? `${settings}\0${JSON.stringify([input.kind ?? null, input.calledBy ?? null, input.inBackground ?? false])}`
+        : settings,
     ),
   );
   const results: (LintResult | undefined)[] = group.map((input, i) => {

@@ -31,6 +31,8 @@ export interface LintInput {
   kind?: DocumentKind;
   /** For a script file that Claude Code hooks run: the events of those hooks (their contract applies to it). */
   calledBy?: string[];
+  /** …when every one of those hooks runs it in the background (`async`). */
+  inBackground?: boolean;
 }
 
 /**
@@ -163,7 +165,7 @@ function readProfile(input: LintInput): FileState {
     if (hook.claudeCode?.form === 'shell') state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
   }
   if (profile.kind === 'script') {
-    const hook = scriptFileHook(profile, input.calledBy ?? []);
+    const hook = scriptFileHook(profile, input.calledBy ?? [], input.inBackground);
     state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
   }
   return state;

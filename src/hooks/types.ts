@@ -84,6 +84,7 @@ export interface ClaudeCodeHookMeta {
   form: 'shell' | 'exec';
   args?: string[];
   shell?: string;
+  /** Runs in the background (`async: true`, or `asyncRewake: true`); for a script file: every hook that runs it does. */
   async?: boolean;
   /** Key and value ranges of the handler's fields (`command`, `timeout`, …) and of its group's `matcher`. */
   fields: Record<string, FieldPlace>;

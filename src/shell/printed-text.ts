@@ -1,5 +1,5 @@
 import { commandBase } from './analysis.js';
-import type { ShellCommand } from './commands.js';
+import type { ShellCommand, ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -45,13 +45,22 @@ export function writesStdout(node: SyntaxNode): boolean {
   for (let parent = node.parent, child = node; parent; child = parent, parent = parent.parent) {
     if (parent.type === 'command_substitution' || parent.type === 'process_substitution') return false;
     if (parent.type === 'pipeline' && parent.namedChildren[parent.namedChildren.length - 1]?.id !== child.id) return false;
-    if (
-      parent.type === 'redirected_statement' &&
-      nodesOfType(parent, ['file_redirect']).some((r) => /^(?:1?>|&>|>>)/.test(r.text) && r.parent?.id === parent.id)
-    )
-      return false;
+    if (parent.type === 'redirected_statement' && redirectsStdout(parent)) return false;
   }
   return true;
+}
+
+/**
+ * Whether a statement's redirections send stdout elsewhere: `> file`, `>&2`,
+ * `&>`, `>>`; also those written after a here-document's delimiter
+ * (`cat <<EOF > state.json`, `cat <<EOF | curl -d @- …`), which tree-sitter
+ * places inside the here-document's redirect.
+ */
+function redirectsStdout(statement: SyntaxNode): boolean {
+  const own = (node: SyntaxNode): boolean => node.parent?.id === statement.id;
+  const afterHeredoc = (node: SyntaxNode): boolean => node.parent?.type === 'heredoc_redirect' && node.parent.parent?.id === statement.id;
+  if (nodesOfType(statement, ['file_redirect']).some((r) => /^(?:1?>|&>|>>)/.test(r.text) && (own(r) || afterHeredoc(r)))) return true;
+  return nodesOfType(statement, ['pipeline']).some(afterHeredoc);
 }
 
 /**
@@ -91,7 +100,7 @@ function printfText(command: ShellCommand, source: string): PrintedText | undefi
   // `printf -v NAME` assigns instead of printing.
   if (!args[0] || args[0].value?.startsWith('-')) return undefined;
   const format = mapWord(args[0].node, source);
-  return format && printfOutput(format, args.length - 1);
+  return format && printfOutput(format, args.slice(1), source);
 }
 
 /** The here-document of `cat <<EOF`. */
@@ -195,8 +204,13 @@ function mapEscaped(source: string, from: number, to: number, out: Mapped, escap
 const CONVERSION = /^%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?[diouxXfeEgGcsbq]/;
 const PRINTF_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', "'": "'", n: '\n', t: '\t', r: '\r' };
 
-/** printf's output for a format given `values` arguments: its escapes decoded, each conversion marked as an expansion. */
-function printfOutput(format: PrintedText, values: number): PrintedText | undefined {
+/**
+ * printf's output for a format and its values: the format's escapes decoded,
+ * a plain `%s` (or `%b` without backslashes) replaced by its value as the
+ * script spells it (`printf '%s\n' '{"decision":"block"}'`), nothing when
+ * the value is missing, and every other conversion marked as an expansion.
+ */
+function printfOutput(format: PrintedText, values: readonly ShellWord[], source: string): PrintedText | undefined {
   const out = new Mapped();
   let conversions = 0;
   const { text, offsets, ends } = format;
@@ -215,12 +229,24 @@ function printfOutput(format: PrintedText, values: number): PrintedText | undefi
       }
       const conversion = CONVERSION.exec(text.slice(i));
       if (!conversion || conversion[0].includes('*')) return undefined;
+      const value = values[conversions++];
+      if (conversion[0] === '%s' || conversion[0] === '%b') {
+        const spelled = value && mapWord(value.node, source);
+        if (!value) {
+          i += 1;
+          continue;
+        }
+        if (spelled && !(conversion[0] === '%b' && spelled.text.includes('\\'))) {
+          spelled.text.split('').forEach((c, k) => out.add(c, spelled.offsets[k]!, spelled.ends[k]));
+          i += 1;
+          continue;
+        }
+      }
       out.add(EXPANSION_MARK, offsets[i]!, ends[i + conversion[0].length - 1]);
-      conversions++;
       i += conversion[0].length - 1;
     } else out.add(char, offsets[i]!, ends[i]);
   }
   // More values than conversions: printf prints the format again for the rest.
-  if (conversions > 0 && values > conversions) return undefined;
+  if (conversions > 0 && values.length > conversions) return undefined;
   return out.done();
 }

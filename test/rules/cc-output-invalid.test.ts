@@ -15,13 +15,14 @@ interface Handler {
   event: string;
   command: string;
   async?: boolean;
+  asyncRewake?: boolean;
 }
 
 /** A settings file on one line: a finding's column is where its needle first occurs in it. */
 function settings(handlers: Handler[]): string {
   const hooks: Record<string, unknown[]> = {};
-  for (const { event, command, async } of handlers)
-    (hooks[event] ??= []).push({ matcher: '*', hooks: [{ type: 'command', command, ...(async ? { async } : {}) }] });
+  for (const { event, command, ...flags } of handlers)
+    (hooks[event] ??= []).push({ matcher: '*', hooks: [{ type: 'command', command, ...flags }] });
   return JSON.stringify({ hooks });
 }
 
@@ -81,6 +82,58 @@ const reject: { name: string; handlers: Handler[]; expected: Expected[] }[] = [
       },
     ],
     expected: [{ at: '\\"PreToolCall\\"', message: /Unexpected `hookEventName: "PreToolCall"` in the output of a PreToolUse hook/ }],
+  },
+  {
+    name: 'a branch of an inline command naming another event (it runs on its own event only)',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `if [ "$e" = PermissionRequest ]; then\n  echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}'\nfi`,
+      },
+    ],
+    expected: [
+      {
+        at: '\\"PermissionRequest\\"',
+        after: 'echo',
+        message: /Unexpected `hookEventName: "PermissionRequest"` in the output of a PreToolUse hook/,
+      },
+      { at: '\\"decision\\"', severity: 'warning', message: /Unexpected `hookSpecificOutput.decision`: PreToolUse does not read it/ },
+    ],
+  },
+  {
+    name: 'printf printing a literal argument through %s',
+    handlers: [{ event: 'PreToolUse', command: `printf '%s\\n' '{"decision": "deny"}'` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny": PreToolUse decides/ }],
+  },
+  {
+    name: 'text after the object',
+    handlers: [{ event: 'Stop', command: `echo '{"decision": "block", "reason": "a"}}'` }],
+    expected: [{ at: '}', after: "}'", message: /Invalid JSON in the hook's output \(end of file expected\)/ }],
+  },
+  {
+    name: 'a key written twice: the last value is the one read, and the one shown',
+    handlers: [{ event: 'Stop', command: `echo '{"decision": "block", "reason": "a", "decision": "deny"}'` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny": the only value is "block"/ }],
+  },
+  {
+    name: 'a dynamic decision does not hide a wrong permissionDecision',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo "{\\"decision\\": \\"$LEGACY\\", \\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"block\\"}}"`,
+      },
+    ],
+    expected: [{ at: '\\\\\\"block\\\\\\"', message: /Invalid `permissionDecision` "block"/ }],
+  },
+  {
+    name: 'a quoted value can never be the boolean continue needs, whatever fills it in',
+    handlers: [{ event: 'Stop', command: `echo "{\\"continue\\": \\"$GO\\"}"` }],
+    expected: [{ at: '\\\\\\"$GO\\\\\\"', message: /Invalid `continue`: expected true or false, got "…"/ }],
+  },
+  {
+    name: 'a field the event reads nowhere, with advice that does not send it elsewhere',
+    handlers: [{ event: 'PermissionRequest', command: `echo '{"permissionDecision": "deny"}'` }],
+    expected: [{ at: '\\"permissionDecision\\"', message: /PermissionRequest does not read it, here or inside `hookSpecificOutput`/ }],
   },
   {
     name: 'an unknown permissionDecision beside a printf conversion',
@@ -215,12 +268,26 @@ const accept: { name: string; handlers: Handler[] }[] = [
       },
     ],
   },
+  { name: 'an asyncRewake hook', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}'`, asyncRewake: true }] },
   {
-    name: 'a branch answering another event, for handlers this file does not show',
+    name: 'a here-document written to a file, to stderr, or piped on',
     handlers: [
       {
         event: 'PreToolUse',
-        command: `if [ "$e" = PermissionRequest ]; then\n  echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}'\nfi`,
+        command: `cat <<EOF > "$STATE"\n{"failures": 3}\nEOF\ncat <<EOF >&2\n{"decision": "deny"}\nEOF\ncat <<EOF | curl -d @- "$HOOK_URL"\n{"text": "done"}\nEOF`,
+      },
+    ],
+  },
+  {
+    name: 'JSON nested thousands of levels deep (not read, no crash)',
+    handlers: [{ event: 'Stop', command: `echo '{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}'` }],
+  },
+  {
+    name: 'a dynamic decision beside a right permissionDecision',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo "{\\"decision\\": \\"$LEGACY\\", \\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"ask\\"}}"`,
       },
     ],
   },
@@ -261,6 +328,8 @@ describe('cc-output-invalid', () => {
         `  echo '{"decision": "block", "reason": "no"}'`,
         'fi',
         `echo '{"permissionDecision": "deny"}'`,
+        // A branch for an event other settings may run the script on (user settings this lint does not see).
+        `[ "$e" = PermissionRequest ] && echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}'`,
       ].join('\n');
       writeFileSync(join(dir, '.claude', 'hooks', 'guard.sh'), script);
       const command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
@@ -279,6 +348,37 @@ describe('cc-output-invalid', () => {
         '3:86-93 Invalid `permissionDecision` "block": expecte',
         '7:8-28 Unexpected `permissionDecision` at the top le',
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves alone a script that every hook running it runs in the background', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-cc-output-'));
+    try {
+      mkdirSync(join(dir, '.claude', 'hooks'), { recursive: true });
+      writeFileSync(join(dir, '.claude', 'hooks', 'notify.sh'), `echo '{"decision": "deny"}'\n`);
+      const command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/notify.sh';
+      const path = join(dir, '.claude', 'settings.json');
+      const lint = async (handlers: Handler[]) => {
+        writeFileSync(path, settings(handlers));
+        const inputs = await withReferencedScripts([{ filePath: path, bytes: readFileSync(path) }]);
+        const results = await lintInputs(inputs, { rules: [rule], config: defaultConfig() });
+        return results.find((r) => r.filePath.endsWith('notify.sh'))?.diagnostics.map((d) => d.message.slice(0, 40));
+      };
+      expect(
+        await lint([
+          { event: 'PreToolUse', command, async: true },
+          { event: 'PreToolUse', command, asyncRewake: true },
+        ]),
+      ).toEqual([]);
+      // Once one hook runs it in the foreground, its output is that hook's decision.
+      expect(
+        await lint([
+          { event: 'PreToolUse', command, async: true },
+          { event: 'PreToolUse', command },
+        ]),
+      ).toEqual(['Invalid `decision` "deny": PreToolUse de']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

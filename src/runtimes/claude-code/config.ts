@@ -161,6 +161,9 @@ function commandScript(
   if (args?.value.kind === 'array') meta.args = args.value.items.map((item) => ('value' in item ? String(item.value) : ''));
   if (shell?.value.kind === 'string') meta.shell = shell.value.value as string;
   if (isAsync?.value.kind === 'boolean') meta.async = isAsync.value.value as boolean;
+  // `asyncRewake: true` runs the handler in the background too (§2.4).
+  const rewake = entry(handler.node, 'asyncRewake');
+  if (rewake?.value.kind === 'boolean' && rewake.value.value === true) meta.async = true;
   if (base.projectDir !== undefined) meta.projectDir = base.projectDir;
   if (base.pluginRoot !== undefined) meta.pluginRoot = base.pluginRoot;
   return {

@@ -22,6 +22,8 @@ interface Input {
   text?: string;
   kind?: 'markdown' | 'json' | 'script';
   calledBy?: string[];
+  /** Every hook that runs the script runs it in the background (`async`), so its exit code and output decide nothing. */
+  inBackground?: boolean;
 }
 
 /**
@@ -39,6 +41,8 @@ function mayHaveCommandHandler(input: Input): boolean {
 
 export async function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
+  /** Scripts some hook runs in the foreground. */
+  const foreground = new Set<string>();
   for (const input of inputs) {
     if (input.calledBy || !mayHaveCommandHandler(input)) continue;
     const profile = input.text !== undefined ? profileFromText(input.filePath, input.text) : profileFromBytes(input.filePath, input.bytes!);
@@ -49,19 +53,21 @@ export async function withReferencedScripts<T extends Input>(inputs: readonly T[
         if (!facts.isFile(reference.path) || !isShellScript(reference, facts.head(reference.path))) continue;
         const event = effectiveEvent(hook.claudeCode!.event, hook.claudeCode!.source);
         events.set(reference.path, (events.get(reference.path) ?? new Set()).add(event));
+        if (!hook.claudeCode!.async) foreground.add(reference.path);
       }
     }
   }
   if (events.size === 0) return [...inputs];
+  const background = (path: string): { inBackground?: true } => (foreground.has(path) ? {} : { inBackground: true });
   const out: (T | Input)[] = inputs.map((input): T | Input => {
     const callers = events.get(input.filePath);
     if (!callers) return input;
     events.delete(input.filePath);
-    return { ...input, kind: 'script' as const, calledBy: [...callers].sort() };
+    return { ...input, kind: 'script' as const, calledBy: [...callers].sort(), ...background(input.filePath) };
   });
   for (const [path, callers] of events) {
     try {
-      out.push({ filePath: path, bytes: await readFile(path), kind: 'script', calledBy: [...callers].sort() });
+      out.push({ filePath: path, bytes: await readFile(path), kind: 'script', calledBy: [...callers].sort(), ...background(path) });
     } catch {
       // Unreadable now though it was a file a moment ago: the hook's command is still linted.
     }

@@ -71,7 +71,11 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
         id: 'wrong-level',
         severity: 'error',
         path: [key],
-        message: `Unexpected \`${key}\` at the top level: it is read only inside \`hookSpecificOutput\` (with \`hookEventName: "${event}"\`), so Claude Code ignores it.`,
+        // Said only where the event reads it there: moving a field no part of this event's output has would not help.
+        message:
+          key === 'hookEventName' || (HOOK_SPECIFIC_FIELDS[event] ?? []).includes(key)
+            ? `Unexpected \`${key}\` at the top level: it is read only inside \`hookSpecificOutput\` (with \`hookEventName: "${event}"\`), so Claude Code ignores it.`
+            : `Unexpected \`${key}\` at the top level: ${event} does not read it, here or inside \`hookSpecificOutput\`, so Claude Code ignores it.`,
       });
     else if (key === 'decision' || key === 'reason')
       problems.push({

@@ -228,7 +228,7 @@ export const diskFacts: ScriptFacts = {
 };
 
 /** A whole script file as one hook script: every position maps to itself. */
-export function scriptFileHook(profile: Profile, calledBy: readonly string[]): HookScript {
+export function scriptFileHook(profile: Profile, calledBy: readonly string[], inBackground = false): HookScript {
   const text = profile.source.text;
   const end = profile.lines.rangeOf(text.length, text.length);
   const whole = profile.lines.rangeOf(0, text.length);
@@ -252,6 +252,7 @@ export function scriptFileHook(profile: Profile, calledBy: readonly string[]): H
       form: 'shell',
       fields: {},
       callerEvents: [...calledBy],
+      ...(inBackground ? { async: true } : {}),
     },
   };
 }
