@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { makeDirectories, notReplaceable, readRegularFile, writeTarget } from '../fs-write.js';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 
@@ -51,7 +52,7 @@ export class ResultCache {
   static open(location: string): ResultCache {
     const path = resolve(location);
     try {
-      const data = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheFile>;
+      const data = JSON.parse(readRegularFile(path) ?? '') as Partial<CacheFile>;
       if (data.format === FORMAT && data.entries && typeof data.entries === 'object') return new ResultCache(path, data.entries);
     } catch {
       // Missing or corrupt: start empty.
@@ -81,11 +82,15 @@ export class ResultCache {
    */
   save(): Error | undefined {
     if (!this.dirty) return undefined;
-    const temporary = `${this.location}.${process.pid}.${Date.now()}.tmp`;
+    // Through a symbolic link to the file it names; never over a device, a directory or a FIFO.
+    const target = writeTarget(this.location);
+    const refused = notReplaceable(target);
+    if (refused) return new Error(refused);
+    const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
     try {
-      mkdirSync(dirname(this.location), { recursive: true });
+      makeDirectories(dirname(target));
       writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
-      renameSync(temporary, this.location);
+      renameSync(temporary, target);
     } catch (error) {
       try {
         rmSync(temporary, { force: true });

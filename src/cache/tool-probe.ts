@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { makeDirectories, notReplaceable, readRegularFile, writeTarget } from '../fs-write.js';
 
 /**
  * Remembers what probing an external tool found, so that a run does not
@@ -19,6 +20,11 @@ export interface ProbeCacheOptions {
 export function defaultProbeCacheFile(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(base, 'validate-agent-hooks', 'tool-probes.json');
+}
+
+/** The directory the probe cache may be made under: the home, or XDG_CACHE_HOME's parent. */
+function cacheRoot(): string {
+  return process.env.XDG_CACHE_HOME ? dirname(resolve(process.env.XDG_CACHE_HOME)) : homedir();
 }
 
 /** The key of a binary's probe, or undefined when the binary cannot be found. `extra` is what else the answer depends on. */
@@ -40,7 +46,7 @@ export function probeKey(binaryPath: string, ...extra: (string | number | undefi
 /** The version recorded for this key, or undefined. */
 export function recalledProbe(key: string, options: ProbeCacheOptions = {}): string | undefined {
   try {
-    const entries = JSON.parse(readFileSync(options.file ?? defaultProbeCacheFile(), 'utf8')) as Record<string, unknown>;
+    const entries = JSON.parse(readRegularFile(options.file ?? defaultProbeCacheFile()) ?? '') as Record<string, unknown>;
     const version = entries[key];
     return typeof version === 'string' ? version : undefined;
   } catch {
@@ -54,15 +60,18 @@ export function rememberProbe(key: string, version: string, options: ProbeCacheO
   try {
     let entries: Record<string, unknown> = {};
     try {
-      entries = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      entries = JSON.parse(readRegularFile(file) ?? '') as Record<string, unknown>;
     } catch {
       // a missing or damaged cache starts afresh
     }
     entries[key] = version;
-    mkdirSync(dirname(file), { recursive: true });
-    const next = `${file}.${process.pid}`;
+    const target = writeTarget(file);
+    if (notReplaceable(target)) return;
+    // Made under the home (or XDG_CACHE_HOME's parent) only, which must exist.
+    makeDirectories(dirname(target), options.file === undefined ? cacheRoot() : undefined);
+    const next = `${target}.${process.pid}`;
     writeFileSync(next, JSON.stringify(entries));
-    renameSync(next, file);
+    renameSync(next, target);
   } catch {
     // read-only home, full disk: probe next time
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pushAll } from '../arrays.js';
+import { writeTarget } from '../fs-write.js';
 import type { Diagnostic, Fix, LintResult, TextEdit } from '../diagnostics.js';
 import { decodeSource, fromText, type SourceText } from '../profile/source.js';
 import { LineIndex } from '../text/line-index.js';
@@ -147,15 +148,18 @@ export function encodeSource(text: string, hasBom: boolean): Uint8Array {
 /**
  * Writes through a temporary file in the same directory and a rename, so a
  * reader (or a crash) sees the old file or the new one, never half of one.
- * The file keeps its permission bits.
+ * The file keeps its permission bits; a symbolic link is written through, as
+ * `writeFile` would.
  */
 export async function writeFileAtomic(filePath: string, data: Uint8Array): Promise<void> {
-  const temp = join(dirname(filePath), `.${basename(filePath)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  const mode = (await stat(filePath).catch(() => undefined))?.mode;
+  // A profile shared through a symbolic link is fixed where it lives, and stays shared.
+  const target = writeTarget(filePath);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const mode = (await stat(target).catch(() => undefined))?.mode;
   try {
     await writeFile(temp, data, { flag: 'wx' });
     if (mode !== undefined) await chmod(temp, mode & 0o7777);
-    await rename(temp, filePath);
+    await rename(temp, target);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
