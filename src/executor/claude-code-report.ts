@@ -244,6 +244,8 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
     if (handler.operations.length)
       out.push(`        ${handler.operations.length} operation(s) traced (redis-cli, slash commands): --format json lists them`);
   }
+  for (const entry of notRun)
+    out.push(`  -     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  not run: ${entry.why}`);
   for (const entry of json.unmatched)
     out.push(`  ·     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  skipped: ${entry.why}`);
 

@@ -153,6 +153,12 @@ export async function runClaudeCodeEvent(
   const home = session.mode === 'bwrap' ? SANDBOX_PATHS.home : `${dirname(workspace)}/home`;
   const stdin = `${JSON.stringify(input)}\n`;
   const siblings = selected.map((s) => s.handler);
+  // The transcripts the event names exist, as in Claude Code (empty: this tool has no conversation).
+  if (selected.length)
+    for (const field of ['transcript_path', 'agent_transcript_path']) {
+      const path = input[field];
+      if (typeof path === 'string' && path.startsWith(`${home}/`)) await session.ensureHomeFile?.(agentId, path.slice(home.length + 1));
+    }
 
   // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
   const ran = await Promise.all(

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { cp, lstat, mkdir, readdir, chown, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { ShellLayout } from './env.js';
 import { findExecutable } from './host.js';
 import { controlShim, redisCliShim, shellFunctions } from './shims.js';
@@ -47,12 +47,32 @@ export async function prepareAgentDirs(
   const home = join(root, 'home');
   await mkdir(root, { recursive: true, mode: 0o755 });
   await Promise.all([mkdir(workspace, { mode: 0o755 }), mkdir(home, { mode: 0o700 })]);
+  // Claude Code (which claude-flow agents run in too) always has ~/.claude: hooks log there, and a
+  // write into a missing directory fails with sh's exit 2, which Claude Code reads as a block.
+  await mkdir(join(home, '.claude'), { mode: 0o755 });
   if (seed) await copySeed(seed, workspace);
   if (owner) {
     await chownTree(workspace, owner);
-    await chown(home, owner.uid, owner.gid);
+    await chownTree(home, owner);
   }
   return { workspace, home };
+}
+
+/**
+ * An empty file at `relative` under an agent's home (its directories made as
+ * needed, owned as the home is), unless something is there already: the
+ * transcript a Claude Code event names (`transcript_path`), which a hook may
+ * read (`jq … "$transcript_path"` exits 2, a block, on a missing file).
+ */
+export async function ensureHomeFile(home: string, relative: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
+  const target = resolve(home, relative);
+  if (!target.startsWith(`${home}/`)) return;
+  const created = await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+  await writeFile(target, '', { flag: 'wx', mode: 0o600 }).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  });
+  // From the first directory made down (it holds the file), else the file alone.
+  if (owner) await chownTree(created ?? target, owner);
 }
 
 /**

@@ -120,6 +120,8 @@ export interface ExecutorSession {
   callRedis(command: readonly string[], options?: { agentId?: string }): Promise<unknown>;
   /** The host directory that is the agent's /workspace. */
   workspaceOf(agentId: string): Promise<string>;
+  /** Makes an empty file at a path relative to the agent's home, unless one is there (a Claude Code transcript). */
+  ensureHomeFile?(agentId: string, relative: string): Promise<void>;
   /** Waits for runs in progress, then stops the fakes and removes the session's directory. */
   close(): Promise<void>;
 }

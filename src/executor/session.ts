@@ -13,7 +13,7 @@ import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';
 import { seccompProgram } from './seccomp.js';
-import { checkSeedSize, prepareAgentDirs, reachableTempDir, safeName, writableAreaPath } from './session-layout.js';
+import { checkSeedSize, ensureHomeFile, prepareAgentDirs, reachableTempDir, safeName, writableAreaPath } from './session-layout.js';
 import {
   functionsWriter,
   makeAreaDirs,
@@ -171,6 +171,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memory,
     memoryEntries,
     workspaceOf: async (agentId) => (await agentDirsFor(agentId)).workspace,
+    ensureHomeFile: async (agentId, relative) => ensureHomeFile((await agentDirsFor(agentId)).home, relative, identity.sandboxOwner),
 
     async callRedis(command, callOptions = {}) {
       const started = clock.now();

@@ -267,6 +267,29 @@ Skill.
     },
   );
 
+  it(needsSandbox('gives hooks the ~/.claude and the transcript file Claude Code always has'), async () => {
+    // Written the way users write them: a log under ~/.claude, a look at the transcript. A missing
+    // directory or file fails with exit 2 (sh's redirection error, jq's file error): a block that
+    // Claude Code would never see.
+    const transcript = `tp=$(sed -n 's/.*"transcript_path":"\\([^"]*\\)".*/\\1/p'); test -f "$tp" || { echo "no $tp" >&2; exit 2; }`;
+    const dir = project('home', {
+      '.claude/settings.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [{ type: 'command', command: 'cat >/dev/null; echo ran >> ~/.claude/bash-log.txt' }] },
+            { matcher: 'Bash', hooks: [{ type: 'command', command: transcript }] },
+          ],
+        },
+      }),
+    });
+    const report = await runJson(['run', '.claude/settings.json', '--event', 'PreToolUse', '--tool-input', '{"command":"ls"}'], dir);
+    expect(report.handlers.map((h) => [h.exitCode, h.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+    ]);
+    expect(report).toMatchObject({ blocked: false });
+  });
+
   it(needsSandbox('lists http, prompt, agent and mcp_tool handlers as not run, with why'), async () => {
     const dir = project('kinds', {
       '.claude/settings.json': JSON.stringify({
@@ -293,6 +316,9 @@ Skill.
       ['mcp_tool', false],
     ]);
     for (const h of report.notRun) expect(h.why).toMatch(/network|model|MCP server/);
+    // The human report names each of them and why, too.
+    const human = (await cli(['run', '.claude/settings.json', '--event', 'Stop'], dir)).out;
+    expect(human.match(/not run: .*(network|model|MCP server)/g)).toHaveLength(4);
   });
 
   it(needsSandbox('runs the handlers on a copy of the project: the original is untouched, and the trace records redis-cli'), async () => {
