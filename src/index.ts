@@ -105,7 +105,10 @@ function configResolver(options: LintOptions, cwd: string): (file: string) => Lo
     const loaded: LoadedConfig = { config: defaultConfig(), sources: [], shellcheckEnabled: true };
     return () => loaded;
   }
-  const resolver = new ConfigResolver(options.configFile !== undefined ? resolve(cwd, options.configFile) : undefined);
+  const resolver = new ConfigResolver(
+    options.configFile !== undefined ? resolve(cwd, options.configFile) : undefined,
+    new Set((options.rules ?? rules).map((rule) => rule.id)),
+  );
   return (file) => resolver.forFile(file);
 }
 

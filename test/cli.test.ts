@@ -69,6 +69,12 @@ describe('CLI', () => {
     const none = await run(['--all', '--no-shellcheck'], dir);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/No agent profiles or hook configurations under .*\.claude\/agents\/\*\*\/\*\.md/);
+    // --root that is missing, or a file: a usage error that says so, not an internal one.
+    const noRoot = await run(['--all', '--root', 'nope', '--no-shellcheck'], dir);
+    expect([noRoot.code, noRoot.err]).toEqual([2, expect.stringContaining('No such directory: nope (--root)')]);
+    const fileRoot = await run(['--all', '--root', 'x.txt', '--no-shellcheck'], dir);
+    expect([fileRoot.code, fileRoot.err]).toEqual([2, expect.stringContaining('Not a directory: x.txt')]);
+    expect(fileRoot.err).not.toContain('internal error');
     expect((await run(['--bogus'], dir)).code).toBe(2);
     expect((await run(['--format', 'xml', 'x.txt'], dir)).code).toBe(2);
     expect((await run([], dir)).err).toContain('No files to lint');

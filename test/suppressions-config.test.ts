@@ -155,4 +155,17 @@ describe('configuration file', () => {
     expect(badYaml.code).toBe(2);
     expect(badYaml.err).toMatch(/\.validate-agent-hooks\.yaml:\d+:\d+: Invalid configuration/);
   });
+
+  it('a rule the tool does not have is exit 2 at its key, with what was meant (as ESLint refuses a rule it has no definition for)', async () => {
+    const typo = await run(tree('rules:\n  command-sudo: off\n  hook-name-unkown: off\n'));
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(
+      /\.validate-agent-hooks\.yaml:3:3: Invalid configuration: unknown rule `hook-name-unkown`\. Did you mean `hook-name-unknown`\?/,
+    );
+    const bare = await run(tree('rules:\n  SC2086: off\n'));
+    expect(bare.code).toBe(2);
+    expect(bare.err).toMatch(/:2:3: Invalid configuration: unknown rule `SC2086` \(ShellCheck's codes are written `shellcheck\/SC2086`\)/);
+    // Any ShellCheck code is a rule (ShellCheck has hundreds, and adds more).
+    expect((await run(tree('rules:\n  shellcheck/SC2086: off\n  shellcheck/SC9999: warn\n'))).code).not.toBe(2);
+  });
 });

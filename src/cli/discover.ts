@@ -29,6 +29,9 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
   const found = new Set<string>();
   if (options.all) {
     const root = resolve(options.cwd, options.root ?? '.');
+    const info = statOrUndefined(root);
+    if (!info) throw new UsageError(`No such directory: ${options.root ?? root} (--root)`);
+    if (!info.isDirectory()) throw new UsageError(`Not a directory: ${options.root ?? root} (--root names the project's root)`);
     const files = await projectHookFiles(root);
     if (files.length === 0)
       throw new UsageError(

@@ -207,7 +207,10 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   const { lintInputs } = await import('../engine/lint.js');
   const { rules } = await import('../../rules/index.js');
   const { ConfigResolver, ConfigError } = await import('../config/load.js');
-  const resolver = new ConfigResolver(flags.config !== undefined ? resolve(io.cwd, flags.config) : undefined);
+  const resolver = new ConfigResolver(
+    flags.config !== undefined ? resolve(io.cwd, flags.config) : undefined,
+    new Set(rules.map((rule) => rule.id)),
+  );
 
   let inputs: LintInput[];
   let configs: Map<LoadedConfig, LintInput[]>;

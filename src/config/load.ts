@@ -4,6 +4,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { defaultConfig, type LintConfig } from '../engine/config.js';
 import { nodeAtPath } from '../profile/profile.js';
 import { validate } from '../schema/generated/config-validator.js';
+import { closestMatch } from '../text/suggest.js';
 
 export const CONFIG_NAMES = ['.validate-agent-hooks.yaml', '.validate-agent-hooks.yml', '.validate-agent-hooks.json'] as const;
 
@@ -46,7 +47,15 @@ export class ConfigResolver {
   /** The file `--config` names, read once. */
   private explicit: ConfigSource[] | undefined;
 
-  constructor(private readonly explicitPath?: string) {}
+  /**
+   * `ruleIds`: the rules there are; a configuration that names another (a
+   * typo, `SC2086` for `shellcheck/SC2086`) is refused, as ESLint refuses a
+   * rule it has no definition for, rather than silently doing nothing.
+   */
+  constructor(
+    private readonly explicitPath?: string,
+    private readonly ruleIds?: ReadonlySet<string>,
+  ) {}
 
   forFile(file: string): LoadedConfig {
     const chain = this.explicitPath ? this.explicitChain() : this.chainFor(dirname(resolve(file)));
@@ -60,7 +69,7 @@ export class ConfigResolver {
   }
 
   private explicitChain(): ConfigSource[] {
-    this.explicit ??= [readConfigFile(this.explicitPath!)];
+    this.explicit ??= [readConfigFile(this.explicitPath!, this.ruleIds)];
     return this.explicit;
   }
 
@@ -68,7 +77,7 @@ export class ConfigResolver {
     let chain = this.chains.get(dir);
     if (chain) return chain;
     const found = CONFIG_NAMES.map((name) => join(dir, name)).find(isFile);
-    const own = found ? readConfigFile(found) : undefined;
+    const own = found ? readConfigFile(found, this.ruleIds) : undefined;
     const parent = dirname(dir);
     const inherited = own?.data.root || parent === dir ? [] : this.chainFor(parent);
     chain = own ? [...inherited, own] : inherited;
@@ -86,7 +95,7 @@ function isFile(path: string): boolean {
 }
 
 /** Reads one config file; any problem is a ConfigError naming the file, line and column. */
-export function readConfigFile(path: string): ConfigSource {
+export function readConfigFile(path: string, ruleIds?: ReadonlySet<string>): ConfigSource {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -120,6 +129,11 @@ export function readConfigFile(path: string): ConfigSource {
     throw new ConfigError(`${at(offset)}: Invalid configuration: ${schemaErrorDetail(error, segments, data)}`);
   }
   const config = data as ConfigFile;
+  for (const id of Object.keys(config.rules ?? {})) {
+    if (!ruleIds || ruleIds.has(id) || /^shellcheck\/SC\d+$/.test(id)) continue;
+    const key = nodeAtPath(doc.contents, ['rules', id]).pair?.key as { range?: [number, number] } | undefined;
+    throw new ConfigError(`${at(key?.range?.[0] ?? 0)}: Invalid configuration: unknown rule \`${id}\`${ruleHint(id, ruleIds)}`);
+  }
   for (const [index, pattern] of (config.forbiddenCommands ?? []).entries()) {
     if (pattern.argument === undefined) continue;
     try {
@@ -130,6 +144,13 @@ export function readConfigFile(path: string): ConfigSource {
     }
   }
   return { path, data: config };
+}
+
+/** How an unknown rule id was probably meant. */
+function ruleHint(id: string, ruleIds: ReadonlySet<string>): string {
+  if (/^SC\d+$/i.test(id)) return ` (ShellCheck's codes are written \`shellcheck/${id.toUpperCase()}\`)`;
+  const near = closestMatch(id, [...ruleIds]);
+  return near ? `. Did you mean \`${near}\`?` : '';
 }
 
 function merge(chain: ConfigSource[]): LoadedConfig {

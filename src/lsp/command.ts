@@ -35,7 +35,7 @@ export async function lspCommand(args: string[], io: CliIO, options: LanguageSer
   // Standard output belongs to the protocol: anything logged goes to standard error.
   console.log = console.info = console.warn = console.debug = console.error;
   const { ConfigResolver } = await import('../config/load.js');
-  const resolver = new ConfigResolver();
+  const resolver = new ConfigResolver(undefined, new Set((await import('../../rules/index.js')).rules.map((rule) => rule.id)));
   const shellcheck = args.includes('--no-shellcheck') ? undefined : await shellcheckFactory(io);
   const debounceValue = millisecondsFlag(args, '--debounce-ms');
   const pauseValue = millisecondsFlag(args, '--shellcheck-pause-ms');
