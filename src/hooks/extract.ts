@@ -211,7 +211,8 @@ function sourceFragments(raw: string, style: ScalarStyle, parentIndent: number):
       indicator !== undefined
         ? parentIndent + indicator
         : firstContent
-          ? firstContent.text.length - firstContent.text.trimStart().length
+          ? // YAML indents with spaces only: a tab after them is the line's content.
+            /^ */.exec(firstContent.text)![0].length
           : 0;
     return lines.map((l) => ({ offset: l.offset + Math.min(indent, l.text.length), text: l.text.slice(indent) }));
   }
