@@ -11,6 +11,7 @@ import type { HookScript } from '../hooks/types.js';
 import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES, type LineMatcher } from './locate.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
+import { editDistance } from '../text/suggest.js';
 
 /**
  * What a simulation proves wrong, as diagnostics in the linter's model, at
@@ -307,6 +308,9 @@ export function simulationFindings(
             key,
             redisWrites.filter((w) => w.t <= op.t),
           );
+      // EXISTS asks whether a key was written (a cancel flag that may never be set): an absent key is
+      // an answer, not a mistake, unless the key was written only later or it is a typo of one that was.
+      if (lower === 'exists' && !later && !(similar && editDistance(key, similar.key) <= 2)) continue;
       const hint = later
         ? ` (${later.agentId === 'orchestrator' ? 'the orchestrator' : later.agentId} writes it only later)`
         : similar

@@ -46,7 +46,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
     const writer = work.write(
       'writer.md',
       profileText('writer', {
-        pre_task: '/sqlite-memory store --key "shared:plan" --level agent --data \'{"plan":1}\'',
+        pre_task: [
+          '/sqlite-memory store --key "shared:plan" --level agent --data \'{"plan":1}\'',
+          'redis-cli set "swarm:${SWARM_ID#swarm-}:ready" 1 >/dev/null',
+        ].join('\n'),
       }),
     );
     const reader = work.write(
@@ -55,6 +58,10 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
         post_task: [
           'PLAN=$(/sqlite-memory retrieve --key "shared:plan" --level agent || echo none)',
           'redis-cli get "swarm:${SWARM_ID#swarm-}:plan:final" >/dev/null',
+          // EXISTS of a flag nobody set is an answer; of a near spelling of a key that was written, a typo.
+          '[ "$(redis-cli exists "swarm:${SWARM_ID#swarm-}:redy")" = 1 ] || echo waiting',
+          '[ "$(redis-cli exists "swarm:${SWARM_ID#swarm-}:cancel")" = 1 ] && exit 0',
+          'echo done',
         ].join('\n'),
       }),
     );
@@ -73,7 +80,12 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
     if (!loaded.ok) throw new Error('invalid');
     const trace = await simulateSwarm(loaded.scenario);
     const readerFindings = trace.findings.find((r) => r.filePath === reader)!.diagnostics;
-    expect(readerFindings.map((d) => `${d.line}:${d.ruleId}`)).toEqual(['6:memory-read-denied', '7:redis-read-unwritten']);
+    expect(readerFindings.map((d) => `${d.line}:${d.ruleId}`)).toEqual([
+      '6:memory-read-denied',
+      '7:redis-read-unwritten',
+      '8:redis-read-unwritten',
+    ]);
+    expect(readerFindings[2]!.message).toContain('did you mean `swarm:cross:ready`');
     expect(readerFindings[0]!.message).toMatch(/private to agent `writer-1`.*\[simulated: reader-1, reader-2\]/);
     expect(readerFindings[0]!.related?.[0]?.file).toBe(writer);
     expect(readerFindings[1]!.message).toContain('`swarm:cross:plan:final`');
