@@ -77,7 +77,7 @@ export default defineRule({
       const named = namedEvent(tree);
       const scriptFile = context.hook.claudeCode?.callerEvents !== undefined;
       if (scriptFile && named && !events.includes(named) && eventSpec(named) && !runsUnconditionally(command)) continue;
-      for (const problem of problemsOf(tree, events)) {
+      for (const problem of problemsOf(tree, events, named)) {
         const place = placeOf(tree, problem);
         context.report({
           messageId: 'problem',
@@ -127,10 +127,9 @@ const OPEN_CHOICES = new Set(['decision', 'hookSpecificOutput.permissionDecision
 /** Choices nested in an object that must stay: problems about them (or their object) are dropped instead. */
 const NESTED_CHOICES = new Set(['behavior']);
 
-/** The output contract's problems with this object, for every event the hook runs on, with what the shell fills in taken as unknown. */
-function problemsOf(tree: JsonNode, events: readonly string[]): OutputProblem[] {
+/** The output contract's problems with this object (`named`: the event it names), for every event the hook runs on, with what the shell fills in taken as unknown. */
+function problemsOf(tree: JsonNode, events: readonly string[], named: string | undefined): OutputProblem[] {
   const dynamic = dynamicPaths(tree);
-  const named = namedEvent(tree);
   // An object that names one of the hook's events is that event's output (a script shared by several events branches on it).
   const judged = named && events.includes(named) ? [named] : events;
   const unknownChoices = dynamic.filter((path) => NESTED_CHOICES.has(path[path.length - 1]!));

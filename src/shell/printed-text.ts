@@ -231,11 +231,12 @@ function printfOutput(format: PrintedText, values: readonly ShellWord[], source:
       if (!conversion || conversion[0].includes('*')) return undefined;
       const value = values[conversions++];
       if (conversion[0] === '%s' || conversion[0] === '%b') {
-        const spelled = value && mapWord(value.node, source);
+        // No value left: printf prints nothing for it.
         if (!value) {
           i += 1;
           continue;
         }
+        const spelled = mapWord(value.node, source);
         if (spelled && !(conversion[0] === '%b' && spelled.text.includes('\\'))) {
           spelled.text.split('').forEach((c, k) => out.add(c, spelled.offsets[k]!, spelled.ends[k]));
           i += 1;

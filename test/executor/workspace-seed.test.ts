@@ -15,13 +15,19 @@ import { hookScript, needsSandbox, sandboxMissing, tempDir } from './helpers.js'
 const { dir, remove } = tempDir('vah-seed-');
 afterAll(remove);
 
+/** A seed directory holding `sparse`, a file of `bytes` that is all hole. */
+function sparseSeed(name: string, bytes: number): string {
+  const seed = join(dir, name);
+  mkdirSync(seed);
+  writeFileSync(join(seed, 'sparse'), '');
+  truncateSync(join(seed, 'sparse'), bytes);
+  return seed;
+}
+
 describe('workspace seeds and the disk budget', () => {
   it('refuses a seed whose sparse file is larger than the disk budget, at once, leaving no session behind', async () => {
-    const seed = join(dir, 'huge');
-    mkdirSync(seed);
+    const seed = sparseSeed('huge', 3 * 1024 ** 3);
     writeFileSync(join(seed, 'small.txt'), 'x');
-    writeFileSync(join(seed, 'sparse'), '');
-    truncateSync(join(seed, 'sparse'), 3 * 1024 ** 3);
     const base = join(dir, 'base-huge');
     mkdirSync(base);
     const started = Date.now();
@@ -33,10 +39,7 @@ describe('workspace seeds and the disk budget', () => {
   });
 
   it('run --workspace with such a seed is a usage error (exit 2) with the reason', async () => {
-    const seed = join(dir, 'huge-cli');
-    mkdirSync(seed);
-    writeFileSync(join(seed, 'sparse'), '');
-    truncateSync(join(seed, 'sparse'), 600 * 1024 ** 2);
+    sparseSeed('huge-cli', 600 * 1024 ** 2);
     writeFileSync(join(dir, 'p.md'), '---\nname: p\nhooks:\n  pre: du -sh /workspace/sparse\n---\nx\n');
     const io = memoryIO({ cwd: dir });
     const code = await runCommand(['p.md', '--hook', 'pre', '--workspace', 'huge-cli'], io);
@@ -48,10 +51,7 @@ describe('workspace seeds and the disk budget', () => {
 
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('sparse files in a workspace seed'), () => {
   it('copies a small sparse file with its holes: the hook sees its size, and it takes no space', async () => {
-    const seed = join(dir, 'small');
-    mkdirSync(seed);
-    writeFileSync(join(seed, 'sparse'), '');
-    truncateSync(join(seed, 'sparse'), 64 * 1024 ** 2);
+    const seed = sparseSeed('small', 64 * 1024 ** 2);
     writeFileSync(join(seed, 'note.txt'), 'hello\n');
     const session = await createExecutorSession({ workspaceSeed: seed, timeoutMs: 5000 });
     try {
