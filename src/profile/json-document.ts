@@ -32,14 +32,27 @@ export function parseJsonDocument(path: string, source: SourceText): Profile {
   }
   const errors: ParseError[] = [];
   const json = parseTree(source.text, errors, { allowTrailingComma: false, disallowComments: false, allowEmptyContent: false });
+  const commas = errors.length > 0 ? trailingCommas(source.text) : undefined;
+  const reported = new Set<number>();
   for (const error of errors.slice(0, 5)) {
+    const comma = commas?.get(error.offset);
+    // After a comma before `}` jsonc-parser expects a name and then a value: one mistake, one finding.
+    if (comma !== undefined && reported.has(comma)) continue;
+    if (comma !== undefined) reported.add(comma);
     problems.push({
       ruleId: 'json-syntax',
       severity: 'error',
-      ...lines.rangeOf(error.offset, error.offset + Math.max(1, error.length)),
-      message: `Invalid JSON: ${printParseErrorCode(error.error)
-        .replace(/([a-z])([A-Z])/g, '$1 $2')
-        .toLowerCase()}.`,
+      ...(comma === undefined
+        ? {
+            ...lines.rangeOf(error.offset, error.offset + Math.max(1, error.length)),
+            message: `Invalid JSON: ${printParseErrorCode(error.error)
+              .replace(/([a-z])([A-Z])/g, '$1 $2')
+              .toLowerCase()}.`,
+          }
+        : {
+            ...lines.rangeOf(comma, comma + 1),
+            message: 'Invalid JSON: trailing comma (JSON.parse, which reads this file, rejects it).',
+          }),
     });
   }
   if (json) {
@@ -47,6 +60,24 @@ export function parseJsonDocument(path: string, source: SourceText): Profile {
     problems.push(...duplicateKeys(json, lines));
   }
   return profile;
+}
+
+/**
+ * Each comma followed (past blanks and comments) by a closing bracket, keyed
+ * by that bracket's offset: jsonc-parser reports a trailing comma as a value
+ * or property name expected at the bracket, often lines below the comma.
+ */
+function trailingCommas(text: string): Map<number, number> {
+  const found = new Map<number, number>();
+  const scanner = createScanner(text, true);
+  let comma: number | undefined;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.LineCommentTrivia || token === SyntaxKind.BlockCommentTrivia) continue;
+    if ((token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) && comma !== undefined)
+      found.set(scanner.getTokenOffset(), comma);
+    comma = token === SyntaxKind.CommaToken ? scanner.getTokenOffset() : undefined;
+  }
+  return found;
 }
 
 /** The offset of the first bracket that opens a level past `limit`, strings and comments skipped. */

@@ -123,6 +123,18 @@ describe('Claude Code extraction', () => {
     expect(profile.problems[0]).toMatchObject({ ruleId: 'json-syntax', line: 2, severity: 'error' });
   });
 
+  it('places a trailing comma at the comma, not at the bracket lines below it, comments between or not', () => {
+    const text = '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [] },\n\n    ]\n  }, /* note */\n  // end\n}';
+    const profile = profileFromText('/p/.claude/settings.json', text);
+    expect(profile.problems.map(({ line, column, endColumn, message }) => ({ line, column, endColumn, message }))).toEqual([
+      { line: 4, column: 22, endColumn: 23, message: 'Invalid JSON: trailing comma (JSON.parse, which reads this file, rejects it).' },
+      { line: 7, column: 4, endColumn: 5, message: 'Invalid JSON: trailing comma (JSON.parse, which reads this file, rejects it).' },
+    ]);
+    // A comma followed by another comma is not trailing: the parser's own words stay.
+    const doubled = profileFromText('/p/.claude/settings.json', '{"hooks": {"Stop": [{"hooks": []},,{"hooks": []}]}}');
+    expect(doubled.problems[0]).toMatchObject({ line: 1, column: 35, message: 'Invalid JSON: value expected.' });
+  });
+
   it('reads a key written twice as JSON.parse does (the last wins) and reports the one it drops', () => {
     const text =
       '{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[\n  {"type":"command","command":"echo a",\n   "command":"sudo rm -rf /"}]}]}}';
