@@ -90,6 +90,34 @@ describe('stylish keeps lines readable', () => {
   });
 });
 
+describe('--verbose lists each file with the worst of its findings', () => {
+  it('ok, warn and fail, on stderr', async () => {
+    const dir = project({
+      '.claude/agents/clean.md': '---\nname: clean\ndescription: b\n---\n',
+      '.claude/agents/warns.md': '---\nname: warns\ndescription: b\nhooks:\n  zzzzzzzzzzzz: |\n    echo hi\n---\n',
+      '.claude/agents/fails.md': '---\nname: fails\ndescription: b\nhooks:\n  pre: |\n    rm -rf /\n---\n',
+      '.claude/agents/x\u001b[2J.md': '---\nname: x\ndescription: b\n---\n',
+      '.validate-agent-hooks.json': '{"ignorePatterns": ["*2J.md"]}',
+    });
+    const io = memoryIO({ cwd: dir, env: { NO_COLOR: '1' } });
+    const code = await main(['--verbose', '--no-shellcheck', '.claude/agents'], io);
+    expect(code).toBe(1);
+    const status = Object.fromEntries(
+      io
+        .err()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/).reverse()),
+    );
+    expect(status).toEqual({
+      '.claude/agents/clean.md': 'ok',
+      '.claude/agents/warns.md': 'warn',
+      '.claude/agents/fails.md': 'fail',
+      '(ignorePatterns)': '.claude/agents/x\\x1b[2J.md',
+    });
+  });
+});
+
 describe('positions stay inside the file', () => {
   it.each([
     ['an empty file', ''],

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { pushAll } from '../arrays.js';
@@ -225,7 +225,11 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
         ...(flags.root !== undefined ? { root: flags.root } : {}),
       });
       const kept = files.filter((file) => !isIgnored(file, resolver.forFile(file).config.ignorePatterns));
-      if (flags.verbose) for (const file of files) if (!kept.includes(file)) io.stderr(`skip ${file} (ignorePatterns)\n`);
+      if (flags.verbose) {
+        const read = new Set(kept);
+        for (const file of files)
+          if (!read.has(file)) io.stderr(`skip ${escapeControl(relative(io.cwd, file) || file)} (ignorePatterns)\n`);
+      }
       inputs = await readAll(kept);
       // The shell scripts Claude Code hooks run are linted too, once each, with their hooks' contract.
       inputs = await (await import('../runtimes/claude-code/expand.js')).withReferencedScripts(inputs);
@@ -317,7 +321,8 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     reporterOptions.root = (await import('./repo-root.js')).repositoryRoot(io.cwd, io.env);
   if (color) reporterOptions.painter = await (await import('../reporters/types.js')).chalkPainter();
   if (flags.verbose && flags.format === 'stylish') {
-    for (const result of results) io.stderr(`${result.diagnostics.length === 0 ? 'ok  ' : 'fail'} ${result.filePath}\n`);
+    for (const result of results)
+      io.stderr(`${fileStatus(result.diagnostics)} ${escapeControl(relative(io.cwd, result.filePath) || result.filePath)}\n`);
   }
   const report = await loadChunkedReporter(flags.format as Parameters<typeof loadChunkedReporter>[0]);
   // A dry run keeps stdout a patch for `git apply`; the problems the fixes leave go to stderr, in the chosen format.
@@ -331,6 +336,12 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT_FINDINGS;
   }
   return EXIT_OK;
+}
+
+/** A file's word in --verbose's list: `fail` for an error, `warn` for a warning, else `ok` (info findings alone fail nothing). */
+function fileStatus(diagnostics: readonly { severity: string }[]): string {
+  if (diagnostics.some((d) => d.severity === 'error')) return 'fail';
+  return diagnostics.some((d) => d.severity === 'warning') ? 'warn' : 'ok  ';
 }
 
 /**
