@@ -131,6 +131,33 @@ const reject: { name: string; handlers: Handler[]; expected: Expected[] }[] = [
     expected: [{ at: '\\\\\\"$GO\\\\\\"', message: /Invalid `continue`: expected true or false, got "…"/ }],
   },
   {
+    name: 'fields inside hookSpecificOutput of the wrong type: context as a list, a quoted boolean, a path as one string',
+    handlers: [
+      {
+        event: 'SessionStart',
+        command: `echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"SessionStart\\", \\"additionalContext\\": [\\"a\\"], \\"reloadSkills\\": \\"$R\\", \\"watchPaths\\": \\"/x\\"}}"`,
+      },
+    ],
+    expected: [
+      { at: '[\\\\\\"a\\\\\\"]', message: /Invalid `additionalContext`: expected a string, got \["a"\]/ },
+      { at: '\\\\\\"$R\\\\\\"', message: /Invalid `reloadSkills`: expected true or false, got "…"/ },
+      { at: '\\\\\\"/x\\\\\\"', message: /Invalid `watchPaths`: expected an array of strings, got "\/x"/ },
+    ],
+  },
+  {
+    name: 'updatedInput that is not an object, and a top-level reason the event does not read but whose type is still wrong',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo '{"reason": 1, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": "ls"}}'`,
+      },
+    ],
+    expected: [
+      { at: '1', after: 'reason', message: /Invalid `reason`: expected a string, got 1/ },
+      { at: '\\"ls\\"', message: /Invalid `updatedInput`: expected an object, got "ls"/ },
+    ],
+  },
+  {
     name: 'a field the event reads nowhere, with advice that does not send it elsewhere',
     handlers: [{ event: 'PermissionRequest', command: `echo '{"permissionDecision": "deny"}'` }],
     expected: [{ at: '\\"permissionDecision\\"', message: /PermissionRequest does not read it, here or inside `hookSpecificOutput`/ }],

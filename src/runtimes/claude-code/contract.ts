@@ -309,6 +309,35 @@ export const HOOK_SPECIFIC_FIELDS: Readonly<Record<string, readonly string[]>> =
 /** Top-level fields some events read beyond the universal ones (§5.4). */
 export const TOP_LEVEL_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>> = { UserPromptSubmit: ['suppressOriginalPrompt'] };
 
+/**
+ * The JSON type of each output field whose type §5.4 fixes, at the top level or inside
+ * `hookSpecificOutput` (the same name has the same type on every event that reads it). A value of
+ * another type makes the output schema-invalid: on exit 0 a non-blocking error, the output ignored
+ * (§5.3). Fields with their own checks (`permissionDecision`, `decision`, `action`) and those whose
+ * shape is the tool's (`updatedToolOutput`, `updatedMCPToolOutput`) are not listed.
+ */
+export const OUTPUT_FIELD_TYPES: Readonly<Record<string, 'string' | 'boolean' | 'object' | 'string[]'>> = {
+  continue: 'boolean',
+  stopReason: 'string',
+  suppressOutput: 'boolean',
+  systemMessage: 'string',
+  terminalSequence: 'string',
+  reason: 'string',
+  suppressOriginalPrompt: 'boolean',
+  permissionDecisionReason: 'string',
+  updatedInput: 'object',
+  additionalContext: 'string',
+  retry: 'boolean',
+  classifierContext: 'string',
+  sessionTitle: 'string',
+  initialUserMessage: 'string',
+  watchPaths: 'string[]',
+  reloadSkills: 'boolean',
+  displayContent: 'string',
+  worktreePath: 'string',
+  content: 'object',
+};
+
 /** PreToolUse `permissionDecision` values, most restrictive first: the order Claude Code merges them in (§3.3). */
 export const PERMISSION_DECISIONS = ['deny', 'defer', 'ask', 'allow'] as const;
 

@@ -1,5 +1,6 @@
 import {
   HOOK_SPECIFIC_FIELDS,
+  OUTPUT_FIELD_TYPES,
   PERMISSION_DECISIONS_OF,
   TOP_LEVEL_BLOCK_EVENTS,
   TOP_LEVEL_EXTRA_FIELDS,
@@ -99,11 +100,7 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
       path: ['suppressOutput'],
       message: 'Unexpected `suppressOutput`: it is accepted but has no effect in current Claude Code.',
     });
-  if ('continue' in json && typeof json.continue !== 'boolean')
-    invalid('invalid-value', ['continue'], `Invalid \`continue\`: expected true or false, got ${show(json.continue)}.`);
-  for (const key of ['stopReason', 'systemMessage', 'reason'] as const)
-    if (key in json && typeof json[key] !== 'string')
-      invalid('invalid-value', [key], `Invalid \`${key}\`: expected a string, got ${show(json[key])}.`);
+  checkTypes(json, TYPED_TOP_LEVEL, [], invalid);
   if (json.continue === false) result.stop = typeof json.stopReason === 'string' ? { reason: json.stopReason } : {};
 
   // Top-level decision: `block` on the events that read it; on PreToolUse the deprecated approve/block.
@@ -180,6 +177,7 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
             message: `Unexpected \`hookSpecificOutput.${key}\`: ${event} does not read it${known.size ? ` (it reads ${[...known].join(', ')})` : ''}; it is ignored.`,
           });
       }
+      checkTypes(nested, known, ['hookSpecificOutput'], invalid);
       if (state.valid && name === event) checkSpecific(event, nested, result, invalid);
     }
   }
@@ -230,6 +228,35 @@ function checkSpecific(
         ['hookSpecificOutput', 'action'],
         `Invalid \`action\` ${show(nested.action)}: expected accept, decline or cancel.`,
       );
+  }
+}
+
+/** Top-level fields are one schema for every event: a `reason` of the wrong type is invalid even where it is not read. */
+const TYPED_TOP_LEVEL: ReadonlySet<string> = new Set([
+  ...UNIVERSAL_OUTPUT_FIELDS,
+  'reason',
+  ...Object.values(TOP_LEVEL_EXTRA_FIELDS).flat(),
+]);
+
+const EXPECTED_TYPE = { string: 'a string', boolean: 'true or false', object: 'an object', 'string[]': 'an array of strings' } as const;
+
+/** Each field this level reads whose value is not of its type (OUTPUT_FIELD_TYPES). */
+function checkTypes(
+  fields: Record<string, unknown>,
+  read: ReadonlySet<string>,
+  at: string[],
+  invalid: (id: string, path: string[], message: string) => void,
+): void {
+  for (const [key, value] of Object.entries(fields)) {
+    const type = read.has(key) ? OUTPUT_FIELD_TYPES[key] : undefined;
+    if (type === undefined) continue;
+    const fits =
+      type === 'string[]'
+        ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+        : type === 'object'
+          ? typeof value === 'object' && value !== null && !Array.isArray(value)
+          : typeof value === type;
+    if (!fits) invalid('invalid-value', [...at, key], `Invalid \`${key}\`: expected ${EXPECTED_TYPE[type]}, got ${show(value)}.`);
   }
 }
 
