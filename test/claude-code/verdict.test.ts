@@ -187,4 +187,14 @@ describe('merging (§3.3)', () => {
     const v = interpretHandler('PostToolUse', outcome({ stdout: JSON.stringify({ continue: false, stopReason: 'enough' }) }));
     expect(mergeVerdicts('PostToolUse', [v])).toMatchObject({ continue: false, stopReason: 'enough', blocked: false, decision: 'none' });
   });
+
+  it.each(['ConfigChange', 'TaskCreated', 'FileChanged', 'SessionEnd'])(
+    'continue: false on %s, which discards it, stops nothing',
+    (event) => {
+      const v = interpretHandler(event, outcome({ stdout: JSON.stringify({ continue: false, stopReason: 'enough' }) }));
+      expect(v.stop).toBeUndefined();
+      expect(mergeVerdicts(event, [v])).toMatchObject({ continue: true, blocked: false });
+      expect(mergeVerdicts(event, [v]).stopReason).toBeUndefined();
+    },
+  );
 });

@@ -179,6 +179,24 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
     expected: [{ at: '\\"decision\\"', severity: 'warning', message: /Unexpected deprecated `decision: "approve"` on PreToolUse/ }],
   },
   {
+    name: 'continue: false where the event discards it, as a warning that says how to block instead',
+    handlers: [{ event: 'ConfigChange', command: `echo '{"continue": false, "stopReason": "no"}'` }],
+    expected: [
+      {
+        at: '\\"continue\\"',
+        severity: 'warning',
+        message: /Unexpected `continue: false` on ConfigChange: Claude Code discards it, so nothing stops; block with `decision: "block"`/,
+      },
+    ],
+  },
+  {
+    name: 'a systemMessage no one sees, as info',
+    handlers: [{ event: 'Notification', command: `echo '{"systemMessage": "done"}'` }],
+    expected: [
+      { at: '\\"systemMessage\\"', severity: 'info', message: /Unexpected `systemMessage` on Notification: Claude Code discards it/ },
+    ],
+  },
+  {
     name: 'a field with no effect, as info',
     handlers: [{ event: 'PostToolUse', command: `echo '{"suppressOutput": true}'` }],
     expected: [{ at: '\\"suppressOutput\\"', severity: 'info', message: /it is accepted but has no effect/ }],

@@ -306,6 +306,29 @@ export const HOOK_SPECIFIC_FIELDS: Readonly<Record<string, readonly string[]>> =
   PostModelSwitch: ['additionalContext'],
 };
 
+/**
+ * Events that discard a universal field (§5.2): `continue: false` stops nothing there (TaskCreated
+ * ignores it; CwdChanged and FileChanged show `systemMessage` but drop `continue`), and
+ * `systemMessage` reaches no one.
+ */
+export const DISCARDED_OUTPUT_FIELDS: Readonly<Record<'continue' | 'systemMessage', ReadonlySet<string>>> = (() => {
+  const both = [
+    'ConfigChange',
+    'Elicitation',
+    'ElicitationResult',
+    'Notification',
+    'StopFailure',
+    'InstructionsLoaded',
+    'MessageDisplay',
+    'PreCompact',
+    'PostCompact',
+    'SessionEnd',
+    'WorktreeRemove',
+    'WorktreeCreate',
+  ];
+  return { continue: new Set([...both, 'TaskCreated', 'CwdChanged', 'FileChanged']), systemMessage: new Set(both) };
+})();
+
 /** Top-level fields some events read beyond the universal ones (§5.4). */
 export const TOP_LEVEL_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>> = { UserPromptSubmit: ['suppressOriginalPrompt'] };
 

@@ -1,4 +1,5 @@
 import {
+  DISCARDED_OUTPUT_FIELDS,
   HOOK_SPECIFIC_FIELDS,
   OUTPUT_FIELD_TYPES,
   PERMISSION_DECISIONS_OF,
@@ -101,7 +102,23 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
       message: 'Unexpected `suppressOutput`: it is accepted but has no effect in current Claude Code.',
     });
   checkTypes(json, TYPED_TOP_LEVEL, [], invalid);
-  if (json.continue === false) result.stop = typeof json.stopReason === 'string' ? { reason: json.stopReason } : {};
+  if (json.continue === false && DISCARDED_OUTPUT_FIELDS.continue.has(event))
+    problems.push({
+      id: 'discarded-field',
+      severity: 'warning',
+      path: ['continue'],
+      message: `Unexpected \`continue: false\` on ${event}: Claude Code discards it, so nothing stops${
+        TOP_LEVEL_BLOCK_EVENTS.has(event) ? '; block with `decision: "block"` and a `reason`' : ''
+      }.`,
+    });
+  else if (json.continue === false) result.stop = typeof json.stopReason === 'string' ? { reason: json.stopReason } : {};
+  if (typeof json.systemMessage === 'string' && DISCARDED_OUTPUT_FIELDS.systemMessage.has(event))
+    problems.push({
+      id: 'discarded-field',
+      severity: 'info',
+      path: ['systemMessage'],
+      message: `Unexpected \`systemMessage\` on ${event}: Claude Code discards it, so no one sees it.`,
+    });
 
   // Top-level decision: `block` on the events that read it; on PreToolUse the deprecated approve/block.
   const topDecision = json.decision;
