@@ -352,3 +352,9 @@ export const EVENTS: readonly EventSpec[] = [
     unverified: true,
   },
 ];
+
+const EVENTS_BY_NAME = new Map(EVENTS.map((event) => [event.name, event]));
+
+export function eventSpec(name: string): EventSpec | undefined {
+  return EVENTS_BY_NAME.get(name);
+}
