@@ -19,6 +19,7 @@ import ccOutputInvalid from './cc-output-invalid/index.js';
 import ccPathUnquoted from './cc-path-unquoted/index.js';
 import ccPluginAgentHooks from './cc-plugin-agent-hooks/index.js';
 import ccScriptMissing from './cc-script-missing/index.js';
+import ccShellBashism from './cc-shell-bashism/index.js';
 import ccStdinUntrusted from './cc-stdin-untrusted/index.js';
 import ccStdoutBeforeJson from './cc-stdout-before-json/index.js';
 import ccStopHookActive from './cc-stop-hook-active/index.js';
@@ -88,6 +89,7 @@ export const rules: Rule<unknown>[] = [
   ccPathUnquoted,
   ccPluginAgentHooks,
   ccScriptMissing,
+  ccShellBashism,
   ccStdinUntrusted,
   ccStdoutBeforeJson,
   ccStopHookActive,
