@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { cp, lstat, mkdir, readdir, chown, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { cp, lchown, lstat, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ShellLayout } from './env.js';
@@ -63,16 +64,37 @@ export async function prepareAgentDirs(
  * needed, owned as the home is), unless something is there already: the
  * transcript a Claude Code event names (`transcript_path`), which a hook may
  * read (`jq … "$transcript_path"` exits 2, a block, on a missing file).
+ * The home lasts the session and earlier hooks wrote in it, so nothing in it
+ * is followed: where a link, a file or anything but a directory stands on the
+ * way, nothing is made (the hook then finds no transcript, as it arranged);
+ * directories are made one at a time and the file is opened with O_EXCL and
+ * O_NOFOLLOW, so the host (root, when it hands the files to the sandbox user)
+ * never writes outside the home.
  */
 export async function ensureHomeFile(home: string, relative: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
   const target = resolve(home, relative);
   if (!target.startsWith(`${home}/`)) return;
-  const created = await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-  await writeFile(target, '', { flag: 'wx', mode: 0o600 }).catch((error: unknown) => {
+  const made: string[] = [];
+  let dir = home;
+  for (const part of target
+    .slice(home.length + 1)
+    .split('/')
+    .slice(0, -1)) {
+    dir = join(dir, part);
+    const found = await lstat(dir).catch(() => undefined);
+    if (found?.isDirectory()) continue;
+    if (found) return;
+    await mkdir(dir, { mode: 0o755 });
+    made.push(dir);
+  }
+  let file;
+  try {
+    file = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  });
-  // From the first directory made down (it holds the file), else the file alone.
-  if (owner) await chownTree(created ?? target, owner);
+  }
+  await file?.close();
+  if (owner) for (const path of [...made, ...(file ? [target] : [])]) await lchown(path, owner.uid, owner.gid);
 }
 
 /**
@@ -100,7 +122,8 @@ async function copySeed(seed: string, workspace: string): Promise<void> {
 async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
   const stat = await lstat(path);
   if (stat.isSymbolicLink()) return;
-  await chown(path, owner.uid, owner.gid);
+  // lchown: were the entry swapped for a link since lstat, the link is what changes hands.
+  await lchown(path, owner.uid, owner.gid);
   if (!stat.isDirectory()) return;
   for (const entry of await readdir(path)) await chownTree(join(path, entry), owner);
 }
