@@ -1,6 +1,7 @@
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import type { Diagnostic, LintResult } from '../diagnostics.js';
+import { dirname, resolve, sep } from 'node:path';
+import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
 import {
   CLAUDE_CODE_RUN_DOCS,
@@ -14,6 +15,7 @@ import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claud
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
+import { repositoryRoot } from './repo-root.js';
 import { eventRunOptions, openSession, openTarget, runEventRequest } from './run-claude-code.js';
 import { stringifyJson } from '../text/control-chars.js';
 
@@ -33,6 +35,8 @@ event JSON on stdin), and check the verdict each case expects:
       decision: deny                    # optional: the exact decision
       reasonMatches: "rm -rf"           # optional: a regex on the reason
 
+What the table names (target, project) must lie in its own tree: the git repository
+holding it, else its directory (--target and --project may point anywhere).
 The table's schema is schemas/claude-code-test.schema.json; a starter table of
 attacks a Bash guard should refuse is fixtures/claude-code/bash-guard-attacks.yaml.
 
@@ -52,6 +56,37 @@ usage error, or the sandbox is unavailable.
 `;
 
 export const CASE_FAILED_RULE = 'claude-code-test-failed';
+
+/**
+ * A test table travels with the hooks it tests, maybe in a pull request, and the
+ * project it names is copied into the sandbox and handed to the sandbox's user:
+ * what the table names (its target, the project that target or the table makes)
+ * must lie in the table's own tree, the git repository holding it (else its
+ * directory), symlinks resolved. `--target` and `--project`, given by whoever
+ * runs the command, may point anywhere.
+ */
+function outsideTableTree(tableFile: string, named: readonly { what: string; path: string; range: Range }[]): Diagnostic | undefined {
+  const tree = realpathSync(repositoryRoot(dirname(tableFile)));
+  for (const { what, path, range } of named) {
+    const real = realpathOr(path);
+    if (real === tree || real.startsWith(`${tree}${sep}`)) continue;
+    return {
+      ruleId: TEST_TABLE_RULE,
+      severity: 'error',
+      ...range,
+      message: `Disallowed ${what} ${escapeControl(path)}: it lies outside ${escapeControl(tree)}, the tree that holds this table, and a table may name files of its own tree only (the project is copied into the sandbox). Use --${what} to choose it.`,
+    };
+  }
+  return undefined;
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
 
 export interface CaseResult {
   name: string;
@@ -143,6 +178,18 @@ export async function testCommand(
   const project = values.project !== undefined ? resolve(io.cwd, values.project) : table.project;
   const target = await openTarget(table.target, targetShown, project, io, 'test');
   if (typeof target === 'number') return target;
+  const escape = outsideTableTree(file, [
+    ...(values.target === undefined ? [{ what: 'target', path: table.target, range: table.targetRange }] : []),
+    ...(values.project === undefined
+      ? [target.projectRoot, target.pluginRoot].flatMap((path) =>
+          path === undefined ? [] : [{ what: 'project', path, range: table.projectRange ?? table.targetRange }],
+        )
+      : []),
+  ]);
+  if (escape) {
+    await report(io, format, [{ filePath: file, diagnostics: [escape] }], undefined);
+    return 2;
+  }
   const session = await openSession(io, target, values['no-sandbox'] ?? false, dependencies.createSession, 'test');
   if (typeof session === 'number') return session;
 

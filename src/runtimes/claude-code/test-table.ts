@@ -34,6 +34,7 @@ export interface TestTable {
   targetAsWritten: string;
   targetRange: Range;
   project?: string;
+  projectRange?: Range;
   timeoutCap?: number;
   cases: TestCase[];
 }
@@ -141,7 +142,7 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
       target: resolve(base, raw.target),
       targetAsWritten: raw.target,
       targetRange: at(['target']),
-      ...(raw.project !== undefined ? { project: resolve(base, raw.project) } : {}),
+      ...(raw.project !== undefined ? { project: resolve(base, raw.project), projectRange: at(['project']) } : {}),
       ...(raw.timeoutCap !== undefined ? { timeoutCap: raw.timeoutCap } : {}),
       cases,
     },
