@@ -20,7 +20,10 @@ export interface ExecutionOutcome {
   /** The signal that ended the hook's shell, when one did (from the 128+N convention). */
   signal: string | null;
   timedOut: boolean;
+  /** The hook's own time: wall time from its process start, less `hostMs`. */
   durationMs: number;
+  /** Time the host spent serving the hook's calls (counted once however many ran at once), left out of `durationMs`. */
+  hostMs?: number;
   stdout: string;
   stderr: string;
   /** Bytes the hook wrote to each stream, including what was dropped over the cap. */
@@ -171,7 +174,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS} ms`, endedAt - startedAt);
   }
   const processStartedAt = budget.processStartedAt() ?? endedAt;
-  const durationMs = Math.max(0, endedAt - processStartedAt - (options.hostBusyMs?.() ?? 0));
+  const hostMs = Math.min(Math.max(0, endedAt - processStartedAt), options.hostBusyMs?.() ?? 0);
+  const durationMs = Math.max(0, endedAt - processStartedAt - hostMs);
 
   const namespace = await init;
   const survivors =
@@ -183,6 +187,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
     ...judged,
     timedOut: budget.timedOut(),
     durationMs,
+    hostMs,
     stdout: streams.stdout.text(),
     stderr: streams.stderr.text(),
     stdoutBytes: streams.stdout.bytes(),

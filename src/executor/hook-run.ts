@@ -258,6 +258,7 @@ async function runResult(
     timedOut: outcome.timedOut,
     failed: outcome.timedOut || outcome.exitCode !== 0,
     durationMs: Math.round(outcome.durationMs * 10) / 10,
+    ...(outcome.hostMs !== undefined ? { hostMs: Math.round(outcome.hostMs * 10) / 10 } : {}),
     startedAt,
     stdout: outcome.stdout,
     stderr: outcome.stderr,

@@ -19,6 +19,8 @@ export interface RunJson {
   timedOut: boolean;
   failed: boolean;
   durationMs: number;
+  /** Host time serving the hook's calls, not counted in durationMs or against the budget. */
+  hostMs?: number;
   stdout: string;
   stderr: string;
   stdoutBytes: number;
@@ -60,6 +62,7 @@ export function runToJson(result: HookRunResult): RunJson {
     timedOut: result.timedOut,
     failed: result.failed,
     durationMs: result.durationMs,
+    ...(result.hostMs !== undefined ? { hostMs: result.hostMs } : {}),
     stdout: result.stdout,
     stderr: result.stderr,
     stdoutBytes: result.stdoutBytes,
@@ -200,7 +203,10 @@ export function formatRunHuman(result: HookRunResult): string {
     lines.push(indentBlock(escapeControlBlock(text)));
   }
   lines.push('');
-  lines.push(`Result: ${status(result)} in ${Math.round(result.durationMs)} ms`);
+  const host = Math.round(result.hostMs ?? 0);
+  lines.push(
+    `Result: ${status(result)} in ${Math.round(result.durationMs)} ms${host > 0 ? ` (and ${host} ms the host spent serving its calls, not counted against the budget)` : ''}`,
+  );
   lines.push(`Limits hit: ${result.limitsHit.length > 0 ? result.limitsHit.join(', ') : 'none'}`);
   for (const warning of result.sandbox.warnings) lines.push(`Warning: ${line(warning)}`);
   lines.push('');

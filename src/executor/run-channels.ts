@@ -20,6 +20,19 @@ import { HOST_LIMITS, mebibytes } from './host-limits.js';
 const BLOCKING_REDIS =
   /^(b[lr]pop|brpoplpush|blmove|bzpopm(in|ax)|blmpop|bzmpop|xread|xreadgroup|wait|waitaof|subscribe|psubscribe|ssubscribe|monitor)$/i;
 
+/** The length of the union of time spans: each moment counted once, however many spans cover it. */
+export function coveredMs(spans: [number, number][]): number {
+  spans.sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [start, stop] of spans) {
+    if (stop <= end) continue;
+    total += stop - Math.max(start, end);
+    end = stop;
+  }
+  return total;
+}
+
 /** Bytes of type and data each session's event log holds, by the log. */
 const eventBytes = new WeakMap<PublishedEvent[], number>();
 
@@ -53,27 +66,37 @@ export async function openRunChannels(
       return undefined;
     },
   };
-  // Time the host spends serving the hook's slash commands is the host's, not the hook's.
-  let commandsBusyMs = 0;
+  // Time the host spends serving the hook's slash commands is the host's, not the hook's: the periods
+  // when at least one is in flight (calls served side by side are one stretch of host time, not several).
+  const commandPeriods: [number, number][] = [];
+  let inFlight = 0;
+  let busySince = 0;
   const control = await startControlServer(join(run.runDir, 'control.sock'), async (command, args) => {
-    const served = clock.now();
+    if (inFlight++ === 0) busySince = trace.now();
     try {
       if (command === MEMORY_COMMAND_NAME) return await runMemoryCommand(args, commandContext);
       if (command === EVENTBUS_COMMAND_NAME) return await runEventbusCommand(args, commandContext);
       return runOtherCommand(command, args, commandContext);
     } finally {
-      commandsBusyMs += clock.now() - served;
+      if (--inFlight === 0) {
+        const last = commandPeriods[commandPeriods.length - 1];
+        if (last && busySince <= last[1]) last[1] = trace.now();
+        else commandPeriods.push([busySince, trace.now()]);
+      }
     }
   });
   // The host's side of the hook's Redis round trips too; a blocking pop's wait is the hook's own choice.
-  const redisBusyMs = (): number => {
-    let busy = 0;
+  // Counted as the time covered by any of them: forty connections served at once for a second are a second.
+  const hostBusyMs = (): number => {
+    const now = trace.now();
+    const spans: [number, number][] = [...commandPeriods];
+    if (inFlight > 0) spans.push([busySince, now]);
     for (const op of trace.forRun(runId)) {
       if (op.kind !== 'redis' || op.push || BLOCKING_REDIS.test(op.command[0] ?? '')) continue;
       // A command still in flight counts up to now.
-      busy += op.reply === undefined ? Math.max(0, trace.now() - op.t) : op.durationMs;
+      spans.push([op.t, op.reply === undefined ? now : op.t + op.durationMs]);
     }
-    return busy;
+    return coveredMs(spans);
   };
   const socketPath = join(run.runDir, 'redis.sock');
   const redis = ctx.redis;
@@ -99,7 +122,7 @@ export async function openRunChannels(
   return {
     controlSocket: control.socketPath,
     redisSocket: proxy.socketPath,
-    hostBusyMs: () => commandsBusyMs + redisBusyMs(),
+    hostBusyMs,
     close: async () => {
       await Promise.all([control.close(), proxy.close()]);
     },

@@ -83,7 +83,10 @@ export interface HookRunResult {
   timedOut: boolean;
   /** Whether the runtime would log this run as a failure (non-zero, killed or timed out). */
   failed: boolean;
+  /** The hook's own time, from its process start, less `hostMs`: what its budget counts. */
   durationMs: number;
+  /** Time the host spent serving the hook's slash commands and Redis round trips (each moment once). */
+  hostMs?: number;
   /** Milliseconds since the session started, when the hook's own process started (sandbox set-up excluded). */
   startedAt: number;
   stdout: string;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeProcessRunner, type ProcessRunner } from '../../src/executor/process-runner.js';
+import { formatRunHuman } from '../../src/executor/report.js';
 import { createExecutorSession } from '../../src/executor/session.js';
 import { hookScript, needsSandbox, sandboxMissing } from './helpers.js';
 
@@ -81,6 +82,39 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor: budgets th
     try {
       const result = await session.runHook(hookScript('on_blocking_start', 'redis-cli set k v >/dev/null\nsleep 0.2\necho done'));
       expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
+    } finally {
+      await session.close();
+      server.close();
+      rmSync(socketPath, { force: true });
+    }
+  }, 30_000);
+
+  it('round trips served side by side are one stretch of host time: eight parallel ones do not buy eight times the budget', async () => {
+    // Every SET answered 1.2 s late; the hook sends eight at once, then overruns its 2 s budget by itself.
+    const socketPath = join(tmpdir(), `vah-slow-redis-par-${process.pid}.sock`);
+    rmSync(socketPath, { force: true });
+    const server = createServer((socket) => {
+      socket.on('data', (chunk) => {
+        if (/PING/i.test(chunk.toString())) socket.write('+PONG\r\n');
+        else setTimeout(() => socket.write('+OK\r\n'), 1200);
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    const session = await createExecutorSession({ timeoutMs: 2000, redisUrl: socketPath });
+    try {
+      const result = await session.runHook(
+        hookScript(
+          'on_blocking_start',
+          'for i in 1 2 3 4 5 6 7 8; do redis-cli set "k$i" v >/dev/null & done\nwait\nsleep 2.5\necho finished',
+        ),
+      );
+      expect(result.timedOut).toBe(true);
+      expect(result.stdout).not.toContain('finished');
+      // The report says what was left out of the budget.
+      expect(formatRunHuman(result)).toMatch(
+        /^Result: timed out after 2000 ms .* \(and \d+ ms the host spent serving its calls, not counted against the budget\)$/m,
+      );
     } finally {
       await session.close();
       server.close();
