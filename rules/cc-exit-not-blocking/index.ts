@@ -53,8 +53,10 @@ export default defineRule({
     const spec = eventsOfHook(context.hook)
       .map((name) => eventSpec(name))
       .find((s) => s && (s.block === 'exit2-or-json' || s.block === 'json-only'));
-    // A background hook's exit code decides nothing either way (cc-async-invalid speaks of that).
-    if (!spec || context.hook.claudeCode?.async || context.hook.claudeCode?.fields.asyncRewake) return;
+    // A background hook's exit code decides nothing either way (cc-async-invalid speaks of that). `async` is
+    // set for `async: true`, `asyncRewake: true` and a script every caller runs in the background; a handler
+    // that merely has the key (`asyncRewake: false`) runs in the foreground and is checked.
+    if (!spec || context.hook.claudeCode?.async) return;
     for (const command of context.commands) {
       if (commandBase(command) !== 'exit' || !refuses(command)) continue;
       const arg = command.args[0];

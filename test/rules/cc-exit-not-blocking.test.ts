@@ -1,0 +1,52 @@
+// Whether a Claude Code handler runs in the background is its hook's `claudeCode.async` (set for
+// `async: true` and `asyncRewake: true`), not whether it has an `asyncRewake` key: `asyncRewake: false`
+// runs in the foreground, and its `exit 1` lets the tool call go ahead like any other.
+import rule from '../../rules/cc-exit-not-blocking/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+/** An agent profile with one PreToolUse guard refusing with `exit 1` (line 11, plus a line per field in `flag`). */
+function guard(flag: string): string {
+  return [
+    '---',
+    'name: guard',
+    'description: Refuses force pushes.',
+    'hooks:',
+    '  PreToolUse:',
+    '    - matcher: Bash',
+    '      hooks:',
+    '        - type: command',
+    ...(flag ? [`          ${flag}`] : []),
+    '          command: |',
+    '            if jq -r .tool_input.command | grep -q "push --force"; then',
+    '              exit 1',
+    '            fi',
+    '---',
+    'Body.',
+    '',
+  ].join('\n');
+}
+
+ruleTester(rule, {
+  accept: [
+    { name: 'asyncRewake: true (runs in the background)', profile: guard('asyncRewake: true') },
+    { name: 'async: true', profile: guard('async: true') },
+    { name: 'async: true beside asyncRewake: false', profile: guard('async: true\n          asyncRewake: false') },
+  ],
+  reject: [
+    {
+      name: 'asyncRewake: false (runs in the foreground)',
+      profile: guard('asyncRewake: false'),
+      errors: [{ messageId: 'notBlocking', severity: 'warning', line: 12, column: 15, endColumn: 21 }],
+    },
+    {
+      name: 'async: false beside asyncRewake: false',
+      profile: guard('async: false\n          asyncRewake: false'),
+      errors: [{ messageId: 'notBlocking', line: 13, column: 15, endColumn: 21 }],
+    },
+    {
+      name: 'neither key',
+      profile: guard(''),
+      errors: [{ messageId: 'notBlocking', line: 11, column: 15, endColumn: 21 }],
+    },
+  ],
+});
