@@ -1,11 +1,9 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { HOOK_TIMEOUT_MS } from '../../src/runtime/contract.js';
+import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
-const TIMEOUT_SECONDS = HOOK_TIMEOUT_MS / 1000;
-const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
 /** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
 const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
 /** …or the first one after the command. */
@@ -13,43 +11,57 @@ const BLOCKING_MULTI_POPS = new Set(['blmpop', 'bzmpop']);
 /** Commands that never return on their own. */
 const ENDLESS = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
 const ALWAYS_TRUE = new Set(['true', ':']);
+const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
 const LOOP_EXITS = new Set(['break', 'exit', 'return']);
 
 /**
- * The runtime kills a hook after five seconds and only logs it: everything the
- * script meant to do after that point (the store, the event) silently never
- * happens. A sleep of five seconds or more and a loop with no way out always
- * hit the limit (errors); a Redis call that blocks until data arrives hits it
- * whenever the data is late (warning).
+ * The runtime kills a hook when its time runs out (claude-flow: 5 s for every
+ * hook; Claude Code: the handler's `timeout`, else the documented default for
+ * its event) and only logs it: everything the script meant to do after that
+ * point (the store, the event, the decision) silently never happens. A sleep
+ * as long as the budget and a loop with no way out always hit the limit
+ * (errors); a Redis call that blocks until data arrives hits it whenever the
+ * data is late (warning).
  */
 export default defineRule({
   id: 'hook-timeout-risk',
   meta: {
-    description: 'A sleep, endless loop or blocking wait that runs into the 5-second hook timeout.',
+    description: 'A sleep, endless loop or blocking wait that runs into the hook timeout (5 s on claude-flow).',
     severity: 'error',
     category: 'runtime',
+    runtimes: ['claude-flow', 'claude-code'],
   },
   messages: {
-    sleep: `Unexpected \`{{text}}\`: the runtime kills a hook after ${TIMEOUT_SECONDS} s, so the rest of the script never runs. Do not wait in a hook; let the runtime signal the agent.`,
-    endlessLoop: `Unexpected endless \`{{text}}\` loop with no \`break\`, \`exit\` or \`return\`: the runtime kills the hook after ${TIMEOUT_SECONDS} s.`,
-    blockingWait: `Unexpected \`redis-cli {{operation}}\` that can block {{how}}: the runtime kills the hook after ${TIMEOUT_SECONDS} s. Use a timeout below ${TIMEOUT_SECONDS} s, or read without blocking.`,
+    sleep:
+      'Unexpected `{{text}}`: the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Do not wait in a hook.',
+    endlessLoop: 'Unexpected endless `{{text}}` loop with no `break`, `exit` or `return`: the runtime kills the hook after {{budget}} s.',
+    blockingWait:
+      'Unexpected `redis-cli {{operation}}` that can block {{how}}: the runtime kills the hook after {{budget}} s. Use a timeout below {{budget}} s, or read without blocking.',
   },
   checkScript(context) {
+    const budget = hookBudgetMs(context.hook) / 1000;
+    // A zero or negative timeout is another rule's finding; nothing here can be measured against it.
+    if (!(budget > 0)) return;
     for (const command of context.commands) {
       const base = commandBase(command);
-      if (boundedByTimeout(context.commands, command)) continue;
+      if (boundedByTimeout(context.commands, command, budget)) continue;
       if (base === 'sleep') {
         const seconds = sleepSeconds(command);
-        if (seconds !== undefined && seconds >= TIMEOUT_SECONDS)
+        if (seconds !== undefined && seconds >= budget)
           context.report({
             messageId: 'sleep',
-            data: { text: commandText(context.hook.text, command) },
+            data: { text: commandText(context.hook.text, command), budget },
             range: context.range(command.start, command.end),
           });
       } else if (base === 'redis-cli') {
-        const wait = blockingWait(command);
+        const wait = blockingWait(command, budget);
         if (wait)
-          context.report({ messageId: 'blockingWait', data: wait, range: context.range(command.start, command.end), severity: 'warning' });
+          context.report({
+            messageId: 'blockingWait',
+            data: { ...wait, budget },
+            range: context.range(command.start, command.end),
+            severity: 'warning',
+          });
       }
     }
     for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
@@ -60,7 +72,7 @@ export default defineRule({
       if (hasExit(body)) continue;
       context.report({
         messageId: 'endlessLoop',
-        data: { text: `${keyword} ${condition.text}` },
+        data: { text: `${keyword} ${condition.text}`, budget },
         range: context.range(loop.startIndex, condition.endIndex),
       });
     }
@@ -68,12 +80,12 @@ export default defineRule({
 });
 
 /** `timeout 3 redis-cli blpop q 0`: the `timeout` wrapper ends it before the hook's limit. */
-function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand): boolean {
+function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand, budget: number): boolean {
   if (command.wrappedBy !== 'timeout') return false;
   const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
   const duration = outer?.args.find((a) => a.value !== undefined && !a.value.startsWith('-'))?.value;
   const match = duration === undefined ? null : /^(\d+(?:\.\d*)?)([smhd]?)$/.exec(duration);
-  return match !== null && Number(match[1]) * UNIT_SECONDS[match[2]!]! < TIMEOUT_SECONDS;
+  return match !== null && Number(match[1]) * UNIT_SECONDS[match[2]!]! < budget;
 }
 
 function commandText(text: string, command: ShellCommand): string {
@@ -94,7 +106,7 @@ function sleepSeconds(command: ShellCommand): number | undefined {
 }
 
 /** A blocking Redis read whose timeout is 0 (forever) or at least the hook's, unless `timeout` bounds it below that. */
-function blockingWait(command: ShellCommand): { operation: string; how: string } | undefined {
+function blockingWait(command: ShellCommand, budget: number): { operation: string; how: string } | undefined {
   const words = command.args.map((a) => a.value);
   const index = words.findIndex(
     (w) =>
@@ -116,7 +128,7 @@ function blockingWait(command: ShellCommand): { operation: string; how: string }
     const ms = words[block + 1] !== undefined && /^\d+$/.test(words[block + 1]!) ? Number(words[block + 1]) : undefined;
     seconds = ms === undefined ? undefined : ms === 0 ? Infinity : ms / 1000;
   }
-  if (seconds === undefined || seconds < TIMEOUT_SECONDS) return undefined;
+  if (seconds === undefined || seconds < budget) return undefined;
   return { operation, how: seconds === Infinity ? 'forever' : `for ${seconds} s` };
 }
 

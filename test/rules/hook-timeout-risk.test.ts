@@ -1,6 +1,17 @@
 import rule from '../../rules/hook-timeout-risk/index.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
+/** Agent frontmatter with one Claude Code PreToolUse handler: the script starts on line 9 (10 with a `timeout`), column 21. */
+function claudeCode(command: string, timeout?: number): string {
+  const lines = ['---', 'name: gate', 'description: Waits for approval.', 'hooks:', '  PreToolUse:', '    - matcher: Bash', '      hooks:'];
+  lines.push(
+    '        - type: command',
+    ...(timeout === undefined ? [] : [`          timeout: ${timeout}`]),
+    `          command: '${command}'`,
+  );
+  return [...lines, '---', 'Body.', ''].join('\n');
+}
+
 ruleTester(rule, {
   accept: [
     'sleep 1',
@@ -12,6 +23,9 @@ ruleTester(rule, {
     'while true; do\n  redis-cli ping && break\n  sleep 1\ndone',
     'while :; do [ -f done ] && exit 0; sleep 1; done',
     'while read -r line; do echo "$line"; done < file',
+    // Claude Code: the handler's timeout, else 600 s for PreToolUse.
+    { name: 'Claude Code: sleep 30 of 600 s', profile: claudeCode('sleep 30') },
+    { name: 'Claude Code: blpop 30 of 600 s', profile: claudeCode('redis-cli blpop q 30') },
     'redis-cli blpop queue 2',
     'timeout 3 redis-cli blpop queue 0',
     'redis-cli lpop queue',
@@ -41,6 +55,16 @@ ruleTester(rule, {
       name: 'until false',
       code: 'until false; do echo x; done',
       errors: [{ messageId: 'endlessLoop', line: 1, column: 1, endColumn: 12 }],
+    },
+    {
+      name: "Claude Code: a sleep as long as the handler's timeout",
+      profile: claudeCode('sleep 10', 10),
+      errors: [{ messageId: 'sleep', line: 10, column: 21, endColumn: 29, message: /after 10 s/ }],
+    },
+    {
+      name: 'Claude Code: an endless loop runs into the 600 s default',
+      profile: claudeCode('while true; do date; sleep 1; done'),
+      errors: [{ messageId: 'endlessLoop', line: 9, column: 21, endColumn: 31, message: /after 600 s/ }],
     },
     {
       name: 'after the tree-sitter misparse of a 3-stage pipeline',
