@@ -3,6 +3,8 @@ import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
+import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
+import { pollingLoops } from './loops.js';
 
 /** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
 const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
@@ -11,7 +13,6 @@ const BLOCKING_MULTI_POPS = new Set(['blmpop', 'bzmpop']);
 /** Commands that never return on their own. */
 const ENDLESS = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
 const ALWAYS_TRUE = new Set(['true', ':']);
-const UNIT_SECONDS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86400 };
 const LOOP_EXITS = new Set(['break', 'exit', 'return']);
 
 /**
@@ -19,14 +20,16 @@ const LOOP_EXITS = new Set(['break', 'exit', 'return']);
  * hook; Claude Code: the handler's `timeout`, else the documented default for
  * its event) and only logs it: everything the script meant to do after that
  * point (the store, the event, the decision) silently never happens. A sleep
- * as long as the budget and a loop with no way out always hit the limit
- * (errors); a Redis call that blocks until data arrives hits it whenever the
- * data is late (warning).
+ * as long as the budget, a loop with no way out and a bounded loop that
+ * always sleeps past the budget always hit the limit (errors); a Redis call
+ * that blocks until data arrives and a polling loop that ends only when what
+ * it waits for comes (or only after the budget) hit it whenever the data is
+ * late (warnings).
  */
 export default defineRule({
   id: 'hook-timeout-risk',
   meta: {
-    description: 'A sleep, endless loop or blocking wait that runs into the hook timeout (5 s on claude-flow).',
+    description: 'A sleep, endless or polling loop, or blocking wait that runs into the hook timeout (5 s on claude-flow).',
     severity: 'error',
     category: 'runtime',
     runtimes: ['claude-flow', 'claude-code'],
@@ -35,6 +38,10 @@ export default defineRule({
     sleep:
       'Unexpected `{{text}}`: the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Do not wait in a hook.',
     endlessLoop: 'Unexpected endless `{{text}}` loop with no `break`, `exit` or `return`: the runtime kills the hook after {{budget}} s.',
+    pollingLoop:
+      'Unexpected polling `{{keyword}}` loop with no bound (no counter, elapsed-time check or `timeout` ends it; it sleeps with `{{sleep}}`): if what it waits for never comes, it runs until the runtime kills the hook after {{budget}} s, and the rest of the script never runs. Give up after tries that fit in {{budget}} s.',
+    longPollingLoop:
+      'Unexpected polling `{{keyword}}` loop that can wait {{seconds}} s ({{how}}): the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Keep its waiting below {{budget}} s.',
     blockingWait:
       'Unexpected `redis-cli {{operation}}` that can block {{how}}: the runtime kills the hook after {{budget}} s. Use a timeout below {{budget}} s, or read without blocking.',
   },
@@ -42,17 +49,20 @@ export default defineRule({
     const budget = hookBudgetMs(context.hook) / 1000;
     // A zero or negative timeout is another rule's finding; nothing here can be measured against it.
     if (!(budget > 0)) return;
+    /** Sleeps reported on their own: a loop around one is not reported again. */
+    const longSleeps = new Set<ShellCommand>();
     for (const command of context.commands) {
       const base = commandBase(command);
       if (boundedByTimeout(context.commands, command, budget)) continue;
       if (base === 'sleep') {
         const seconds = sleepSeconds(command);
-        if (seconds !== undefined && seconds >= budget)
-          context.report({
-            messageId: 'sleep',
-            data: { text: commandText(context.hook.text, command), budget },
-            range: context.range(command.start, command.end),
-          });
+        if (seconds === undefined || seconds < budget) continue;
+        longSleeps.add(command);
+        context.report({
+          messageId: 'sleep',
+          data: { text: commandText(context.hook.text, command), budget },
+          range: context.range(command.start, command.end),
+        });
       } else if (base === 'redis-cli') {
         const wait = blockingWait(command, budget);
         if (wait)
@@ -64,17 +74,38 @@ export default defineRule({
           });
       }
     }
+    const endless = new Set<number>();
     for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
       const keyword = loop.child(0)?.type ?? 'while';
       const condition = loop.childForFieldName('condition');
       const body = loop.childForFieldName('body');
       if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;
       if (hasExit(body)) continue;
+      endless.add(loop.id);
       context.report({
         messageId: 'endlessLoop',
         data: { text: `${keyword} ${condition.text}`, budget },
         range: context.range(loop.startIndex, condition.endIndex),
       });
+    }
+    for (const polling of pollingLoops(context.tree.rootNode, context.commands)) {
+      if (endless.has(polling.loop.id) || polling.sleeps.some((s) => longSleeps.has(s))) continue;
+      const { bound, keyword, sleeps } = polling;
+      const range = context.range(keyword.startIndex, keyword.endIndex);
+      if (bound.kind === 'none')
+        context.report({
+          messageId: 'pollingLoop',
+          data: { keyword: keyword.type, sleep: commandText(context.hook.text, sleeps[0]!), budget },
+          range,
+          severity: 'warning',
+        });
+      else if (bound.kind === 'known' && bound.seconds >= budget)
+        context.report({
+          messageId: 'longPollingLoop',
+          data: { keyword: keyword.type, seconds: bound.seconds, how: bound.how, budget },
+          range,
+          ...(polling.always ? {} : { severity: 'warning' as const }),
+        });
     }
   },
 });
@@ -90,19 +121,6 @@ function boundedByTimeout(commands: readonly ShellCommand[], command: ShellComma
 
 function commandText(text: string, command: ShellCommand): string {
   return text.slice(command.start, command.end);
-}
-
-/** `sleep 5`, `sleep 10s`, `sleep 1m 30`, `sleep 0.5`, `sleep infinity`; undefined when computed. */
-function sleepSeconds(command: ShellCommand): number | undefined {
-  let total = 0;
-  for (const arg of command.args) {
-    if (arg.value === undefined) return undefined;
-    if (arg.value === 'infinity' || arg.value === 'inf') return Infinity;
-    const match = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg.value);
-    if (!match) return undefined;
-    total += Number(match[1]) * UNIT_SECONDS[match[2]!]!;
-  }
-  return command.args.length ? total : undefined;
 }
 
 /** A blocking Redis read whose timeout is 0 (forever) or at least the hook's, unless `timeout` bounds it below that. */
