@@ -15,9 +15,10 @@ import { EVENT_NAMES, effectiveEvent, eventSpec, sessionEndOverrideMs } from '..
 import { buildEventInput } from '../runtimes/claude-code/event-input.js';
 import { loadClaudeCodeTarget, type ClaudeCodeTarget } from '../runtimes/claude-code/handlers.js';
 import { closestMatch } from '../text/suggest.js';
+import { jsonDepth, MAX_REPORT_JSON_DEPTH } from '../text/json-safe.js';
 import type { CliIO } from '../io.js';
 import { parseCommandArgs } from './output-flags.js';
-import { stringifyJson } from '../text/control-chars.js';
+import { escapeControl, stringifyJson } from '../text/control-chars.js';
 
 export const RUN_CLAUDE_CODE_HELP = `Usage: validate-agent-hooks run TARGET --event EVENT [options]
 
@@ -82,6 +83,13 @@ export function checkEventRequest(request: EventRequest): void {
   }
   if (!spec.toolEvent && (request.tool !== undefined || request.toolInput !== undefined))
     throw new ClaudeCodeUsageError(`${request.event} is not a tool event: --tool and --tool-input apply to PreToolUse, PostToolUse, ...`);
+  // The event's stdin is the input as JSON, whole: JSON.stringify recurses per level, and a tool's input nests a few.
+  for (const [what, value] of [
+    ['the tool input', request.toolInput],
+    ['the event input', request.input],
+  ] as const)
+    if (value !== undefined && jsonDepth(value, MAX_REPORT_JSON_DEPTH) > MAX_REPORT_JSON_DEPTH)
+      throw new ClaudeCodeUsageError(`${what} nests more than ${MAX_REPORT_JSON_DEPTH} levels deep; a hook's input nests a few`);
 }
 
 /** How `run --event` and `test` run events: a cap on each handler's timeout, and the SessionEnd budget the environment sets, as Claude Code started there would read it. */
@@ -235,23 +243,23 @@ export async function openTarget(
     (s) => s.isFile(),
     () => false,
   );
-  if (!isFile) return usage(io, `${shown}: no such file`, prefix);
+  if (!isFile) return usage(io, `${escapeControl(shown)}: no such file`, prefix);
   if (project !== undefined) {
     const isDir = await stat(project).then(
       (s) => s.isDirectory(),
       () => false,
     );
-    if (!isDir) return usage(io, `--project ${project} is not a directory`, prefix);
+    if (!isDir) return usage(io, `--project ${escapeControl(project)} is not a directory`, prefix);
   }
   const target = await loadClaudeCodeTarget(file, project);
   // User settings (~/.claude/settings.json) belong to no project: Claude Code runs them in the one at hand.
   if (project === undefined && target.projectRoot === homedir() && target.pluginRoot === undefined) target.projectRoot = io.cwd;
   const errors = target.diagnostics.filter((d) => d.severity === 'error');
   if (target.handlers.length === 0) {
-    const why = errors.map((d) => `\n  ${shown}:${d.line}:${d.column} ${d.message}`).join('');
+    const why = errors.map((d) => `\n  ${escapeControl(shown)}:${d.line}:${d.column} ${escapeControl(d.message)}`).join('');
     return usage(
       io,
-      `${shown} has no Claude Code hooks (settings \`hooks\`, frontmatter \`hooks:\` with events, or a plugin's hooks/hooks.json)${why}`,
+      `${escapeControl(shown)} has no Claude Code hooks (settings \`hooks\`, frontmatter \`hooks:\` with events, or a plugin's hooks/hooks.json)${why}`,
       prefix,
     );
   }

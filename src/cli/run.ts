@@ -120,7 +120,7 @@ export async function runCommand(args: string[], io: CliIO, dependencies: RunCom
     return hook;
   }
   if (!(await isWorkspace)) {
-    io.stderr(`validate-agent-hooks run: --workspace ${options.workspace ?? ''} is not a directory\n`);
+    io.stderr(`validate-agent-hooks run: --workspace ${escapeControl(options.workspace ?? '')} is not a directory\n`);
     return EXIT_USAGE;
   }
 
@@ -210,16 +210,18 @@ async function findHook(
     (s) => s.isFile(),
     () => false,
   );
+  // The path is the caller's, maybe a file name from an untrusted tree: shown escaped, as every path is.
+  const shown = escapeControl(shownPath);
   if (!isFile) {
-    io.stderr(`validate-agent-hooks run: ${shownPath}: no such file\n`);
+    io.stderr(`validate-agent-hooks run: ${shown}: no such file\n`);
     return EXIT_USAGE;
   }
   const { hooks, diagnostics } = await load(profilePath);
   const names = hooks.map((hook) => escapeControl(hook.name));
   const available =
     names.length > 0
-      ? `hooks in ${shownPath}: ${names.join(', ')}`
-      : `${shownPath} has no runnable claude-flow hooks (Claude Code hooks run with --event EVENT)`;
+      ? `hooks in ${shown}: ${names.join(', ')}`
+      : `${shown} has no runnable claude-flow hooks (Claude Code hooks run with --event EVENT)`;
   if (hookName === undefined) {
     io.stderr(`validate-agent-hooks run: missing --hook NAME; ${available}\n`);
     return EXIT_USAGE;
@@ -228,7 +230,7 @@ async function findHook(
   if (!hook) {
     const problems = diagnostics
       .filter((d) => d.severity === 'error')
-      .map((d) => `  ${shownPath}:${d.line}:${d.column} ${escapeControl(d.message)}`);
+      .map((d) => `  ${shown}:${d.line}:${d.column} ${escapeControl(d.message)}`);
     io.stderr(
       `validate-agent-hooks run: no hook '${escapeControl(hookName)}'; ${available}\n${problems.length > 0 ? `${problems.join('\n')}\n` : ''}`,
     );

@@ -11,6 +11,7 @@ import { loadScenario } from '../simulate/scenario.js';
 import type { SimulationTrace } from '../simulate/trace.js';
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
+import { escapeControl } from '../text/control-chars.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 
 export const SIMULATE_HELP = `Usage: validate-agent-hooks simulate PROFILE --scenario signal|timeout [options]
@@ -94,7 +95,7 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
         () => false,
       ))
     ) {
-      io.stderr(`validate-agent-hooks simulate: --workspace ${options.workspace} is not a directory\n`);
+      io.stderr(`validate-agent-hooks simulate: --workspace ${escapeControl(options.workspace)} is not a directory\n`);
       return 2;
     }
     session.workspaceSeed = workspace;
@@ -123,7 +124,7 @@ export async function simulateCommand(args: string[], io: CliIO, dependencies: S
           () => false,
         ))
       ) {
-        io.stderr(`validate-agent-hooks simulate: ${options.profile!}: no such file\n`);
+        io.stderr(`validate-agent-hooks simulate: ${escapeControl(options.profile!)}: no such file\n`);
         return 2;
       }
       trace = await simulateLifecycle(profile, {

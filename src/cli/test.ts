@@ -145,7 +145,7 @@ export async function testCommand(
     (s) => s.isFile(),
     () => false,
   );
-  if (!isFile) return usage(io, `${shown}: no such file`);
+  if (!isFile) return usage(io, `${escapeControl(shown)}: no such file`);
   const loaded = await loadTestTable(file);
   if (!loaded.ok) {
     await report(io, format, [{ filePath: file, diagnostics: loaded.diagnostics }], undefined);
@@ -169,8 +169,8 @@ export async function testCommand(
       ...table.targetRange,
       message:
         values.target !== undefined
-          ? `Invalid --target ${values.target}: no such file.`
-          : `Invalid \`target\` ${table.targetAsWritten}: no such file (paths are relative to the test table).`,
+          ? `Invalid --target ${escapeControl(values.target)}: no such file.`
+          : `Invalid \`target\` ${escapeControl(table.targetAsWritten)}: no such file (paths are relative to the test table).`,
     };
     await report(io, format, [{ filePath: file, diagnostics: [diagnostic] }], undefined);
     return 2;

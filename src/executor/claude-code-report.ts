@@ -4,6 +4,7 @@ import { handlerLabel, type ClaudeCodeHandler } from '../runtimes/claude-code/ha
 import type { Decision, HandlerStatus } from '../runtimes/claude-code/verdict.js';
 import type { ClaudeCodeEventReport, HandlerReport } from './claude-code.js';
 import { DEEP_JSON_PLACEHOLDER, jsonDepth, MAX_REPORT_JSON_DEPTH } from '../text/json-safe.js';
+import { escapeControl, stringifyJson } from '../text/control-chars.js';
 import type { SandboxReport } from './session.js';
 import type { TraceOperation } from './trace.js';
 
@@ -171,17 +172,8 @@ export function claudeCodeRunToJson(report: ClaudeCodeEventReport, target: strin
   };
 }
 
-/** Control characters (C0, DEL, C1) and line/paragraph separators as visible escapes. */
-export function escapeControl(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    const control = code <= 0x08 || (code >= 0x0b && code <= 0x1f) || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
-    if (!control) out += char;
-    else out += code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
-  }
-  return out;
-}
+/** One line of hook-controlled text as it may be printed (C0, DEL, C1, bidi overrides, separators escaped); the one definition. */
+export { escapeControl } from '../text/control-chars.js';
 
 const MAX_LINES = 4;
 const MAX_LINE = 160;
@@ -204,7 +196,7 @@ const MARK: Record<Decision, string> = { deny: 'DENY ', block: 'BLOCK', defer: '
 export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
   const out: string[] = [];
   const tool = typeof json.input.tool_name === 'string' ? ` ${json.input.tool_name}` : '';
-  const toolInput = json.input.tool_input !== undefined ? ` ${escapeControl(JSON.stringify(json.input.tool_input))}` : '';
+  const toolInput = json.input.tool_input !== undefined ? ` ${escapeControl(stringifyJson(json.input.tool_input))}` : '';
   const value = !tool && json.matcherValue !== null ? ` (${escapeControl(json.matcherValue)})` : '';
   out.push(`${json.event}${tool}${value}${toolInput.length > 120 ? `${toolInput.slice(0, 120)}…` : toolInput}  —  ${json.target}`);
   const verdict = json.blocked ? 'BLOCKED' : 'NOT BLOCKED';

@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { escapeControl } from '../../src/executor/claude-code-report.js';
+import { hasRawControl } from '../../src/text/control-chars.js';
 import { cliRunHelpers } from './cli-run-helpers.js';
 
 /** `run TARGET --event …`: what it refuses, and its help. */
@@ -18,6 +20,16 @@ describe('run --event: usage errors', () => {
     [['--event', 'PreToolUse', '--format', 'xml'], /unknown --format 'xml'/],
   ])('%j', async (args, message) => {
     const { code, err } = await cli(['run', '.claude/settings.json', ...args], dir);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+  });
+
+  // JSON.stringify of the event's stdin recursed per level: 60,000 levels were an internal error.
+  it.each([
+    ['--tool-input', 'PreToolUse', `{"command":${'['.repeat(60_000)}${']'.repeat(60_000)}}`, /the tool input nests more than 100 levels/],
+    ['--input', 'Stop', `{"x":${'{"y":'.repeat(200)}1${'}'.repeat(200)}}`, /the event input nests more than 100 levels/],
+  ])('refuses a %s nested past 100 levels, as a usage error', async (flag, event, json, message) => {
+    const { code, err } = await cli(['run', '.claude/settings.json', '--event', event, flag, json], dir);
     expect(code).toBe(2);
     expect(err).toMatch(message);
   });
@@ -40,5 +52,32 @@ describe('run --event: usage errors', () => {
     expect(code).toBe(0);
     for (const flag of ['--event', '--tool', '--tool-input', '--input', '--matcher-value', '--format', '--project'])
       expect(out).toContain(flag);
+  });
+});
+
+describe('run --event: the human report escapes what a hook controls', () => {
+  it('bidi overrides and isolates as escapes, as everywhere else', () => {
+    expect(escapeControl('no\u202ex\u2066y\u061c\u200e\x1b[2J')).toBe('no\\u202ex\\u2066y\\u061c\\u200e\\x1b[2J');
+  });
+});
+
+describe('usage errors show the paths they name escaped', () => {
+  // A file name from an untrusted tree, globbed by a CI script: it must not repaint the terminal or forge a line.
+  const name = 'p/ev\u001b[2J\nResult: exit 0\u009b.md';
+  const dir = project('names', { [name]: '---\nname: a\ndescription: b\nhooks:\n  pre: |\n    echo hi\n---\n' });
+  it.each([
+    [['run', name]],
+    [['run', name, '--hook', 'nope']],
+    [['run', 'p/missing\u001b[2J.md', '--hook', 'pre']],
+    [['run', 'p/missing\u001b]0;x\u0007.json', '--event', 'Stop']],
+    [['run', name, '--hook', 'pre', '--workspace', 'no\u001b[2Jdir']],
+    [['simulate', 'p/missing\u001b[2J.md']],
+    [['test', 'missing\u001b[2J.yaml']],
+  ])('path %#', async (args) => {
+    const { code, err } = await cli(args, dir);
+    expect(code).toBe(2);
+    expect(err).not.toBe('');
+    expect(hasRawControl(err.replace(/\n/g, ' '))).toBe(false);
+    expect(err).not.toMatch(/^Result: exit 0/m);
   });
 });
