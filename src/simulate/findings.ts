@@ -7,16 +7,16 @@ import {
   type Severity,
 } from '../diagnostics.js';
 import type { EventOperation, MemoryOperation, RedisOperation, TraceOperation } from '../executor/trace.js';
-import type { HookScript } from '../hooks/types.js';
-import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES, type LineMatcher } from './locate.js';
+import type { CommandMatcher, CommandSite, HookSyntax } from './command-site.js';
+import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES } from './locate.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
 import { editDistance } from '../text/suggest.js';
 
 /**
  * What a simulation proves wrong, as diagnostics in the linter's model, at
- * the line of the hook that did it (or at the hook's key when the line cannot
- * be told): reads of keys nothing wrote, agent-level reads another agent was
+ * the command of the hook that did it (command-site.ts; or at the hook's key
+ * when it cannot be told): reads of keys nothing wrote, agent-level reads another agent was
  * denied, hooks that failed or timed out, invalid events, and waits that
  * blocked until the hook was killed. Identical findings from many agents
  * running the same hook collapse into one that says how many.
@@ -55,6 +55,13 @@ interface Write {
   command?: string;
 }
 
+/** A run's operation placed in its profile: at the command that did it when the hook's syntax tree has it. */
+interface Place {
+  file: string;
+  range: Range;
+  site?: CommandSite;
+}
+
 interface Pending {
   ruleId: SimulationRuleId;
   file: string;
@@ -74,6 +81,7 @@ export function simulationFindings(
   runs: readonly HookRunRecord[],
   operations: readonly TraceOperation[],
   profiles: ReadonlyMap<string, LoadedProfile>,
+  syntax: HookSyntax,
   extra: { waitingMode?: { file: string; range: Range } } = {},
 ): LintResult[] {
   const runsById = new Map(runs.map((run) => [run.runId, run]));
@@ -106,22 +114,24 @@ export function simulationFindings(
   }
 
   const pending = new Map<string, Pending>();
-  const locate = (run: HookRunRecord, matcher: LineMatcher): { file: string; range: Range; hook: HookScript } | undefined => {
+  /** Where in its profile a run's operation was: the command that did it, else the line (see locate.ts), with the command when found. */
+  const locate = (run: HookRunRecord, matcher: CommandMatcher): Place | undefined => {
     const profile = profiles.get(run.profile);
     const hook = profile?.hooks.find((candidate) => candidate.name === run.hook);
     if (!profile || !hook) return undefined;
-    return { file: profile.file, range: locateInHook(hook, profile, matcher), hook };
+    const site = syntax.site(hook, profile, matcher);
+    return { file: profile.file, range: site?.range ?? locateInHook(hook, profile, matcher), ...(site ? { site } : {}) };
   };
   const writerLocation = (write: Write | undefined, what: string): RelatedInformation[] | undefined => {
     const run = write?.runId !== undefined ? runsById.get(write.runId) : undefined;
     if (!write || !run) return undefined;
-    const where = locate(run, { commands: [what], key: write.key });
+    const where = locate(run, { commands: [what], words: [write.command ?? 'store'], key: write.key });
     return where ? [{ message: `Written here by ${run.agentId} (${run.hook})`, file: where.file, range: where.range }] : undefined;
   };
   const add = (
     run: HookRunRecord,
     ruleId: SimulationRuleId,
-    matcher: LineMatcher | 'key',
+    where: CommandMatcher | Place | 'key',
     message: string,
     related?: RelatedInformation[],
     stable?: string,
@@ -129,7 +139,7 @@ export function simulationFindings(
     const profile = profiles.get(run.profile);
     const hook = profile?.hooks.find((candidate) => candidate.name === run.hook);
     if (!profile || !hook) return;
-    const range = matcher === 'key' ? hook.keyRange : locateInHook(hook, profile, matcher);
+    const range = where === 'key' ? hook.keyRange : 'range' in where ? where.range : (locate(run, where)?.range ?? hook.keyRange);
     // One cause, one finding: agents running the same line differ only in their own ids.
     const general = generalize(message, run);
     const id = `${ruleId}|${profile.file}|${range.line}:${range.column}|${stable ?? general}`;
@@ -217,7 +227,7 @@ export function simulationFindings(
 
   function memoryFinding(run: HookRunRecord, op: MemoryOperation): void {
     if (op.key === undefined || /[*?]/.test(op.key)) return;
-    const matcher: LineMatcher = { commands: ['/sqlite-memory', 'sqlite-memory'], words: [op.action], key: op.key };
+    const matcher: CommandMatcher = { commands: ['/sqlite-memory', 'sqlite-memory'], words: [op.action], key: op.key };
     if (op.outcome === 'denied') {
       const owner = /private to agent '([^']+)'/.exec(op.note ?? '')?.[1] ?? ownerFromWrites(op.key);
       const write = [...memoryWrites]
@@ -330,7 +340,7 @@ export function simulationFindings(
     if (op.action !== 'publish' || op.valid) return;
     const problems = op.problems ?? [];
     const priorityProblem = problems.find((p) => p.includes('priority'));
-    const matcher: LineMatcher = { commands: ['/eventbus', 'eventbus'], words: ['publish'], ...(op.type ? { key: op.type } : {}) };
+    const matcher: CommandMatcher = { commands: ['/eventbus', 'eventbus'], words: ['publish'], ...(op.type ? { key: op.type } : {}) };
     if (priorityProblem)
       add(
         run,
@@ -387,4 +397,4 @@ function isErrorReply(reply: unknown): reply is { error: unknown } {
   return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply;
 }
 
-export { locateInHook, type LineMatcher };
+export { locateInHook };

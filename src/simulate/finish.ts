@@ -1,5 +1,7 @@
 import type { Range } from '../diagnostics.js';
 import type { RedisOperation } from '../executor/trace.js';
+import { loadShellParser } from '../shell/parser.js';
+import { HookSyntax } from './command-site.js';
 import { simulationFindings } from './findings.js';
 import type { DecisionRecord, IterationRecord, SimulationTrace } from './trace.js';
 import type { LoadedProfile, World } from './world.js';
@@ -26,6 +28,7 @@ export async function finishTrace(
     waitingMode?: { file: string; range: Range };
   },
 ): Promise<SimulationTrace> {
+  let syntax: HookSyntax | undefined;
   try {
     const profiles = new Map<string, LoadedProfile>();
     for (const [file, loaded] of world.profiles) profiles.set(file, await loaded);
@@ -39,6 +42,7 @@ export async function finishTrace(
           !(isEmpty(op.reply) && /^(b?[lr]pop|getdel)$/i.test(op.command[0] ?? '')),
       )
       .map((op) => ({ t: op.t, agentId: op.agentId, ...(op.runId !== undefined ? { runId: op.runId } : {}), command: op.command }));
+    syntax = new HookSyntax(await loadShellParser());
     const memory = (await world.session.memoryEntries()).map((entry) => ({
       level: entry.level,
       key: entry.key,
@@ -68,9 +72,16 @@ export async function finishTrace(
       redisKeys: await world.redisSnapshot(),
       memory,
       events: world.allEvents(),
-      findings: simulationFindings(world.hookRuns, operations, profiles, fields.waitingMode ? { waitingMode: fields.waitingMode } : {}),
+      findings: simulationFindings(
+        world.hookRuns,
+        operations,
+        profiles,
+        syntax,
+        fields.waitingMode ? { waitingMode: fields.waitingMode } : {},
+      ),
     };
   } finally {
+    syntax?.dispose();
     await world.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { Range } from '../diagnostics.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import type { CommandMatcher } from './command-site.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
 
@@ -119,36 +120,32 @@ function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-export interface LineMatcher {
-  /** The line must contain one of these (the command). */
-  commands: string[];
-  /** ...and, preferably, these words (the subcommand), case-insensitive. */
-  words?: string[];
-  /** ...and a word that, its variables read as wildcards, matches this (the key or type as run). */
-  key?: string;
-}
-
 /**
- * The script line that most likely ran an operation: a line with the command,
- * then the subcommand, then a word that matches the key once `${VAR}`,
- * `$VAR` and `$(...)` are read as wildcards. Continuation lines (`\`) count
- * as part of the command's line. Falls back to the hook's key.
+ * The fallback when the hook's syntax tree has no command for an operation
+ * (it ran inside `eval` or `bash -c '…'`; see command-site.ts for the rest):
+ * the script line that most likely ran it — a line with the command, then
+ * the action word, then a word that matches the key once `${VAR}`, `$VAR`
+ * and `$(...)` are read as wildcards — from where the command's name stands
+ * on it. Continuation lines (`\`) count as part of the command's line.
+ * Falls back to the hook's key.
  */
-export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: LineMatcher): Range {
+export function locateInHook(hook: HookScript, profile: LoadedProfile, matcher: CommandMatcher): Range {
   const lines = hook.text.split('\n');
-  let best: { line: number; score: number } | undefined;
+  let best: { line: number; score: number; command: string } | undefined;
   for (let index = 0; index < lines.length; index++) {
     let joined = lines[index]!;
     for (let next = index; /\\\s*$/.test(lines[next] ?? '') && next + 1 < lines.length; next++) joined += ` ${lines[next + 1]!}`;
-    if (/^\s*#/.test(joined) || !matcher.commands.some((command) => joined.includes(command))) continue;
+    const command = matcher.commands.find((candidate) => joined.includes(candidate));
+    if (/^\s*#/.test(joined) || command === undefined) continue;
     let score = 1;
     if (matcher.words?.every((word) => new RegExp(`\\b${escapeRegExp(word)}\\b`, 'i').test(joined))) score += 1;
     if (matcher.key !== undefined && wordsOf(joined).some((word) => wordPattern(word).test(matcher.key!))) score += 2;
-    if (!best || score > best.score) best = { line: index + 1, score };
+    if (!best || score > best.score) best = { line: index + 1, score, command };
   }
   if (!best || !profile.lines) return hook.keyRange;
   const text = lines[best.line - 1]!;
-  const start = text.length - text.trimStart().length + 1;
+  const at = text.indexOf(best.command);
+  const start = at === -1 ? text.length - text.trimStart().length + 1 : at + 1;
   const mapped = new ScriptSourceMap(hook, profile.lines).mapRange({
     line: best.line,
     column: start,

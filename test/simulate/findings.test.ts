@@ -32,7 +32,8 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: findings f
       '8:5 wait-blocked-forever error',
       // The rejected publish fails the hook too: logged, and the lifecycle goes on.
       '9:3 hook-failed warning',
-      '10:5 memory-read-unwritten warning',
+      // At `/sqlite-memory` inside `CTX=$(…)`.
+      '10:11 memory-read-unwritten warning',
       '11:5 event-priority-invalid error',
     ]);
     const unwritten = trace.findings[0]!.diagnostics.find((d) => d.ruleId === 'memory-read-unwritten')!;
