@@ -55,7 +55,8 @@ describe('output flags on every command', () => {
       const dir = mkdtempSync(join(tmpdir(), 'vah-flags-'));
       writeFileSync(
         join(dir, 'p.md'),
-        profileText('p', { on_blocking_start: '/sqlite-memory retrieve --key "agent:${AGENT_ID}:never" --level agent || true' }),
+        // A read with no fallback for the miss (`|| true` would be one, and not reported).
+        profileText('p', { on_blocking_start: 'X=$(/sqlite-memory retrieve --key "agent:${AGENT_ID}:never" --level agent)\necho "$X"' }),
       );
       const run = (flags: string[]) =>
         cli(['simulate', 'p.md', '--scenario', 'signal', '--signal-after-ms', '10', '--format', 'stylish', ...flags], dir);

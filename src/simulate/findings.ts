@@ -8,10 +8,11 @@ import {
 } from '../diagnostics.js';
 import type { EventOperation, MemoryOperation, RedisOperation, TraceOperation } from '../executor/trace.js';
 import type { CommandMatcher, CommandSite, HookSyntax } from './command-site.js';
-import { closestKey, firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS, REDIS_WRITES } from './locate.js';
+import { firstLine, generalize, locateInHook, REDIS_BLOCKING, REDIS_READS } from './locate.js';
+import { missHandling } from './miss-handled.js';
+import { collectWrites, isErrorReply, unwrittenHint, unwrittenRead, type Write } from './reads.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
-import { editDistance } from '../text/suggest.js';
 
 /**
  * What a simulation proves wrong, as diagnostics in the linter's model, at
@@ -23,8 +24,16 @@ import { editDistance } from '../text/suggest.js';
  */
 
 export const SIMULATION_RULES = {
-  'memory-read-unwritten': { severity: 'warning', description: 'A hook read a memory key that nothing had written.' },
-  'redis-read-unwritten': { severity: 'warning', description: 'A hook read a Redis key that nothing had written.' },
+  'memory-read-unwritten': {
+    severity: 'warning',
+    description:
+      'A hook read a memory key that nothing had written (or stored at another level). A read whose miss the hook handles — its exit status tested (`|| echo \'{}\'`, `|| true`, `if ! …; then`) or its value (`[ -z "$X" ] && X=…`, `${X:-…}`) — is reported only when the key is written later or is a near typo of one that was.',
+  },
+  'redis-read-unwritten': {
+    severity: 'warning',
+    description:
+      'A hook read a Redis key that nothing had written. A read whose empty reply the hook tests (`[ -z "$X" ]`, `[ "$X" = … ]`, `${X:-…}`), or an EXISTS, is reported only when the key is written later or is a near typo of one that was; `|| …` does not count, since redis-cli exits 0 on a missing key.',
+  },
   'memory-read-denied': { severity: 'error', description: "A hook read another agent's agent-level memory entry; the runtime denies it." },
   'hook-timed-out': { severity: 'error', description: 'A hook exceeded its timeout and was killed.' },
   'hook-failed': { severity: 'warning', description: 'A hook exited with a non-zero status (logged; the lifecycle continues).' },
@@ -46,15 +55,6 @@ export const SIMULATION_RULES = {
 
 export type SimulationRuleId = keyof typeof SIMULATION_RULES;
 
-interface Write {
-  t: number;
-  key: string;
-  level?: string;
-  agentId: string;
-  runId?: number;
-  command?: string;
-}
-
 /** A run's operation placed in its profile: at the command that did it when the hook's syntax tree has it. */
 interface Place {
   file: string;
@@ -74,6 +74,12 @@ interface Pending {
   related?: RelatedInformation[];
 }
 
+/** Told when a hook ready for a miss is reported anyway (the key is written later, or a near typo). */
+const FALLBACK_HIDES = " The hook's fallback for a missing key hides it.";
+/** Told when a hook tests only the exit status of a Redis read. */
+const STATUS_BLIND =
+  ' `redis-cli` exits 0 with an empty reply for a missing key, so a test of its status (`||`, `if`) never sees it; test the value (`[ -z "$X" ]`).';
+
 /** Waiting-mode commands (lifecycle v1): parking or resuming an agent. */
 const WAITING_MODE = /(?:^|[\s/;&|(])invoke-waiting-mode(?:\.sh)?\s+(enter|wait)\b/m;
 
@@ -85,33 +91,7 @@ export function simulationFindings(
   extra: { waitingMode?: { file: string; range: Range } } = {},
 ): LintResult[] {
   const runsById = new Map(runs.map((run) => [run.runId, run]));
-  const memoryWrites: Write[] = [];
-  const redisWrites: Write[] = [];
-  for (const op of operations) {
-    if (op.kind === 'memory' && op.action === 'store' && op.outcome === 'ok' && op.key !== undefined) {
-      memoryWrites.push({
-        t: op.t,
-        key: op.key,
-        ...(op.level ? { level: op.level } : {}),
-        agentId: op.agentId,
-        ...(op.runId !== undefined ? { runId: op.runId } : {}),
-      });
-    }
-    if (op.kind === 'redis' && !op.push) {
-      const [name = '', ...args] = op.command;
-      const lower = name.toLowerCase();
-      if (!REDIS_WRITES.has(lower)) continue;
-      const keys =
-        lower === 'mset' || lower === 'msetnx'
-          ? args.filter((_, i) => i % 2 === 0)
-          : lower === 'rpoplpush' || lower === 'lmove' || lower === 'copy' || lower === 'smove'
-            ? [args[1] ?? '']
-            : [args[0] ?? ''];
-      if (isErrorReply(op.reply)) continue;
-      for (const key of keys)
-        redisWrites.push({ t: op.t, key, agentId: op.agentId, command: lower, ...(op.runId !== undefined ? { runId: op.runId } : {}) });
-    }
-  }
+  const { memory: memoryWrites, redis: redisWrites } = collectWrites(operations);
 
   const pending = new Map<string, Pending>();
   /** Where in its profile a run's operation was: the command that did it, else the line (see locate.ts), with the command when found. */
@@ -244,7 +224,6 @@ export function simulationFindings(
     }
     if (op.outcome !== 'not-found' || op.action !== 'retrieve') return;
     const before = memoryWrites.filter((w) => w.key === op.key && w.t <= op.t);
-    const later = memoryWrites.find((w) => w.key === op.key && w.t > op.t);
     if (before.length > 0) {
       const other = before.find((w) => w.level !== op.level);
       if (other) {
@@ -258,17 +237,18 @@ export function simulationFindings(
       }
       return;
     }
-    const similar = closestKey(
-      op.key,
-      memoryWrites.filter((w) => w.t <= op.t),
-    );
-    const hint = later ? ` (${later.agentId} stores it only later)` : similar ? `; did you mean \`${similar.key}\`, which was stored?` : '';
+    // A read with a fallback for the miss (`|| echo '{}'`, `if ! …`, `[ -z "$X" ]`) is not a mistake in itself.
+    const place = locate(run, matcher);
+    const handled = place?.site && missHandling(place.site.command, place.site.tree.rootNode);
+    const prepared = !!handled && (handled.status || handled.value);
+    const found = unwrittenRead(op.key, op.t, memoryWrites, prepared);
+    if (!found) return;
     add(
       run,
       'memory-read-unwritten',
-      matcher,
-      `Unexpected read of memory key \`${op.key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
-      writerLocation(later ?? similar, '/sqlite-memory'),
+      place ?? matcher,
+      `Unexpected read of memory key \`${op.key}\` that nothing had written${unwrittenHint(found, 'stores')}${prepared ? FALLBACK_HIDES : ''}`,
+      writerLocation(found.later ?? found.similar, '/sqlite-memory'),
     );
   }
 
@@ -305,33 +285,29 @@ export function simulationFindings(
       );
       return;
     }
-    if (!REDIS_READS.has(lower)) return;
+    if (REDIS_READS.has(lower)) redisReadFinding(run, op, lower, args);
+  }
+
+  /** A Redis read that found nothing: each key no write preceded, unless the hook is ready for the miss. */
+  function redisReadFinding(run: HookRunRecord, op: RedisOperation, lower: string, args: string[]): void {
     const keys = REDIS_BLOCKING.has(lower) ? args.slice(0, -1) : lower === 'exists' ? args : [args[0] ?? ''];
     const empty = op.reply === null || op.reply === 0 || (Array.isArray(op.reply) && op.reply.length === 0);
     if (!empty) return;
     for (const key of keys) {
       if (!key || redisWrites.some((w) => w.key === key && w.t <= op.t)) continue;
-      const later = redisWrites.find((w) => w.key === key && w.t > op.t);
-      const similar = later
-        ? undefined
-        : closestKey(
-            key,
-            redisWrites.filter((w) => w.t <= op.t),
-          );
-      // EXISTS asks whether a key was written (a cancel flag that may never be set): an absent key is
-      // an answer, not a mistake, unless the key was written only later or it is a typo of one that was.
-      if (lower === 'exists' && !later && !(similar && editDistance(key, similar.key) <= 2)) continue;
-      const hint = later
-        ? ` (${later.agentId === 'orchestrator' ? 'the orchestrator' : later.agentId} writes it only later)`
-        : similar
-          ? `; did you mean \`${similar.key}\`, which was written?`
-          : '';
+      const place = locate(run, { commands: ['redis-cli'], words: [lower], key });
+      // redis-cli exits 0 with an empty reply for a missing key: only a test of the value is ready for the miss.
+      const handled = place?.site && missHandling(place.site.command, place.site.tree.rootNode);
+      // EXISTS asks whether a key was written (a cancel flag that may never be set): an absent key is an answer.
+      const found = unwrittenRead(key, op.t, redisWrites, lower === 'exists' || !!handled?.value);
+      if (!found) continue;
+      const unseen = lower === 'exists' ? '' : handled?.value ? FALLBACK_HIDES : handled?.status ? STATUS_BLIND : '';
       add(
         run,
         'redis-read-unwritten',
-        { commands: ['redis-cli'], words: [lower], key },
-        `Unexpected read of Redis key \`${key}\` that nothing had written${hint}${hint.endsWith('?') ? '' : '.'}`,
-        writerLocation(later ?? similar, 'redis-cli'),
+        place ?? { commands: ['redis-cli'], words: [lower], key },
+        `Unexpected read of Redis key \`${key}\` that nothing had written${unwrittenHint(found, 'writes')}${unseen}`,
+        writerLocation(found.later ?? found.similar, 'redis-cli'),
       );
     }
   }
@@ -391,10 +367,6 @@ export function simulationFindings(
   return [...byFile.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([filePath, diagnostics]) => ({ filePath, diagnostics: diagnostics.sort(compareDiagnostics) }));
-}
-
-function isErrorReply(reply: unknown): reply is { error: unknown } {
-  return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && 'error' in reply;
 }
 
 export { locateInHook };

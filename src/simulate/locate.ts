@@ -100,7 +100,7 @@ export function closestKey<W extends KeyedWrite>(key: string, writes: readonly W
 }
 
 /** Whether `short`'s `:`-segments appear in order in `long`, with the same first and last segment. */
-function segmentsWithin(short: string, long: string): boolean {
+export function segmentsWithin(short: string, long: string): boolean {
   const a = short.split(':');
   const b = long.split(':');
   if (a.length >= b.length || a.length < 2 || a[0] !== b[0] || a.at(-1) !== b.at(-1)) return false;
@@ -109,7 +109,7 @@ function segmentsWithin(short: string, long: string): boolean {
   return j === a.length;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
