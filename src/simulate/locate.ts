@@ -1,6 +1,7 @@
 import type { Range } from '../diagnostics.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript } from '../hooks/types.js';
+import { editDistance } from '../text/suggest.js';
 import type { CommandMatcher } from './command-site.js';
 import type { HookRunRecord } from './trace.js';
 import type { LoadedProfile } from './world.js';
@@ -107,17 +108,6 @@ export function segmentsWithin(short: string, long: string): boolean {
   let j = 0;
   for (const segment of b) if (segment === a[j]) j++;
   return j === a.length;
-}
-
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /**

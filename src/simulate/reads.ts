@@ -1,5 +1,6 @@
 import type { TraceOperation } from '../executor/trace.js';
-import { closestKey, editDistance, REDIS_WRITES, segmentsWithin } from './locate.js';
+import { editDistance } from '../text/suggest.js';
+import { closestKey, REDIS_WRITES, segmentsWithin } from './locate.js';
 
 /**
  * The writes a simulation made, and whether a read that found nothing is a
