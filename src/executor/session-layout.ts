@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { cp, lchown, lstat, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { escapeControl } from '../text/control-chars.js';
 import type { ShellLayout } from './env.js';
 import { findExecutable } from './host.js';
 import { controlShim, redisCliShim, shellFunctions } from './shims.js';
@@ -109,7 +110,11 @@ async function copySeed(seed: string, workspace: string): Promise<void> {
     execFile('cp', args, { maxBuffer: 64 * 1024 }, (error, _stdout, stderr) =>
       resolve(
         error
-          ? Object.assign(new Error(`copying --workspace ${seed}: ${stderr.trim() || error.message}`), { code: error.code })
+          ? // The caller's directory could not be copied (unreadable files, a pseudo file system): their mistake to fix, not ours.
+            Object.assign(new Error(`copying --workspace ${escapeControl(seed)}: ${firstLines(stderr) || escapeControl(error.message)}`), {
+              code: error.code,
+              name: 'UsageError',
+            })
           : undefined,
       ),
     );
@@ -117,6 +122,13 @@ async function copySeed(seed: string, workspace: string): Promise<void> {
   if (!failure) return;
   if ((failure as { code?: unknown }).code !== 'ENOENT' && !/unrecognized option|invalid option/.test(failure.message)) throw failure;
   await cp(seed, workspace, { recursive: true, dereference: false, verbatimSymlinks: true, preserveTimestamps: true, force: true });
+}
+
+/** cp's complaints about the files it could not copy (names from the caller's tree): the first, escaped, and how many more. */
+function firstLines(stderr: string): string {
+  const lines = stderr.trim().split('\n').filter(Boolean);
+  if (lines.length === 0) return '';
+  return `${escapeControl(lines[0]!)}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`;
 }
 
 async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {

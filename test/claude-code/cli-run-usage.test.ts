@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeControl } from '../../src/executor/claude-code-report.js';
 import { hasRawControl } from '../../src/text/control-chars.js';
+import { needsSandbox, sandboxMissing } from '../executor/helpers.js';
 import { cliRunHelpers } from './cli-run-helpers.js';
 
 /** `run TARGET --event …`: what it refuses, and its help. */
@@ -79,5 +80,17 @@ describe('usage errors show the paths they name escaped', () => {
     expect(err).not.toBe('');
     expect(hasRawControl(err.replace(/\n/g, ' '))).toBe(false);
     expect(err).not.toMatch(/^Result: exit 0/m);
+  });
+});
+
+// A pseudo file system cp cannot read (a review got `internal error: copying …` and a screenful of cp's complaints).
+const noCgroupFs = existsSync('/sys/fs/cgroup') ? undefined : 'no /sys/fs/cgroup here';
+describe.skipIf(sandboxMissing !== undefined || noCgroupFs !== undefined)('a --workspace cp cannot copy', () => {
+  it(needsSandbox('is a usage error naming the first file it could not copy'), async () => {
+    const dir = project('seed', { 'a.md': '---\nname: a\ndescription: b\nhooks:\n  pre: |\n    echo hi\n---\n' });
+    const { code, err } = await cli(['run', 'a.md', '--hook', 'pre', '--workspace', '/sys/fs/cgroup'], dir);
+    expect(code).toBe(2);
+    expect(err).not.toContain('internal error');
+    expect(err).toMatch(/^validate-agent-hooks: copying --workspace \/sys\/fs\/cgroup: cp: .*\n$/);
   });
 });
