@@ -72,6 +72,26 @@ describe.skipIf(sandboxMissing)('Claude Code handlers in the sandbox', () => {
     expect(runs[1]!.startedAt).toBeLessThan(runs[0]!.startedAt + runs[0]!.durationMs);
   });
 
+  it(needsSandbox('says when it judged a cut-off stdout: a 2 MB deny is past the output cap'), async () => {
+    const pad = 'x'.repeat(64);
+    const command = `printf '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "'; yes ${pad} | head -c 2000000 | tr -d '\\n'; printf '"}}'`;
+    const { input: stdin, matcherValue } = input('rm -rf /');
+    const report = await runClaudeCodeEvent(session, [handler({ command })], {
+      event: 'PreToolUse',
+      input: stdin,
+      matcherValue,
+      projectRoot: dir,
+    });
+    const run = report.handlers[0]!;
+    expect(run.ran).toBe(true);
+    if (!run.ran) return;
+    expect(run.result.limitsHit).toContain('output');
+    const cut = run.verdict.problems.find((p) => p.id === 'output-cut');
+    expect(cut?.message).toMatch(
+      /^Unexpected stdout of \d+ bytes: this tool keeps the first \d+ and judged those; Claude Code reads the whole output/,
+    );
+  });
+
   it(needsSandbox('stops a handler at its timeout in seconds; it renders no decision'), async () => {
     const handlers = [handler({ command: 'sleep 30; exit 2', timeout: 1 })];
     const { input: stdin, matcherValue } = input('rm -rf /');

@@ -29,6 +29,8 @@ export interface HandlerOutcome {
   startError?: string;
   /** `async: true`: Claude Code does not wait for it, and its decision fields have no effect (§3.6). */
   async?: boolean;
+  /** Bytes the handler wrote to stdout when the executor kept fewer of them (its output cap). */
+  stdoutBytesCut?: number;
 }
 
 export interface HandlerVerdict {
@@ -107,6 +109,12 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
     return { status: 'timed-out', decision: 'none', jsonApplied: false, why: 'it timed out, which renders no decision', problems };
   }
 
+  if (outcome.stdoutBytesCut !== undefined)
+    problems.push({
+      id: 'output-cut',
+      severity: 'warning',
+      message: `Unexpected stdout of ${outcome.stdoutBytesCut} bytes: this tool keeps the first ${Buffer.byteLength(outcome.stdout)} and judged those; Claude Code reads the whole output and may decide otherwise.`,
+    });
   const parsed = parseStdout(outcome.stdout, problems);
   const checked = parsed ? checkOutputJson(event, parsed, problems) : undefined;
   const exit = outcome.exitCode;
