@@ -94,20 +94,81 @@ function ownGroupProcs(): string | undefined {
   return cachedOwnProcs ?? undefined;
 }
 
-export async function createRunCgroup(name: string, memoryBytes: number): Promise<RunCgroup | undefined> {
+/**
+ * Every sandbox of a session in one group, under a limit of its own: each run
+ * is held to its memory limit, and a settings file's twenty handlers that
+ * run at once (or a swarm's agents) are held together to SESSION_MEMORY_FACTOR
+ * times it, not twenty times. Made on the first run, removed with the session
+ * (and by the sweep of a dead session's leftovers). Undefined where groups
+ * cannot be made; runs then get groups of their own at the top, as before.
+ */
+export const SESSION_MEMORY_FACTOR = 2;
+const sessionGroups = new Map<string, Promise<string | undefined>>();
+
+export function sessionCgroup(sessionName: string, runMemoryBytes: number): Promise<string | undefined> {
+  let group = sessionGroups.get(sessionName);
+  if (!group) {
+    group = makeSessionCgroup(`vah-${sessionName}`, runMemoryBytes * SESSION_MEMORY_FACTOR);
+    sessionGroups.set(sessionName, group);
+  }
+  return group;
+}
+
+async function makeSessionCgroup(name: string, memoryBytes: number): Promise<string | undefined> {
   const root = findCgroupRoot();
   if (!root) return undefined;
   const path = join(root.parent, name);
   try {
     await mkdir(path);
-    if (root.version === 2) {
-      await writeFile(join(path, 'memory.max'), String(memoryBytes));
-      if (existsSync(join(path, 'memory.swap.max'))) await writeFile(join(path, 'memory.swap.max'), '0');
-    } else {
-      await writeFile(join(path, 'memory.limit_in_bytes'), String(memoryBytes));
-      if (existsSync(join(path, 'memory.memsw.limit_in_bytes')))
-        await writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+    await limitMemory(root.version, path, memoryBytes);
+    // v2: the memory controller handed on to the runs' groups (a group with children holds no process itself).
+    if (root.version === 2) await writeFile(join(path, 'cgroup.subtree_control'), '+memory');
+    return path;
+  } catch {
+    await rmdir(path).catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** Removes a session's group once its runs' groups are gone (they are removed as each run ends). */
+export async function removeSessionCgroup(sessionName: string): Promise<void> {
+  const group = sessionGroups.get(sessionName);
+  if (!group) return;
+  sessionGroups.delete(sessionName);
+  const path = await group;
+  if (path) await removeGroup(path);
+}
+
+async function limitMemory(version: 1 | 2, path: string, memoryBytes: number): Promise<void> {
+  if (version === 2) {
+    await writeFile(join(path, 'memory.max'), String(memoryBytes));
+    if (existsSync(join(path, 'memory.swap.max'))) await writeFile(join(path, 'memory.swap.max'), '0');
+  } else {
+    await writeFile(join(path, 'memory.limit_in_bytes'), String(memoryBytes));
+    if (existsSync(join(path, 'memory.memsw.limit_in_bytes')))
+      await writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+  }
+}
+
+/** rmdir, retried briefly: a group empties as the last processes of its PID namespace exit. */
+async function removeGroup(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    try {
+      await rmdir(path);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 4));
     }
+  }
+}
+
+export async function createRunCgroup(name: string, memoryBytes: number, parent?: string): Promise<RunCgroup | undefined> {
+  const root = findCgroupRoot();
+  if (!root) return undefined;
+  const path = join(parent ?? root.parent, name);
+  try {
+    await mkdir(path);
+    await limitMemory(root.version, path, memoryBytes);
   } catch {
     await rmdir(path).catch(() => undefined);
     return undefined;
@@ -134,15 +195,6 @@ export async function createRunCgroup(name: string, memoryBytes: number): Promis
       }
     },
     // The group empties as the PID namespace dies; retry briefly for the last exits.
-    remove: async () => {
-      for (let attempt = 0; attempt < 250; attempt++) {
-        try {
-          await rmdir(path);
-          return;
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 4));
-        }
-      }
-    },
+    remove: () => removeGroup(path),
   };
 }

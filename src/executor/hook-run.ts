@@ -1,7 +1,7 @@
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
-import { createRunCgroup, primeCgroupMoves, type RunCgroup } from './cgroup.js';
+import { createRunCgroup, primeCgroupMoves, sessionCgroup, type RunCgroup } from './cgroup.js';
 import { buildHookEnvironment, type HookContext } from './env.js';
 import { superviseProcess, type ExecutionOutcome, type SuperviseOptions } from './execute.js';
 import { openRunChannels, type RunChannels } from './run-channels.js';
@@ -167,7 +167,13 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     startFd: 4,
   });
   await writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 });
-  const [cgroup] = await Promise.all([createRunCgroup(`vah-${basename(ctx.paths.dir)}-${plan.runId}`, plan.limits.memoryBytes), primed]);
+  const sessionName = basename(ctx.paths.dir);
+  const [cgroup] = await Promise.all([
+    sessionCgroup(sessionName, plan.limits.memoryBytes).then((parent) =>
+      createRunCgroup(`vah-${sessionName}-${plan.runId}`, plan.limits.memoryBytes, parent),
+    ),
+    primed,
+  ]);
   if (cgroup) holder.cgroup = cgroup;
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({

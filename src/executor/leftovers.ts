@@ -150,9 +150,20 @@ async function removeCgroupsOf(sessionName: string): Promise<void> {
   } catch {
     return;
   }
+  // The runs' groups (inside the session's group, or at the top as older sessions made them), then the session's.
+  const groups: string[] = [];
   for (const entry of entries) {
-    if (!entry.startsWith(`vah-${sessionName}-`)) continue;
-    const group = join(root.parent, entry);
+    if (entry.startsWith(`vah-${sessionName}-`)) groups.push(join(root.parent, entry));
+    if (entry !== `vah-${sessionName}`) continue;
+    try {
+      for (const child of readdirSync(join(root.parent, entry), { withFileTypes: true }))
+        if (child.isDirectory()) groups.push(join(root.parent, entry, child.name));
+    } catch {
+      // gone meanwhile
+    }
+    groups.push(join(root.parent, entry));
+  }
+  for (const group of groups) {
     // What is still in a dead session's group is its sandbox on the way out (or stuck): ours to end.
     for (let attempt = 0; attempt < 100; attempt++) {
       try {

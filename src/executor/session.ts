@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
-import { primeCgroupMoves } from './cgroup.js';
+import { primeCgroupMoves, removeSessionCgroup } from './cgroup.js';
 import { createWritableArea, type WritableArea } from './disk.js';
 import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
@@ -213,6 +213,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
         removeSessionFiles(dir, ['bin', 'etc', 'runs', 'seccomp.bpf']),
       ]);
       removeSessionDirSync(dir, writableArea.path);
+      await removeSessionCgroup(basename(dir));
       release();
     },
   };

@@ -52,7 +52,10 @@ function ourMounts(): string[] {
 function cgroupLeftovers(sessionNames: string[]): string[] {
   const root = findCgroupRoot();
   if (!root) return [];
-  return readdirSync(root.parent).filter((entry) => sessionNames.some((name) => entry.startsWith(`vah-${name}-`)));
+  // A run's group (`vah-NAME-N`) or the session's group that holds them (`vah-NAME`).
+  return readdirSync(root.parent).filter((entry) =>
+    sessionNames.some((name) => entry === `vah-${name}` || entry.startsWith(`vah-${name}-`)),
+  );
 }
 
 describe('closeInheritedFds', () => {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCgroupRoot } from '../../src/executor/cgroup.js';
+import { findCgroupRoot, SESSION_MEMORY_FACTOR } from '../../src/executor/cgroup.js';
 import { createExecutorSession, type ExecutorSession, type HookRunResult } from '../../src/executor/session.js';
 import { hookScript, needsSandbox, processesInNamespace, processesMatching, sandboxMissing } from './helpers.js';
 
@@ -286,6 +286,31 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
       } finally {
         await limited.close();
       }
+    },
+  );
+
+  it.skipIf(findCgroupRoot() === null)(
+    `holds the sandboxes that run at once to ${SESSION_MEMORY_FACTOR} × the memory limit together${findCgroupRoot() === null ? ' [skipped: needs root and a writable cgroup v1 or v2 memory controller]' : ''}`,
+    async () => {
+      // A settings file's handlers run at once, each under its own limit: six of them must not take six times it.
+      const limited = await createExecutorSession({
+        timeoutMs: 8000,
+        limits: { memoryBytes: 128 * 1024 * 1024, dataBytes: 100 * 1024 * 1024 },
+      });
+      try {
+        // Two 25 MB strings a hook, held for 2 s: under its own 128 MiB, while eight of them are over the 256 MiB they share.
+        const hog = 'for i in 1 2; do (x=$(head -c 25000000 /dev/zero | tr "\\0" a); sleep 2; echo "${#x}") & done; wait';
+        const alone = await limited.runHook(hookScript('solo', hog));
+        expect(alone).toMatchObject({ exitCode: 0, limitsHit: [], stdout: '25000000\n25000000\n' });
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => limited.runHook(hookScript(`h${i}`, hog))));
+        expect(results.filter((r) => r.limitsHit.includes('memory')).length).toBeGreaterThan(0);
+        for (const result of results) expectNothingLeft(result);
+      } finally {
+        await limited.close();
+      }
+      // The session's group went with it.
+      const root = findCgroupRoot()!;
+      expect(readdirSync(root.parent).filter((entry) => entry.startsWith(`vah-${basename(limited.dir)}`))).toEqual([]);
     },
   );
 
