@@ -14,6 +14,27 @@ import { hookScript, needsSandbox, sandboxMissing } from './helpers.js';
  * slash commands; its disk budget counts what the sandbox writes, never the
  * host file system's free space.
  */
+/** A Redis on a unix socket that answers PING at once and everything else 1.2 s late. */
+async function slowRedis(name: string): Promise<{ socketPath: string; close(): void }> {
+  const socketPath = join(tmpdir(), `vah-slow-redis-${name}-${process.pid}.sock`);
+  rmSync(socketPath, { force: true });
+  const server = createServer((socket) => {
+    socket.on('data', (chunk) => {
+      if (/PING/i.test(chunk.toString())) socket.write('+PONG\r\n');
+      else setTimeout(() => socket.write('+OK\r\n'), 1200);
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  return {
+    socketPath,
+    close: () => {
+      server.close();
+      rmSync(socketPath, { force: true });
+    },
+  };
+}
+
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor: budgets that belong to the hook'), () => {
   it('sandbox set-up is not charged to the hook: a slow start does not turn a short hook into a timeout', async () => {
     // bwrap itself starts 1.5 s late, as it would behind many other sandboxes on a loaded machine.
@@ -67,41 +88,21 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor: budgets th
   }, 30_000);
 
   it("a slow Redis round trip is the host's time, not the hook's", async () => {
-    // A Redis that answers PING at once and everything else 1.2 s late.
-    const socketPath = join(tmpdir(), `vah-slow-redis-${process.pid}.sock`);
-    rmSync(socketPath, { force: true });
-    const server = createServer((socket) => {
-      socket.on('data', (chunk) => {
-        if (/PING/i.test(chunk.toString())) socket.write('+PONG\r\n');
-        else setTimeout(() => socket.write('+OK\r\n'), 1200);
-      });
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-    const session = await createExecutorSession({ timeoutMs: 1000, redisUrl: socketPath });
+    const redis = await slowRedis('one');
+    const session = await createExecutorSession({ timeoutMs: 1000, redisUrl: redis.socketPath });
     try {
       const result = await session.runHook(hookScript('on_blocking_start', 'redis-cli set k v >/dev/null\nsleep 0.2\necho done'));
       expect(result).toMatchObject({ timedOut: false, exitCode: 0, stdout: 'done\n' });
     } finally {
       await session.close();
-      server.close();
-      rmSync(socketPath, { force: true });
+      redis.close();
     }
   }, 30_000);
 
   it('round trips served side by side are one stretch of host time: eight parallel ones do not buy eight times the budget', async () => {
     // Every SET answered 1.2 s late; the hook sends eight at once, then overruns its 2 s budget by itself.
-    const socketPath = join(tmpdir(), `vah-slow-redis-par-${process.pid}.sock`);
-    rmSync(socketPath, { force: true });
-    const server = createServer((socket) => {
-      socket.on('data', (chunk) => {
-        if (/PING/i.test(chunk.toString())) socket.write('+PONG\r\n');
-        else setTimeout(() => socket.write('+OK\r\n'), 1200);
-      });
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-    const session = await createExecutorSession({ timeoutMs: 2000, redisUrl: socketPath });
+    const redis = await slowRedis('parallel');
+    const session = await createExecutorSession({ timeoutMs: 2000, redisUrl: redis.socketPath });
     try {
       const result = await session.runHook(
         hookScript(
@@ -117,8 +118,7 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor: budgets th
       );
     } finally {
       await session.close();
-      server.close();
-      rmSync(socketPath, { force: true });
+      redis.close();
     }
   }, 30_000);
 
