@@ -8,7 +8,7 @@ import {
   SyntaxKind,
 } from 'jsonc-parser';
 import { defineRule } from '../../src/engine/rule.js';
-import { eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import { eventSpec, eventsOfHook, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
 import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-code/output-json.js';
 import { EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
 
@@ -38,6 +38,8 @@ export default defineRule({
   messages: {
     // The output contract's own words (src/runtimes/claude-code/output-json.ts), which start as every message does.
     problem: '{{message}}',
+    pathOutput:
+      "Unexpected JSON on WorktreeCreate's stdout: a command hook answers with the new worktree's path (the last non-empty line it prints), so this object would be taken for the path; `worktreePath` is an HTTP hook's answer.",
     syntax:
       "Invalid JSON in the hook's output ({{error}}): Claude Code reports output that starts with `{` but does not parse as a hook error (since v2.1.248), and acts on none of it.",
   },
@@ -72,6 +74,11 @@ export default defineRule({
         continue;
       }
       if (tree.type !== 'object') continue;
+      // WorktreeCreate's command hook answers with a path, not JSON: this object would be taken for the path.
+      if (events.every((event) => event === PATH_OUTPUT_EVENT)) {
+        context.report({ messageId: 'pathOutput', severity: 'warning', range: at(tree.offset, tree.offset + tree.length) });
+        continue;
+      }
       // In a script file, a branch that answers another event (`case $event in PermissionRequest) …`) may
       // be for handlers this lint does not see (user settings); an inline command runs on its own event only.
       const named = namedEvent(tree);

@@ -230,16 +230,20 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
     out.push(...excerpt(command, '        $ '));
     if (handler.stdout.trim()) out.push(...excerpt(handler.stdout, '        stdout: '));
     if (handler.stderr.trim()) out.push(...excerpt(handler.stderr, '        stderr: '));
-    out.push(`        → ${handler.why}`);
+    out.push(`        → ${escapeControl(handler.why)}`);
     if (handler.note) out.push(`        note: ${handler.note}`);
     if (handler.limitsHit.length) out.push(`        limits hit: ${handler.limitsHit.join(', ')}`);
     if (handler.operations.length)
       out.push(`        ${handler.operations.length} operation(s) traced (redis-cli, slash commands): --format json lists them`);
   }
   for (const entry of notRun)
-    out.push(`  -     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  not run: ${entry.why}`);
+    out.push(
+      `  -     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  not run: ${escapeControl(entry.why)}`,
+    );
   for (const entry of json.unmatched)
-    out.push(`  ·     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  skipped: ${entry.why}`);
+    out.push(
+      `  ·     ${entry.position.file}:${entry.position.line}:${entry.position.column}  ${entry.label}  skipped: ${escapeControl(entry.why)}`,
+    );
 
   if (json.problems.length) {
     out.push('');

@@ -94,3 +94,16 @@ describe.skipIf(sandboxMissing !== undefined || noCgroupFs !== undefined)('a --w
     expect(err).toMatch(/^validate-agent-hooks: copying --workspace \/sys\/fs\/cgroup: cp: .*\n$/);
   });
 });
+
+describe.skipIf(sandboxMissing !== undefined)('run --event: why a handler decided, escaped', () => {
+  it(needsSandbox('a WorktreeCreate path with a bidi override and an escape is shown escaped'), async () => {
+    const command = "cat >/dev/null; printf '/tmp/wt-\\342\\200\\256x\\302\\233y\\n'";
+    const dir = project('why', {
+      '.claude/settings.json': JSON.stringify({ hooks: { WorktreeCreate: [{ hooks: [{ type: 'command', command }] }] } }),
+    });
+    const { code, out } = await cli(['run', '.claude/settings.json', '--event', 'WorktreeCreate'], dir);
+    expect(code).toBe(0);
+    expect(out).toContain('→ it printed the worktree path /tmp/wt-\\u202ex\\x9by');
+    expect(hasRawControl(out)).toBe(false);
+  });
+});

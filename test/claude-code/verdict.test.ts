@@ -198,3 +198,34 @@ describe('merging (§3.3)', () => {
     },
   );
 });
+
+describe('WorktreeCreate: a command hook answers with the path it prints (§5.2)', () => {
+  const worktree = (stdout: string, exitCode = 0) => interpretHandler('WorktreeCreate', outcome({ stdout, exitCode }));
+  it('reads the last non-empty line, ANSI escapes stripped, not JSON', () => {
+    const v = worktree('\u001b[1mcreating\u001b[0m\n/tmp/wt/feature\n\n');
+    expect(v).toMatchObject({ decision: 'none', why: 'it printed the worktree path /tmp/wt/feature', problems: [] });
+    expect(v.json).toBeUndefined();
+  });
+  it('an absolute path with . or .. segments is refused: the creation fails', () => {
+    const v = worktree('/repo/../etc\n');
+    expect(v.decision).toBe('block');
+    expect(v.problems).toEqual([
+      expect.objectContaining({
+        id: 'worktree-path-invalid',
+        severity: 'error',
+        message: expect.stringMatching(/^Invalid worktree path "\/repo\/\.\.\/etc": .*refused/),
+      }),
+    ]);
+  });
+  it('JSON, a relative path or nothing are doubts, said so', () => {
+    expect(worktree('{"hookSpecificOutput": {"hookEventName": "WorktreeCreate", "worktreePath": "/x"}}').problems[0]).toMatchObject({
+      severity: 'warning',
+      message: expect.stringContaining('a command hook prints the path itself'),
+    });
+    expect(worktree('wt/feature').problems[0]!.message).toContain('not an absolute path');
+    expect(worktree('').problems[0]).toMatchObject({ id: 'worktree-path-missing' });
+  });
+  it('a non-zero exit still fails the creation, whatever it printed', () => {
+    expect(worktree('/tmp/wt/x', 1).decision).toBe('block');
+  });
+});

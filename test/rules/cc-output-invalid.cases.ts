@@ -190,6 +190,19 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
     ],
   },
   {
+    name: 'JSON where WorktreeCreate wants a path',
+    handlers: [
+      { event: 'WorktreeCreate', command: `echo '{"hookSpecificOutput": {"hookEventName": "WorktreeCreate", "worktreePath": "/tmp/wt"}}'` },
+    ],
+    expected: [
+      {
+        at: '{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"WorktreeCreate\\", \\"worktreePath\\": \\"/tmp/wt\\"}}',
+        severity: 'warning',
+        message: /^Unexpected JSON on WorktreeCreate's stdout: a command hook answers with the new worktree's path/,
+      },
+    ],
+  },
+  {
     name: 'a systemMessage no one sees, as info',
     handlers: [{ event: 'Notification', command: `echo '{"systemMessage": "done"}'` }],
     expected: [

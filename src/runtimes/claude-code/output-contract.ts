@@ -148,3 +148,33 @@ export function askRefusedBecause(event: string, input: Readonly<Record<string, 
   if (source === 'command' || source === 'picker') return undefined;
   return `only an interactive \`/model\` can ask, so on a switch from source ${JSON.stringify(source ?? null)} \`ask\` counts as a refusal`;
 }
+
+/**
+ * WorktreeCreate's command hook answers with the new worktree's path, not JSON: the last non-empty
+ * line of its stdout, ANSI escapes stripped (§5.2; `worktreePath` in §5.4 is the HTTP hook's answer).
+ * An absolute path with `.` or `..` segments is refused (v2.1.216).
+ */
+export const PATH_OUTPUT_EVENT = 'WorktreeCreate';
+
+// eslint-disable-next-line no-control-regex -- stripping them is the point
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/** The path a WorktreeCreate command hook printed, or undefined when it printed none. */
+export function worktreePathOf(stdout: string): string | undefined {
+  return stdout
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+}
+
+/** What is wrong with a printed worktree path: `refused` when Claude Code refuses it, else a doubt; undefined when it is fine. */
+export function worktreePathProblem(path: string): { refused: boolean; why: string } | undefined {
+  if (path.startsWith('/') && path.split('/').some((segment) => segment === '.' || segment === '..'))
+    return { refused: true, why: 'an absolute path with `.` or `..` segments is refused (since v2.1.216)' };
+  if (path.startsWith('{'))
+    return { refused: false, why: "it is JSON, but a command hook prints the path itself (`worktreePath` is an HTTP hook's answer)" };
+  if (!path.startsWith('/')) return { refused: false, why: 'it is not an absolute path' };
+  return undefined;
+}

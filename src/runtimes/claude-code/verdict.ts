@@ -1,4 +1,14 @@
-import { askRefusedBecause, blockExemption, eventSpec, exit2Blocks, PERMISSION_DECISIONS, TIMEOUT_BLOCKS_EVENTS } from './contract.js';
+import {
+  askRefusedBecause,
+  blockExemption,
+  eventSpec,
+  exit2Blocks,
+  PATH_OUTPUT_EVENT,
+  PERMISSION_DECISIONS,
+  TIMEOUT_BLOCKS_EVENTS,
+  worktreePathOf,
+  worktreePathProblem,
+} from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
 
 /**
@@ -115,6 +125,7 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
       severity: 'warning',
       message: `Unexpected stdout of ${outcome.stdoutBytesCut} bytes: this tool keeps the first ${Buffer.byteLength(outcome.stdout)} and judged those; Claude Code reads the whole output and may decide otherwise.`,
     });
+  if (event === PATH_OUTPUT_EVENT && outcome.exitCode === 0 && !outcome.async) return worktreeVerdict(outcome.stdout, problems);
   const parsed = parseStdout(outcome.stdout, problems);
   const checked = parsed ? checkOutputJson(event, parsed, problems) : undefined;
   const exit = outcome.exitCode;
@@ -284,4 +295,34 @@ export function mergeVerdicts(event: string, verdicts: readonly HandlerVerdict[]
     continue: stops.length === 0,
     ...(stopReasons.length > 0 ? { stopReason: stopReasons.join('\n') } : {}),
   };
+}
+
+/** WorktreeCreate's command hook exited 0: its answer is the path it printed (§5.2). */
+function worktreeVerdict(stdout: string, problems: OutputProblem[]): HandlerVerdict {
+  const path = worktreePathOf(stdout);
+  if (path === undefined) {
+    problems.push({
+      id: 'worktree-path-missing',
+      severity: 'warning',
+      message:
+        "Expected the new worktree's path on stdout: a WorktreeCreate command hook answers with it (its last non-empty line), and this one printed nothing.",
+    });
+    return { status: 'success', decision: 'none', jsonApplied: false, why: 'it printed no worktree path', problems };
+  }
+  const problem = worktreePathProblem(path);
+  if (problem)
+    problems.push({
+      id: 'worktree-path-invalid',
+      severity: problem.refused ? 'error' : 'warning',
+      message: `Invalid worktree path ${JSON.stringify(path.length > 80 ? `${path.slice(0, 77)}...` : path)}: ${problem.why}.`,
+    });
+  return problem?.refused
+    ? { status: 'success', decision: 'block', jsonApplied: false, why: `its path is refused: ${problem.why}`, problems }
+    : {
+        status: 'success',
+        decision: 'none',
+        jsonApplied: false,
+        why: problem ? `its worktree path is in doubt: ${problem.why}` : `it printed the worktree path ${path}`,
+        problems,
+      };
 }
