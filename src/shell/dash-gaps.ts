@@ -40,6 +40,26 @@ const BASH_BUILTINS: Readonly<Record<string, string>> = {
   readarray: 'Read lines with `while IFS= read -r line`.',
 };
 
+/** read's options that take a value (`-p prompt`): the word after them is no option. */
+const READ_VALUE_OPTIONS = 'pdtnNui';
+
+/**
+ * The option words a command starts with, as written (`-a`) or clustered (`-ra`): up to the first word
+ * that is none, or `--`; a word after an option that takes a value (one of `valueLetters`, last in its
+ * cluster) is skipped. printf's later words are data, so only its first can be an option.
+ */
+function leadingOptions(command: ShellCommand, valueLetters: string): ShellCommand['args'] {
+  const options: ShellCommand['args'] = [];
+  for (let i = 0; i < command.args.length; i++) {
+    const value = command.args[i]!.value;
+    if (value === undefined || !/^-[A-Za-z]+$/.test(value)) break;
+    options.push(command.args[i]!);
+    if (valueLetters === '') break;
+    if (valueLetters.includes(value[value.length - 1]!)) i++;
+  }
+  return options;
+}
+
 /** Node types that hold a construct dash lacks (asked of tree-sitter directly: only Claude Code's inline commands ask). */
 const TYPES = [
   'test_command',
@@ -53,7 +73,21 @@ const TYPES = [
   'file_redirect',
   'expansion',
   'ansi_c_string',
+  'brace_expression',
+  'concatenation',
 ];
+
+const BRACES = {
+  effect: 'differs' as const,
+  dash: 'there is no brace expansion: the braces stay in the word, so one word with them is used instead of several',
+  instead: 'Write the words out (`a b`), or loop: `for x in a b; do …; done`.',
+};
+
+/** Options of bash builtins that dash's have not: the builtin fails (exit 2) and does nothing. */
+const BASH_OPTIONS: Readonly<Record<string, { option: string; instead: string }>> = {
+  read: { option: '-a', instead: 'Read into positional parameters: `set -- $line`.' },
+  printf: { option: '-v', instead: 'Assign the output: `x=$(printf …)`.' },
+};
 
 /** The constructs of a script that dash reads otherwise than bash, in document order. */
 export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): DashGap[] {
@@ -181,6 +215,23 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
           });
         break;
       }
+      case 'brace_expression':
+        add(node, { construct: `\`${node.text}\``, ...BRACES });
+        break;
+      case 'concatenation': {
+        // `{a,b}` is read as the words `{`, `a,b` and `}` side by side, unquoted.
+        const parts = node.children;
+        const open = parts.findIndex(
+          (part, i) =>
+            part?.type === 'word' &&
+            part.text === '{' &&
+            parts[i + 1]?.type === 'word' &&
+            parts[i + 1]!.text.includes(',') &&
+            parts[i + 2]?.text === '}',
+        );
+        if (open >= 0) add(node, { construct: `\`${node.text.length > 24 ? `${node.text.slice(0, 20)}…` : node.text}\``, ...BRACES });
+        break;
+      }
       case 'ansi_c_string':
         add(node, {
           construct: "`$'…'`",
@@ -203,7 +254,19 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
         dash: `\`${name}\` is not a command: it fails with exit 127`,
         instead: BASH_BUILTINS[name]!,
       });
-    else if (name === 'set') {
+    else if (name !== undefined && Object.hasOwn(BASH_OPTIONS, name)) {
+      const { option, instead } = BASH_OPTIONS[name]!;
+      const used = leadingOptions(command, name === 'read' ? READ_VALUE_OPTIONS : '').find((arg) => arg.value!.includes(option.slice(1)));
+      if (used)
+        found.push({
+          start: used.start,
+          end: used.end,
+          construct: `\`${name} ${option}\``,
+          effect: 'fails',
+          dash: `\`${name}\` has no \`${option}\`: it fails with exit 2 and does nothing`,
+          instead,
+        });
+    } else if (name === 'set') {
       const pipefail = command.args.find((arg, i) => arg.value === 'pipefail' && /^-[a-z]*o$/.test(command.args[i - 1]?.value ?? ''));
       if (pipefail)
         found.push({

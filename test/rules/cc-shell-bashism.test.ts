@@ -27,6 +27,10 @@ ruleTester(rule, {
     { name: 'PowerShell', profile: agent('Get-Item . | Out-Null', 'PreToolUse', '          shell: powershell\n') },
     { name: 'a claude-flow hook (bash)', code: '[[ -n "$X" ]] && echo ok' },
     { name: 'echo -n, which dash has', profile: agent('echo -n ok') },
+    {
+      name: 'braces that are not expansions',
+      profile: agent("find . -name x -exec rm {} +\njq '{a,b}' f\necho \"{a,b}\" {a}\nread -r line\nread -p -a x\nprintf '%s' -verbose"),
+    },
   ],
   reject: [
     {
@@ -69,6 +73,16 @@ ruleTester(rule, {
         { ...at(2, 8, 10), message: /`==` in `\[ … \]`.*rejects `==`.*Use `=`\./ },
         { ...at(3, 6, 8), message: /prints `-e`/ },
         { ...at(4, 1, 7), message: /`source` is not a command.*Use `\.`/ },
+      ],
+    },
+    {
+      name: 'brace expansion, read -a, printf -v',
+      profile: agent('mkdir -p out/{logs,tmp}\nfor i in {1..3}; do :; done\nread -ra parts\nprintf -v now %s x'),
+      errors: [
+        { ...at(1, 10, 24), message: /`out\/\{logs,tmp\}`.*no brace expansion/ },
+        { ...at(2, 10, 16), message: /`\{1\.\.3\}`.*no brace expansion/ },
+        { ...at(3, 6, 9), message: /`read -a`.*has no `-a`/ },
+        { ...at(4, 8, 10), message: /`printf -v`.*has no `-v`/ },
       ],
     },
     {
@@ -115,6 +129,9 @@ describe.skipIf(!dash)(`dash does what the messages say${dash ? '' : ' [skipped:
     ['source /dev/null', 127, ''],
     ['x+=1', 127, ''],
     ['(( 1 ))', 127, ''],
+    ['read -ra x </dev/null; echo "rc=$?"', 0, 'rc=2\n'],
+    ['printf -v x %s 1; echo "rc=$?"', 0, 'rc=2\n'],
+    ['echo {1..3} x{a,b}y', 0, '{1..3} x{a,b}y\n'],
   ])('%s', (script, status, stdout) => {
     const result = run(script);
     expect(result.status).toBe(status);
