@@ -4,7 +4,7 @@ import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
-import { pollingLoops } from './loops.js';
+import { inBackground, pollingLoops } from './loops.js';
 
 /** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
 const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
@@ -38,6 +38,8 @@ export default defineRule({
     sleep:
       'Unexpected `{{text}}`: the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Do not wait in a hook.',
     endlessLoop: 'Unexpected endless `{{text}}` loop with no `break`, `exit` or `return`: the runtime kills the hook after {{budget}} s.',
+    endlessBackground:
+      'Unexpected endless `{{text}}` loop in a background job: the hook does not wait for it, so it keeps running after the hook ends, until something kills it.',
     pollingLoop:
       'Unexpected polling `{{keyword}}` loop with no bound (no counter, elapsed-time check or `timeout` ends it; it sleeps with `{{sleep}}`): if what it waits for never comes, it runs until the runtime kills the hook after {{budget}} s, and the rest of the script never runs. Give up after tries that fit in {{budget}} s.',
     longPollingLoop:
@@ -82,10 +84,13 @@ export default defineRule({
       if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;
       if (hasExit(body)) continue;
       endless.add(loop.id);
+      // A background job is not waited for: it does not hold the hook, it outlives it.
+      const background = inBackground(loop);
       context.report({
-        messageId: 'endlessLoop',
+        messageId: background ? 'endlessBackground' : 'endlessLoop',
         data: { text: `${keyword} ${condition.text}`, budget },
         range: context.range(loop.startIndex, condition.endIndex),
+        ...(background ? { severity: 'warning' as const } : {}),
       });
     }
     for (const polling of pollingLoops(context.tree.rootNode, context.commands)) {

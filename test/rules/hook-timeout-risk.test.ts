@@ -84,6 +84,20 @@ ruleTester(rule, {
     },
     { name: 'sleep infinity', code: 'sleep infinity', errors: [{ messageId: 'sleep', line: 1, column: 1 }] },
     {
+      name: 'an endless loop in a background job outlives the hook (a warning, not a timeout)',
+      code: 'while true; do redis-cli ping; sleep 1; done &\necho started',
+      errors: [
+        {
+          messageId: 'endlessBackground',
+          severity: 'warning',
+          line: 1,
+          column: 1,
+          endColumn: 11,
+          message: /keeps running after the hook ends/,
+        },
+      ],
+    },
+    {
       name: 'while true without break',
       code: 'while true; do\n  echo tick\n  sleep 1\ndone',
       errors: [{ messageId: 'endlessLoop', severity: 'error', line: 1, column: 1, endColumn: 11 }],
