@@ -4,7 +4,7 @@ import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
-import { inBackground, pollingLoops } from './loops.js';
+import { inBackground, LOOP_EXITS, pollingLoops } from './loops.js';
 
 /** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
 const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
@@ -13,7 +13,6 @@ const BLOCKING_MULTI_POPS = new Set(['blmpop', 'bzmpop']);
 /** Commands that never return on their own. */
 const ENDLESS = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'monitor']);
 const ALWAYS_TRUE = new Set(['true', ':']);
-const LOOP_EXITS = new Set(['break', 'exit', 'return']);
 
 /**
  * The runtime kills a hook when its time runs out (claude-flow: 5 s for every

@@ -30,7 +30,8 @@ import {
 } from './loop-terms.js';
 
 export const LOOP_TYPES = ['while_statement', 'for_statement', 'c_style_for_statement'];
-const LOOP_EXITS = new Set(['break', 'exit', 'return']);
+/** The commands that leave a loop (or the script around it). */
+export const LOOP_EXITS: ReadonlySet<string> = new Set(['break', 'exit', 'return']);
 /** Where an `exit` or `break` ends that part of the script, not the loop around it. */
 const OWN_SHELL = new Set(['subshell', 'command_substitution', 'process_substitution', 'function_definition']);
 

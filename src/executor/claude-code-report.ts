@@ -172,9 +172,6 @@ export function claudeCodeRunToJson(report: ClaudeCodeEventReport, target: strin
   };
 }
 
-/** One line of hook-controlled text as it may be printed (C0, DEL, C1, bidi overrides, separators escaped); the one definition. */
-export { escapeControl } from '../text/control-chars.js';
-
 const MAX_LINES = 4;
 const MAX_LINE = 160;
 

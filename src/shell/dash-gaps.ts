@@ -89,11 +89,18 @@ const BASH_OPTIONS: Readonly<Record<string, { option: string; instead: string }>
   printf: { option: '-v', instead: 'Assign the output: `x=$(printf …)`.' },
 };
 
+/** A construct's text for a message, in backquotes; a long one shortened, ending with `close` (the `}` of an expansion). */
+function quoted(text: string, close = ''): string {
+  return `\`${text.length > 24 ? `${text.slice(0, 20)}…${close}` : text}\``;
+}
+
 /** The constructs of a script that dash reads otherwise than bash, in document order. */
 export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): DashGap[] {
   const found: DashGap[] = [];
   const add = (node: { startIndex: number; endIndex: number }, gap: Omit<DashGap, 'start' | 'end'>, end = node.endIndex) =>
     found.push({ start: node.startIndex, end, ...gap });
+  const addWord = (word: { start: number; end: number }, gap: Omit<DashGap, 'start' | 'end'>) =>
+    found.push({ start: word.start, end: word.end, ...gap });
   for (const node of root.descendantsOfType(TYPES)) {
     if (!node) continue;
     const first = node.firstChild;
@@ -208,7 +215,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
         );
         if (operator)
           add(node, {
-            construct: `\`${node.text.length > 24 ? `${node.text.slice(0, 20)}…}` : node.text}\``,
+            construct: quoted(node.text, '}'),
             effect: 'fatal',
             dash: 'it is a "Bad substitution", which stops the script with exit 2',
             instead: `Use POSIX expansions (\`\${x#…}\`, \`\${x%…}\`, \`\${x:-…}\`) or \`sed\`/\`cut\`, ${BASH}.`,
@@ -229,7 +236,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
             parts[i + 1]!.text.includes(',') &&
             parts[i + 2]?.text === '}',
         );
-        if (open >= 0) add(node, { construct: `\`${node.text.length > 24 ? `${node.text.slice(0, 20)}…` : node.text}\``, ...BRACES });
+        if (open >= 0) add(node, { construct: quoted(node.text), ...BRACES });
         break;
       }
       case 'ansi_c_string':
@@ -246,9 +253,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
     if (command.wrappedBy) continue;
     const name = command.name.value;
     if (name !== undefined && Object.hasOwn(BASH_BUILTINS, name))
-      found.push({
-        start: command.name.start,
-        end: command.name.end,
+      addWord(command.name, {
         construct: `\`${name}\``,
         effect: 'fails',
         dash: `\`${name}\` is not a command: it fails with exit 127`,
@@ -258,9 +263,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
       const { option, instead } = BASH_OPTIONS[name]!;
       const used = leadingOptions(command, name === 'read' ? READ_VALUE_OPTIONS : '').find((arg) => arg.value!.includes(option.slice(1)));
       if (used)
-        found.push({
-          start: used.start,
-          end: used.end,
+        addWord(used, {
           construct: `\`${name} ${option}\``,
           effect: 'fails',
           dash: `\`${name}\` has no \`${option}\`: it fails with exit 2 and does nothing`,
@@ -269,9 +272,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
     } else if (name === 'set') {
       const pipefail = command.args.find((arg, i) => arg.value === 'pipefail' && /^-[a-z]*o$/.test(command.args[i - 1]?.value ?? ''));
       if (pipefail)
-        found.push({
-          start: pipefail.start,
-          end: pipefail.end,
+        addWord(pipefail, {
           construct: '`set -o pipefail`',
           effect: 'fatal',
           dash: '`pipefail` is an illegal option, which stops the script with exit 2',
@@ -280,9 +281,7 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
     } else if (name === 'echo') {
       const option = command.args[0];
       if (option?.value !== undefined && /^-[neE]*e[neE]*$/.test(option.value))
-        found.push({
-          start: option.start,
-          end: option.end,
+        addWord(option, {
           construct: '`echo -e`',
           effect: 'differs',
           dash: '`echo` has no options: it prints `-e` and reads backslash escapes anyway',

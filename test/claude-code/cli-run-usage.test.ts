@@ -1,8 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { escapeControl } from '../../src/executor/claude-code-report.js';
-import { hasRawControl } from '../../src/text/control-chars.js';
+import { escapeControl, hasRawControl } from '../../src/text/control-chars.js';
 import { needsSandbox, sandboxMissing } from '../executor/helpers.js';
 import { cliRunHelpers } from './cli-run-helpers.js';
 
@@ -56,7 +55,7 @@ describe('run --event: usage errors', () => {
   });
 });
 
-describe('run --event: the human report escapes what a hook controls', () => {
+describe('run --event: the escaping its human report uses (the shared one)', () => {
   it('bidi overrides and isolates as escapes, as everywhere else', () => {
     expect(escapeControl('no\u202ex\u2066y\u061c\u200e\x1b[2J')).toBe('no\\u202ex\\u2066y\\u061c\\u200e\\x1b[2J');
   });
