@@ -3,13 +3,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
-import {
-  CLAUDE_CODE_RUN_DOCS,
-  claudeCodeRunToJson,
-  displayPath,
-  escapeControl,
-  type ClaudeCodeRunJson,
-} from '../executor/claude-code-report.js';
+import { CLAUDE_CODE_RUN_DOCS, claudeCodeRunToJson, displayPath, type ClaudeCodeRunJson } from '../executor/claude-code-report.js';
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
 import { toolVersion } from '../version.js';
@@ -17,7 +11,7 @@ import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
 import { repositoryRoot } from './repo-root.js';
 import { eventRunOptions, openSession, openTarget, runEventRequest } from './run-claude-code.js';
-import { stringifyJson } from '../text/control-chars.js';
+import { escapeControl, stringifyJson } from '../text/control-chars.js';
 
 export const TEST_HELP = `Usage: validate-agent-hooks test CASES.yaml [options]
 
@@ -65,8 +59,11 @@ export const CASE_FAILED_RULE = 'claude-code-test-failed';
  * directory), symlinks resolved. `--target` and `--project`, given by whoever
  * runs the command, may point anywhere.
  */
-function outsideTableTree(tableFile: string, named: readonly { what: string; path: string; range: Range }[]): Diagnostic | undefined {
-  const tree = realpathSync(repositoryRoot(dirname(tableFile)));
+function tableTree(tableFile: string): string {
+  return realpathSync(repositoryRoot(dirname(tableFile)));
+}
+
+function outsideTableTree(tree: string, named: readonly { what: string; path: string; range: Range }[]): Diagnostic | undefined {
   for (const { what, path, range } of named) {
     const real = realpathOr(path);
     if (real === tree || real.startsWith(`${tree}${sep}`)) continue;
@@ -146,11 +143,13 @@ export async function testCommand(
     () => false,
   );
   if (!isFile) return usage(io, `${escapeControl(shown)}: no such file`);
-  const loaded = await loadTestTable(file);
-  if (!loaded.ok) {
-    await report(io, format, [{ filePath: file, diagnostics: loaded.diagnostics }], undefined);
+  // A table that cannot be run: its problems, in the chosen format, and exit 2.
+  const refuse = async (diagnostics: Diagnostic[]): Promise<number> => {
+    await report(io, format, [{ filePath: file, diagnostics }], undefined);
     return 2;
-  }
+  };
+  const loaded = await loadTestTable(file);
+  if (!loaded.ok) return refuse(loaded.diagnostics);
   const table = loaded.table;
   // One table for several guards: the same attacks against another target.
   if (values.target !== undefined) {
@@ -172,24 +171,29 @@ export async function testCommand(
           ? `Invalid --target ${escapeControl(values.target)}: no such file.`
           : `Invalid \`target\` ${escapeControl(table.targetAsWritten)}: no such file (paths are relative to the test table).`,
     };
-    await report(io, format, [{ filePath: file, diagnostics: [diagnostic] }], undefined);
-    return 2;
+    return refuse([diagnostic]);
   }
+  // What the table names is checked before the host reads it; the project its target makes, once it is known.
+  const tree = tableTree(file);
+  const projectRange = table.projectRange ?? table.targetRange;
+  const named = outsideTableTree(tree, [
+    ...(values.target === undefined ? [{ what: 'target', path: table.target, range: table.targetRange }] : []),
+    ...(values.project === undefined && table.project !== undefined ? [{ what: 'project', path: table.project, range: projectRange }] : []),
+  ]);
+  if (named) return refuse([named]);
   const project = values.project !== undefined ? resolve(io.cwd, values.project) : table.project;
   const target = await openTarget(table.target, targetShown, project, io, 'test');
   if (typeof target === 'number') return target;
-  const escape = outsideTableTree(file, [
-    ...(values.target === undefined ? [{ what: 'target', path: table.target, range: table.targetRange }] : []),
-    ...(values.project === undefined
-      ? [target.projectRoot, target.pluginRoot].flatMap((path) =>
-          path === undefined ? [] : [{ what: 'project', path, range: table.projectRange ?? table.targetRange }],
+  const made =
+    values.project === undefined
+      ? outsideTableTree(
+          tree,
+          [target.projectRoot, target.pluginRoot].flatMap((path) =>
+            path === undefined ? [] : [{ what: 'project', path, range: projectRange }],
+          ),
         )
-      : []),
-  ]);
-  if (escape) {
-    await report(io, format, [{ filePath: file, diagnostics: [escape] }], undefined);
-    return 2;
-  }
+      : undefined;
+  if (made) return refuse([made]);
   const session = await openSession(io, target, values['no-sandbox'] ?? false, dependencies.createSession, 'test');
   if (typeof session === 'number') return session;
 

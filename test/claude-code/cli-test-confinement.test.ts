@@ -41,6 +41,15 @@ describe('test: a table names files of its own tree only', () => {
     expect(through.err).toContain('Disallowed target');
   });
 
+  it('refuses a target outside the tree before reading it, hooks or not', async () => {
+    const outside = project('plain', { 'notes.json': '{"secret": "x"}' });
+    const dir = project('reader', { 'cases.yaml': `target: ${join(outside, 'notes.json')}\n${CASES}` });
+    const { code, err } = await cli(['test', 'cases.yaml'], dir);
+    expect(code).toBe(2);
+    expect(err).toMatch(/Disallowed target .*notes\.json: it lies outside/);
+    expect(err).not.toContain('has no Claude Code hooks');
+  });
+
   it('lets whoever runs the command choose: --target and --project may point anywhere', async () => {
     const outside = project('chosen', { '.claude/settings.json': SETTINGS });
     const dir = project('flags', { 'cases.yaml': `target: missing.json\n${CASES}` });
