@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { matchesPattern } from '../../src/engine/command-rule.js';
+import { everyCommand, matchesPattern } from '../../src/engine/command-rule.js';
 import type { LintConfig } from '../../src/engine/config.js';
 import { basename } from '../../src/shell/commands.js';
 
@@ -17,7 +17,7 @@ export default defineRule<{ config?: LintConfig }>({
     const config = context.options.config;
     if (!config?.forbiddenCommands.length) return;
     const allowed = new Set(config.allowedCommands);
-    for (const command of context.commands) {
+    for (const command of everyCommand(context)) {
       if (command.name.value !== undefined && allowed.has(basename(command.name.value))) continue;
       const pattern = config.forbiddenCommands.find((p) => matchesPattern(command, { ...p, messageId: 'forbidden' }));
       if (!pattern) continue;

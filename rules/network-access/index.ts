@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import { everyCommand } from '../../src/engine/command-rule.js';
+import type { PlainCommand } from '../../src/shell/commands.js';
 
 interface Options {
   /** Hosts a hook may reach with `curl`/`wget` (e.g. `localhost`); every URL of the call must be on the list. */
@@ -55,7 +56,7 @@ export default defineRule<Options>({
   defaultOptions: { allowedHosts: [] },
   checkScript(context) {
     const allowed = new Set((context.options.allowedHosts ?? []).map((h) => h.toLowerCase()));
-    for (const command of context.commands) {
+    for (const command of everyCommand(context)) {
       const tool = commandBase(command);
       if (!tool) continue;
       if (NETWORK_TOOLS.has(tool)) {
@@ -76,11 +77,11 @@ export default defineRule<Options>({
   },
 });
 
-function listens(command: ShellCommand): boolean {
+function listens(command: PlainCommand): boolean {
   return command.args.some((a) => a.value === '--listen' || (a.value !== undefined && /^-[A-Za-z]*l/.test(a.value)));
 }
 
-function onlyAllowedHosts(command: ShellCommand, allowed: Set<string>): boolean {
+function onlyAllowedHosts(command: PlainCommand, allowed: Set<string>): boolean {
   const hosts = command.args.flatMap((a) => {
     // URLs only: `-o out.json` or a header is not a host.
     const match =

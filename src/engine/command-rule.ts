@@ -1,7 +1,8 @@
 import type { Severity } from '../diagnostics.js';
-import { basename, type ShellCommand } from '../shell/commands.js';
+import { basename, type PlainCommand } from '../shell/commands.js';
+import { nestedCommands } from '../shell/nested.js';
 import type { RuntimeId } from '../runtimes/index.js';
-import { defineRule, type Rule, type RuleMeta } from './rule.js';
+import { defineRule, type AnalysedHook, type Rule, type RuleMeta } from './rule.js';
 
 /**
  * A command rule written as data (`rules/<id>/rule.json`): which commands,
@@ -48,7 +49,7 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     messages: { ...data.messages, ...Object.fromEntries(claudeCodeIds.map((id) => [`${id}ClaudeCode`, data.claudeCodeMessages![id]!])) },
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
-      for (const command of context.commands) {
+      for (const command of everyCommand(context)) {
         const name = command.name.value;
         const base = name === undefined ? undefined : basename(name);
         // Most commands of a hook are none of this rule's: one look at the name settles them.
@@ -67,6 +68,12 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
   });
 }
 
+/** The hook's commands and those of the scripts it hands to a shell as text (`bash -c '…'`, `eval '…'`, a here-document fed to `sh`). */
+export function everyCommand(hook: Readonly<Pick<AnalysedHook, 'tree' | 'commands' | 'hook'>>): PlainCommand[] {
+  const nested = nestedCommands(hook.tree, hook.commands, hook.hook.text);
+  return nested.length === 0 ? hook.commands : [...hook.commands, ...nested];
+}
+
 /** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
 function commandNames(patterns: readonly CommandPattern[]): { matches(base: string): boolean } {
   const exact = new Set<string>();
@@ -79,7 +86,7 @@ function commandNames(patterns: readonly CommandPattern[]): { matches(base: stri
   return { matches: (base) => exact.has(base) || prefixes.some((prefix) => base.startsWith(prefix)) };
 }
 
-export function matchesPattern(command: ShellCommand, pattern: CommandPattern): boolean {
+export function matchesPattern(command: PlainCommand, pattern: CommandPattern): boolean {
   const name = command.name.value;
   if (name === undefined) return false;
   const base = basename(name);
@@ -96,7 +103,7 @@ export function matchesPattern(command: ShellCommand, pattern: CommandPattern): 
   return true;
 }
 
-function hasFlag(command: ShellCommand, flag: string): boolean {
+function hasFlag(command: PlainCommand, flag: string): boolean {
   for (const arg of command.args) {
     const value = arg.value;
     if (value === undefined) continue;

@@ -1,4 +1,4 @@
-import { basename, type ShellCommand, type ShellWord } from './commands.js';
+import { basename, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { hasNodeMemo, placeKey, remembered } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
@@ -183,8 +183,8 @@ function isSplitUpwards(expansion: SyntaxNode): boolean {
 }
 
 /** The words after the command name that are not options; `--` ends the options. */
-export function positionalArgs(command: ShellCommand): ShellWord[] {
-  const result: ShellWord[] = [];
+export function positionalArgs<W extends PlainWord>(command: { args: readonly W[] }): W[] {
+  const result: W[] = [];
   let optionsDone = false;
   for (const arg of command.args) {
     if (!optionsDone && arg.value === '--') {
@@ -225,7 +225,7 @@ export function optionValue(command: ShellCommand, name: string): OptionValue | 
 }
 
 /** The command's name as the shell resolves it (`/usr/bin/curl` → `curl`), or undefined when computed. */
-export function commandBase(command: ShellCommand): string | undefined {
+export function commandBase(command: PlainCommand): string | undefined {
   return command.name.value === undefined ? undefined : basename(command.name.value);
 }
 

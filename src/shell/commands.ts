@@ -9,24 +9,35 @@ const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'pr
  * after quote removal when that is known before running (no expansion);
  * `start`/`end` are offsets in the script.
  */
-export interface ShellWord {
+export interface PlainWord {
   text: string;
   value: string | undefined;
   start: number;
   end: number;
+}
+
+/** A word of the hook's own syntax tree. */
+export interface ShellWord extends PlainWord {
   node: SyntaxNode;
 }
 
-export interface ShellCommand {
+/** A simple command, whatever tree it was read from. */
+export interface PlainCommand {
   /** The command name as written, or after a wrapper such as `sudo` or `env`. */
-  name: ShellWord;
-  args: ShellWord[];
+  name: PlainWord;
+  args: PlainWord[];
   start: number;
   end: number;
-  /** `sudo`, `env`, `nohup`, … when this command is what a wrapper runs. */
+  /** `sudo`, `env`, `nohup`, `find -exec`, … when this command is what a wrapper runs. */
   wrappedBy?: string;
   /** Bodies of here-documents fed to the command. */
   heredocs: string[];
+}
+
+/** A simple command of the hook's own syntax tree. */
+export interface ShellCommand extends PlainCommand {
+  name: ShellWord;
+  args: ShellWord[];
 }
 
 /**
@@ -50,7 +61,11 @@ const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number
   xargs: { optionsWithValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'] },
   chroot: { optionsWithValue: [], positional: 1 },
   unbuffer: { optionsWithValue: [] },
+  busybox: { optionsWithValue: [] },
 };
+
+/** `find`'s actions that run a command, up to a `;` or `+` word. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
 /** Every simple command of a script, including those inside `$(...)`, subshells, pipelines and functions. */
 export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] {
@@ -195,7 +210,7 @@ function splitMisparsedCommand(node: SyntaxNode, text: string, mayHaveHeredocs: 
   if (!name) return [];
   // Each position read from a node is a call into WASM: read once.
   const words = [name, ...node.childrenForFieldName('argument').filter((n): n is SyntaxNode => n !== null)]
-    .map((n) => ({ node: n, start: n.startIndex, end: n.endIndex }))
+    .map((n) => ({ node: n, start: wordStart(text, n.startIndex, n.endIndex), end: n.endIndex }))
     .sort((a, b) => a.start - b.start);
   const heredocs = mayHaveHeredocs ? heredocBodies(node) : [];
   const groups: (typeof words)[] = [];
@@ -222,6 +237,17 @@ function splitMisparsedCommand(node: SyntaxNode, text: string, mayHaveHeredocs: 
   });
 }
 
+/**
+ * Where a word really starts. After a line that ends in a word, tree-sitter-bash
+ * starts a word that begins with a backslash (`\rm`) at the line break
+ * before it, and keeps it in that line's command; an unescaped blank never
+ * starts a word, so it is skipped, and the line break then splits the command.
+ */
+function wordStart(text: string, start: number, end: number): number {
+  while (start < end - 1 && (text[start] === '\n' || text[start] === ' ' || text[start] === '\t' || text[start] === '\r')) start++;
+  return start;
+}
+
 function hasUnescapedNewline(text: string, from: number, to: number): boolean {
   for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) {
     let backslashes = 0;
@@ -239,7 +265,9 @@ function heredocBodies(command: SyntaxNode): string[] {
 
 /** The commands a wrapper runs: `sudo rm -rf x` also yields `rm -rf x`. */
 function unwrap(command: ShellCommand): ShellCommand[] {
-  const spec = command.name.value !== undefined ? WRAPPERS[basename(command.name.value)] : undefined;
+  const base = command.name.value !== undefined ? basename(command.name.value) : undefined;
+  if (base === 'find') return findActions(command).flatMap((inner) => [inner, ...unwrap(inner)]);
+  const spec = base !== undefined ? WRAPPERS[base] : undefined;
   if (!spec) return [];
   let index = 0;
   let positional = spec.positional ?? 0;
@@ -277,6 +305,23 @@ function unwrap(command: ShellCommand): ShellCommand[] {
     heredocs: command.heredocs,
   };
   return [unwrapped, ...unwrap(unwrapped)];
+}
+
+/** The commands `find … -exec CMD ARGS… ;` (or `+`, `-execdir`, `-ok`) runs, one per action. */
+function findActions(command: ShellCommand): ShellCommand[] {
+  const actions: ShellCommand[] = [];
+  const args = command.args;
+  for (let i = 0; i < args.length - 1; i++) {
+    const value = args[i]!.value;
+    if (value === undefined || !FIND_EXEC.has(value)) continue;
+    let last = i + 1;
+    while (last < args.length && args[last]!.value !== ';' && args[last]!.value !== '+') last++;
+    const inner = args[i + 1]!;
+    const end = last < args.length ? args[last - 1]!.end : command.end;
+    actions.push({ name: inner, args: args.slice(i + 2, last), start: inner.start, end, wrappedBy: 'find', heredocs: [] });
+    i = last;
+  }
+  return actions;
 }
 
 export function basename(path: string): string {

@@ -6,6 +6,7 @@ export type SyntaxNode = TSNode;
 export type SyntaxTree = Tree;
 
 let parserPromise: Promise<TSParser> | undefined;
+let loaded: TSParser | undefined;
 
 /**
  * For short runs (a file on save, a pre-commit of a few files), keep V8 on
@@ -32,9 +33,15 @@ export function loadShellParser(): Promise<TSParser> {
     const language: TSLanguage = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
     const parser = new Parser();
     parser.setLanguage(language);
+    loaded = parser;
     return parser;
   })();
   return parserPromise;
+}
+
+/** The parser, once `loadShellParser` has loaded it: for scripts found inside a script, read while it is linted. */
+export function loadedShellParser(): TSParser | undefined {
+  return loaded;
 }
 
 /** `old`, the tree of the text before an edit (after `old.edit(…)`), lets tree-sitter re-read only what changed. */

@@ -1,3 +1,4 @@
+import commandCustom from '../../rules/command-custom/index.js';
 import commandRmRf from '../../rules/command-rm-rf/index.js';
 import commandSqlite3 from '../../rules/command-sqlite3/index.js';
 import commandSudo from '../../rules/command-sudo/index.js';
@@ -6,7 +7,10 @@ import commandNcListen from '../../rules/command-nc-listen/index.js';
 import commandDd from '../../rules/command-dd/index.js';
 import commandMkfs from '../../rules/command-mkfs/index.js';
 import commandChownRoot from '../../rules/command-chown-root/index.js';
-import { ruleTester } from '../helpers/rule-tester.js';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/engine/config.js';
+import { lintInputs } from '../../src/engine/lint.js';
+import { ruleTester, wrapScript } from '../helpers/rule-tester.js';
 
 ruleTester(commandRmRf, {
   accept: [
@@ -16,6 +20,9 @@ ruleTester(commandRmRf, {
     'rm -f ./out.log',
     'rm -r ./empty-dir',
     'cat <<EOF\nrm -rf /\nEOF',
+    "bash -c 'echo rm -rf'",
+    'bash ./cleanup.sh <<EOF\nrm -rf /\nEOF',
+    "find . -exec echo rm -rf {} ';'",
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -38,6 +45,22 @@ ruleTester(commandRmRf, {
       errors: [{ line: 3, column: 1 }],
     },
     { name: 'nested lifecycle hook', hook: 'lifecycle.cleanup', code: 'rm -rf ./tmp', errors: [{ line: 1, column: 1, endColumn: 13 }] },
+    // Text handed to a shell is a script: the finding is where the command is written inside it.
+    { name: 'inside bash -c', code: "bash -c 'rm -rf /tmp/x'", errors: [{ line: 1, column: 10, endColumn: 23 }] },
+    {
+      name: 'inside sh -c in double quotes',
+      code: 'echo go\nsh -c "cd /w && rm -rf \\"$DIR\\""',
+      errors: [{ line: 2, column: 17, endColumn: 32 }],
+    },
+    { name: 'inside eval', code: "eval 'rm -rf ./build'", errors: [{ line: 1, column: 7, endColumn: 21 }] },
+    { name: 'in a here-document fed to bash', code: "bash <<'EOF'\n  rm -rf q\nEOF", errors: [{ line: 2, column: 3, endColumn: 11 }] },
+    { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
+    { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },
+    {
+      name: 'a backslashed name on the line after a word (tree-sitter-bash starts that word at the line break)',
+      code: 'echo a\n\\rm -rf x',
+      errors: [{ line: 2, column: 1, endColumn: 10 }],
+    },
   ],
 });
 
@@ -81,4 +104,19 @@ ruleTester(commandMkfs, {
 ruleTester(commandChownRoot, {
   accept: ['chown "$USER" f', 'chown rooted f'],
   reject: [{ code: 'chown root:root f', errors: [{ line: 1, column: 1 }] }],
+});
+
+// A project's own forbidden commands are matched as the built-in ones are, in text handed to a shell too.
+describe('command-custom', () => {
+  const lint = async (script: string): Promise<string[]> => {
+    const config = defaultConfig();
+    config.forbiddenCommands = [{ commands: ['kubectl'], argument: '^delete$', message: 'no deletes.' }];
+    const [result] = await lintInputs([{ filePath: '/virtual/case.md', text: wrapScript(script) }], { rules: [commandCustom], config });
+    return result!.diagnostics.map((d) => `${d.line}:${d.column}-${d.endColumn} ${d.message}`);
+  };
+  it('finds the command in the hook and inside sh -c, at its place', async () => {
+    expect(await lint('kubectl delete pod x')).toEqual(['6:5-25 Disallowed `kubectl`: no deletes.']);
+    expect(await lint("sh -c 'kubectl delete pod x'")).toEqual(['6:12-32 Disallowed `kubectl`: no deletes.']);
+    expect(await lint("bash -c 'kubectl get pods'")).toEqual([]);
+  });
 });

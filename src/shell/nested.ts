@@ -1,0 +1,223 @@
+import { commandBase, SHELLS, shellScriptArgument } from './analysis.js';
+import { collectCommands, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
+
+/**
+ * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
+ * `zsh`…), `eval '…'`, `su -c '…'`, a here-document or here-string fed to a
+ * shell. Each is parsed as the script it is, so that `rm -rf` in
+ * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
+ * place in the file.
+ *
+ * A text with an expansion (`bash -c "rm -rf $DIR"`) is read as written: the
+ * inner shell sees the value instead, but the commands around it are the
+ * same. Text the inner shell could not parse is not read (what it would run
+ * is a guess), nor a text it builds at run time (`bash -c "$CMD"`).
+ */
+export interface NestedCommand extends PlainCommand {
+  /** How the hook hands the text to a shell: `bash -c`, `eval`, `su -c`, `a here-document fed to bash`… */
+  via: string;
+}
+
+/** A text and where each of its characters is written: from `at[i]` (its escaping backslash, if any) to before `after[i]`. */
+interface Source extends Piece {
+  via: string;
+}
+
+interface Piece {
+  text: string;
+  at: number[];
+  after: number[];
+}
+
+/** Where the characters of a text are in the hook's script. */
+interface Place {
+  start(offset: number): number;
+  end(offset: number): number;
+}
+
+/** `bash -c "sh -c '…'"` is read this deep and no deeper. */
+const MAX_DEPTH = 4;
+const found = new WeakMap<SyntaxTree, NestedCommand[]>();
+
+/** The commands of the scripts inside the hook's script (`tree`, `commands`, `text`), with script offsets. */
+export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand[], text: string): NestedCommand[] {
+  let result = found.get(tree);
+  if (!result) {
+    const all: NestedCommand[] = [];
+    collect(commands, text, { start: (offset) => offset, end: (offset) => offset + 1 }, 1, all);
+    // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read.
+    const seen = new Set(commands.map((c) => `${c.start}:${c.end}`));
+    result = all.filter((c) => {
+      const key = `${c.start}:${c.end}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    found.set(tree, result);
+  }
+  return result;
+}
+
+function collect(commands: readonly ShellCommand[], text: string, place: Place, depth: number, out: NestedCommand[]): void {
+  const parser = loadedShellParser();
+  if (!parser) return;
+  for (const command of commands)
+    for (const source of scriptsOf(command, text)) {
+      const tree = parser.parse(source.text);
+      if (!tree) continue;
+      try {
+        if (tree.rootNode.hasError) continue;
+        const inner = collectCommands(tree.rootNode, source.text);
+        const inside: Place = { start: (i) => place.start(source.at[i]!), end: (i) => place.end(source.after[i]! - 1) };
+        for (const c of inner) out.push(placed(c, inside, source.via));
+        if (depth < MAX_DEPTH) collect(inner, source.text, inside, depth + 1, out);
+      } finally {
+        tree.delete();
+      }
+    }
+}
+
+function placed(command: ShellCommand, place: Place, via: string): NestedCommand {
+  const word = (w: PlainWord): PlainWord => ({ text: w.text, value: w.value, start: place.start(w.start), end: place.end(w.end - 1) });
+  const result: NestedCommand = {
+    name: word(command.name),
+    args: command.args.map(word),
+    start: place.start(command.start),
+    end: place.end(command.end - 1),
+    heredocs: command.heredocs,
+    via,
+  };
+  if (command.wrappedBy !== undefined) result.wrappedBy = command.wrappedBy;
+  return result;
+}
+
+/** The texts `command` runs as shell code. */
+function scriptsOf(command: ShellCommand, text: string): Source[] {
+  const base = commandBase(command);
+  if (base === undefined) return [];
+  if (base === 'eval') {
+    const pieces = command.args.map((arg) => wordText(arg, text));
+    if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
+    return [joined(pieces as Piece[], 'eval')];
+  }
+  if (base === 'su' || base === 'runuser') {
+    const i = command.args.findIndex((arg) => arg.value === '-c' || arg.value === '--command');
+    const script = i === -1 ? undefined : command.args[i + 1];
+    return sourcesOf(script ? [wordText(script, text)] : [], `${base} -c`);
+  }
+  if (!SHELLS.has(base)) return [];
+  const script = shellScriptArgument(command);
+  if (script) return sourcesOf([wordText(script, text)], `${base} -c`);
+  // A shell with no script argument reads its script from stdin.
+  if (command.args.some((arg) => arg.value === undefined || !arg.value.startsWith('-'))) return [];
+  return sourcesOf(
+    stdinOf(command).map((node) => textOf(node, node.startIndex, node.endIndex, text)),
+    `a here-document fed to ${base}`,
+  );
+}
+
+function sourcesOf(pieces: readonly (Piece | undefined)[], via: string): Source[] {
+  return pieces.filter((p): p is Piece => p !== undefined && p.text.trim() !== '').map((p) => ({ ...p, via }));
+}
+
+/** `eval a b` runs `a b`: its words joined by spaces. */
+function joined(pieces: readonly Piece[], via: string): Source {
+  const text: string[] = [];
+  const at: number[] = [];
+  const after: number[] = [];
+  pieces.forEach((piece, i) => {
+    if (i > 0) {
+      // The joining space is written nowhere: it stands at the end of the word before it.
+      text.push(' ');
+      at.push(after[after.length - 1]!);
+      after.push(after[after.length - 1]!);
+    }
+    text.push(piece.text);
+    at.push(...piece.at);
+    after.push(...piece.after);
+  });
+  return { text: text.join(''), at, after, via };
+}
+
+/** The here-documents and here-strings of the command's statement. */
+function stdinOf(command: ShellCommand): SyntaxNode[] {
+  let node: SyntaxNode | null = command.name.node;
+  while (node && node.type !== 'command') node = node.parent;
+  if (!node) return [];
+  const owners = node.parent?.type === 'redirected_statement' ? [node, node.parent] : [node];
+  const inputs: SyntaxNode[] = [];
+  for (const owner of owners)
+    for (const child of owner.namedChildren) {
+      if (child?.type === 'herestring_redirect' && child.lastNamedChild) inputs.push(child.lastNamedChild);
+      if (child?.type === 'heredoc_redirect') for (const part of child.namedChildren) if (part?.type === 'heredoc_body') inputs.push(part);
+    }
+  return inputs;
+}
+
+function wordText(word: ShellWord, text: string): Piece | undefined {
+  return textOf(word.node, word.start, word.end, text);
+}
+
+/**
+ * A word's text as the inner shell gets it, quotes removed, each character
+ * with its script offset; an expansion inside it kept as written. Undefined
+ * for a word that is only an expansion, built at run time.
+ */
+function textOf(node: SyntaxNode, start: number, end: number, text: string, inWord = false): Piece | undefined {
+  switch (node.type) {
+    case 'heredoc_body':
+      return slice(text, start, end);
+    case 'raw_string':
+      return slice(text, start + 1, end - 1);
+    case 'ansi_c_string':
+      return text.slice(start, end).includes('\\') ? undefined : slice(text, start + 2, end - 1);
+    case 'string':
+      // `"$CMD"`: nothing but what is built at run time.
+      if (!inWord && !node.namedChildren.some((child) => child?.type === 'string_content')) return undefined;
+      return unescaped(text, start + 1, end - 1, '$`"\\\n');
+    case 'word':
+      return unescaped(text, start, end, undefined);
+    case 'concatenation': {
+      const pieces: Piece[] = [];
+      for (const child of node.children) {
+        if (!child) continue;
+        const piece = child.isNamed
+          ? textOf(child, child.startIndex, child.endIndex, text, true)
+          : slice(text, child.startIndex, child.endIndex);
+        if (!piece) return undefined;
+        pieces.push(piece);
+      }
+      return { text: pieces.map((p) => p.text).join(''), at: pieces.flatMap((p) => p.at), after: pieces.flatMap((p) => p.after) };
+    }
+    default:
+      return inWord ? slice(text, start, end) : undefined;
+  }
+}
+
+function slice(text: string, start: number, end: number): Piece {
+  return {
+    text: text.slice(start, end),
+    at: Array.from({ length: end - start }, (_, i) => start + i),
+    after: Array.from({ length: end - start }, (_, i) => start + i + 1),
+  };
+}
+
+/** Quote removal of backslashes: before any character (`escapes` undefined) or only before those in `escapes`; a backslash-newline goes. */
+function unescaped(text: string, start: number, end: number, escapes: string | undefined): Piece {
+  const chars: string[] = [];
+  const at: number[] = [];
+  const after: number[] = [];
+  for (let i = start; i < end; i++) {
+    const from = i;
+    const next = text[i + 1];
+    if (text[i] === '\\' && i + 1 < end && next !== undefined && (escapes === undefined || escapes.includes(next))) {
+      i++;
+      if (next === '\n') continue;
+    }
+    chars.push(text[i]!);
+    at.push(from);
+    after.push(i + 1);
+  }
+  return { text: chars.join(''), at, after };
+}

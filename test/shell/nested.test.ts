@@ -1,0 +1,97 @@
+// Scripts a hook hands to a shell as text are read as scripts: each command found in one must carry
+// the words the inner shell would run and the place in the hook's own script where they are written,
+// through single quotes, double quotes with escapes, `eval`'s joined words and nested levels.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { collectCommands } from '../../src/shell/commands.js';
+import { nestedCommands } from '../../src/shell/nested.js';
+import { loadShellParser, parseShell } from '../../src/shell/parser.js';
+import type { Parser } from 'web-tree-sitter';
+
+let parser: Parser;
+beforeAll(async () => {
+  parser = await loadShellParser();
+});
+
+/** Each nested command: how it is run, its words' values, and the script's text at its range and at each word's. */
+function nested(script: string): { via: string; words: (string | undefined)[]; at: string; written: string[] }[] {
+  const tree = parseShell(parser, script);
+  try {
+    return nestedCommands(tree, collectCommands(tree.rootNode, script), script).map((c) => ({
+      via: c.via,
+      words: [c.name, ...c.args].map((w) => w.value),
+      at: script.slice(c.start, c.end),
+      written: [c.name, ...c.args].map((w) => script.slice(w.start, w.end)),
+    }));
+  } finally {
+    tree.delete();
+  }
+}
+
+describe('scripts inside a script', () => {
+  it('reads bash -c and sh -c with single quotes, at the place inside the quotes', () => {
+    expect(nested("bash -c 'rm -rf /tmp/x'")).toEqual([
+      { via: 'bash -c', words: ['rm', '-rf', '/tmp/x'], at: 'rm -rf /tmp/x', written: ['rm', '-rf', '/tmp/x'] },
+    ]);
+    expect(nested("timeout 5 sh -ec 'cd /w && sudo reboot'").map(({ via, words, at }) => ({ via, words, at }))).toEqual([
+      { via: 'sh -c', words: ['cd', '/w'], at: 'cd /w' },
+      { via: 'sh -c', words: ['sudo', 'reboot'], at: 'sudo reboot' },
+      { via: 'sh -c', words: ['reboot'], at: 'reboot' },
+    ]);
+  });
+
+  it('reads double quotes after their escapes, and maps every word past them', () => {
+    const script = 'bash -c "echo \\"done\\" && rm -rf \\$HOME/cache $DIR"';
+    const found = nested(script);
+    expect(found.map((c) => c.words)).toEqual([
+      ['echo', 'done'],
+      // `\$HOME` is `$HOME` to the inner shell, which expands it.
+      ['rm', '-rf', undefined, undefined],
+    ]);
+    // The range of `rm …` and of each word is the written text, backslashes included.
+    expect(found[1]!.at).toBe('rm -rf \\$HOME/cache $DIR');
+    expect(found[1]!.written).toEqual(['rm', '-rf', '\\$HOME/cache', '$DIR']);
+  });
+
+  it("joins eval's words with spaces, as eval does", () => {
+    expect(nested("eval 'rm -rf' ./build")).toEqual([
+      { via: 'eval', words: ['rm', '-rf', './build'], at: "rm -rf' ./build", written: ['rm', '-rf', './build'] },
+    ]);
+  });
+
+  it('reads su -c and runuser -c', () => {
+    expect(nested("su - deploy -c 'rm -rf ~/app'").map((c) => c.words)).toEqual([['rm', '-rf', '~/app']]);
+    expect(nested("runuser -u app --command 'shred x'").map((c) => c.words)).toEqual([['shred', 'x']]);
+  });
+
+  it('reads a here-document or here-string fed to a shell, not to another command', () => {
+    expect(nested("bash <<'EOF'\nrm -rf q\nEOF\n")).toEqual([
+      { via: 'a here-document fed to bash', words: ['rm', '-rf', 'q'], at: 'rm -rf q', written: ['rm', '-rf', 'q'] },
+    ]);
+    expect(nested("sudo sh -s <<< 'mkfs.ext4 /dev/sdb'").map((c) => c.words)).toEqual([['mkfs.ext4', '/dev/sdb']]);
+    expect(nested('cat <<EOF\nrm -rf /\nEOF\n')).toEqual([]);
+    expect(nested('bash ./setup.sh <<EOF\nrm -rf /\nEOF\n')).toEqual([]);
+  });
+
+  it('reads scripts inside scripts, to a depth', () => {
+    expect(nested(`bash -c "sh -c 'rm -rf x'"`).map((c) => [c.via, c.at])).toEqual([
+      ['bash -c', "sh -c 'rm -rf x'"],
+      ['sh -c', 'rm -rf x'],
+    ]);
+    // `eval 'eval '"'"'…'"'"''`, n levels deep.
+    const deep = (levels: number): string => {
+      let script = 'rm -rf x';
+      for (let i = 0; i < levels; i++) script = `eval '${script.replaceAll("'", `'"'"'`)}'`;
+      return script;
+    };
+    expect(nested(deep(4)).filter((c) => c.words[0] === 'rm')).toEqual([expect.objectContaining({ via: 'eval', at: 'rm -rf x' })]);
+    expect(nested(deep(5)).some((c) => c.words[0] === 'rm')).toBe(false);
+  });
+
+  it('leaves what is built at run time, what does not parse, and what the hook already runs itself', () => {
+    expect(nested('bash -c "$CMD"')).toEqual([]);
+    expect(nested('bash -c $CMD')).toEqual([]);
+    expect(nested("bash -c 'if then rm -rf x'")).toEqual([]);
+    // The substitution runs in the hook's own shell: its commands are the hook's, not found twice.
+    expect(nested('eval "$(ssh-agent -s)"')).toEqual([]);
+  });
+});
