@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import type { PlainCommand, PlainWord, ShellCommand } from '../../src/shell/commands.js';
+import { nestedCommands } from '../../src/shell/nested.js';
 
 /** Finders of other processes' ids: killing what they print reaches beyond the hook. */
 const PID_FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps']);
@@ -42,14 +43,16 @@ export default defineRule({
       'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
   },
   checkScript(context) {
-    for (const command of context.commands) {
+    const nested = nestedCommands(context.tree, context.commands, context.hook.text);
+    const all: PlainCommand[] = nested.length ? [...context.commands, ...nested] : context.commands;
+    const check = (command: PlainCommand, inTree: ShellCommand | undefined): void => {
       const base = commandBase(command);
-      if (!SIGNALLERS.has(base ?? '')) continue;
+      if (!SIGNALLERS.has(base ?? '')) return;
       const range = context.range(command.start, command.end);
       if (base === 'killall' || base === 'killall5') {
         context.report({ messageId: 'byName', data: { tool: base, full: '' }, range });
       } else if (base === 'pkill') {
-        if (ownChildrenOnly(command)) continue;
+        if (ownChildrenOnly(command)) return;
         const full = command.args.some((a) => (a.value !== undefined && /^-[A-Za-z]*f/.test(a.value)) || a.value === '--full');
         context.report({ messageId: 'byName', data: { tool: full ? 'pkill -f' : 'pkill', full: full ? ' or command line' : '' }, range });
       } else if (base === 'kill') {
@@ -62,33 +65,37 @@ export default defineRule({
                   ? 'the whole process group, which includes the runtime that started the hook'
                   : `every process of group ${pid.value.slice(1)}`;
             context.report({ messageId: 'everyProcess', data: { pid: pid.value, target }, range });
-            break;
+            return;
           }
-          const finder = nodesOfType(pid.node, ['command'])
-            .map((c) => c.childForFieldName('name')?.text ?? '')
-            .find((n) => PID_FINDERS.has(n));
+          // `kill $(pgrep x)`: a PID finder runs inside the operand.
+          const finder = all
+            .map(commandBase)
+            .find((name, i) => name && PID_FINDERS.has(name) && all[i]!.start >= pid.start && all[i]!.end <= pid.end);
           if (finder) {
             context.report({ messageId: 'foundPids', data: { finder }, range });
-            break;
+            return;
           }
         }
-      } else if (base === 'xargs') {
-        const finder = pidFinderFeedingXargsKill(command);
+      } else if (base === 'xargs' && inTree) {
+        const finder = pidFinderFeedingXargsKill(inTree);
         if (finder) context.report({ messageId: 'foundPids', data: { finder }, range });
       }
-    }
+    };
+    for (const command of context.commands) check(command, command);
+    // A command in text handed to a shell (`bash -c 'pkill node'`) is read by its words alone: it has no node in the hook's tree.
+    for (const command of nested) check(command, undefined);
   },
 });
 
 /** `pkill -P $$` (children of this shell) stays within the hook. */
-function ownChildrenOnly(command: ShellCommand): boolean {
+function ownChildrenOnly(command: PlainCommand): boolean {
   const index = command.args.findIndex((a) => a.value === '-P' || a.value === '--parent');
   const parent = index === -1 ? undefined : command.args[index + 1]?.text.replace(/"/g, '');
   return parent === '$$' || parent === '$BASHPID' || parent === '${BASHPID}';
 }
 
 /** The PID operands of `kill` (after the signal option); a lone `kill -1` is read as PID -1, as its author meant. */
-function killTargets(command: ShellCommand): ShellCommand['args'] {
+function killTargets(command: PlainCommand): PlainWord[] {
   const args = command.args;
   let i = 0;
   let signalGiven = false;

@@ -1,5 +1,6 @@
 import { commandBase, SHELLS, shellScriptArgument } from './analysis.js';
-import { collectCommands, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import { collectCommands, staticValue, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import { nodesOfType } from './node-index.js';
 import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
 
 /**
@@ -8,6 +9,9 @@ import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js
  * shell. Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
+ *
+ * A command named by a variable the script sets once to plain words
+ * (`RM="rm -rf"; $RM ./x`) is read the same way, as the words it runs.
  *
  * A text with an expansion (`bash -c "rm -rf $DIR"`) is read as written: the
  * inner shell sees the value instead, but the commands around it are the
@@ -45,11 +49,12 @@ export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand
   let result = found.get(tree);
   if (!result) {
     const all: NestedCommand[] = [];
-    collect(commands, text, { start: (offset) => offset, end: (offset) => offset + 1 }, 1, all);
+    collect(tree.rootNode, commands, text, { start: (offset) => offset, end: (offset) => offset + 1 }, 1, all);
     // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read.
-    const seen = new Set(commands.map((c) => `${c.start}:${c.end}`));
+    const keyOf = (c: PlainCommand): string => `${c.start}:${c.end}:${c.name.value ?? '\u0000'}`;
+    const seen = new Set(commands.map(keyOf));
     result = all.filter((c) => {
-      const key = `${c.start}:${c.end}`;
+      const key = keyOf(c);
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
@@ -59,11 +64,18 @@ export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand
   return result;
 }
 
-function collect(commands: readonly ShellCommand[], text: string, place: Place, depth: number, out: NestedCommand[]): void {
+function collect(
+  root: SyntaxNode,
+  commands: readonly ShellCommand[],
+  text: string,
+  place: Place,
+  depth: number,
+  out: NestedCommand[],
+): void {
   const parser = loadedShellParser();
   if (!parser) return;
   for (const command of commands)
-    for (const source of scriptsOf(command, text)) {
+    for (const source of scriptsOf(command, text, root, commands)) {
       const tree = parser.parse(source.text);
       if (!tree) continue;
       try {
@@ -71,7 +83,7 @@ function collect(commands: readonly ShellCommand[], text: string, place: Place, 
         const inner = collectCommands(tree.rootNode, source.text);
         const inside: Place = { start: (i) => place.start(source.at[i]!), end: (i) => place.end(source.after[i]! - 1) };
         for (const c of inner) out.push(placed(c, inside, source.via));
-        if (depth < MAX_DEPTH) collect(inner, source.text, inside, depth + 1, out);
+        if (depth < MAX_DEPTH) collect(tree.rootNode, inner, source.text, inside, depth + 1, out);
       } finally {
         tree.delete();
       }
@@ -92,10 +104,10 @@ function placed(command: ShellCommand, place: Place, via: string): NestedCommand
   return result;
 }
 
-/** The texts `command` runs as shell code. */
-function scriptsOf(command: ShellCommand, text: string): Source[] {
+/** The texts `command` runs as shell code (`root` and `commands`: the script it is in). */
+function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, commands: readonly ShellCommand[]): Source[] {
   const base = commandBase(command);
-  if (base === undefined) return [];
+  if (base === undefined) return constantName(command, text, root, commands);
   if (base === 'eval') {
     const pieces = command.args.map((arg) => wordText(arg, text));
     if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
@@ -115,6 +127,40 @@ function scriptsOf(command: ShellCommand, text: string): Source[] {
     stdinOf(command).map((node) => textOf(node, node.startIndex, node.endIndex, text)),
     `a here-document fed to ${base}`,
   );
+}
+
+/** Words the shell splits and runs as they are: no quote, expansion, glob or operator to read differently as a script. */
+const PLAIN_WORDS = /^[\w./:@%+,=-]+(?:[ \t]+[\w./:@%+,=-]+)*$/;
+/** Commands that give a variable a value of their own. */
+const WRITERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'printf', 'unset']);
+
+/**
+ * `RM="rm -rf"; $RM ./x`: a command named by a variable the script sets
+ * once, to plain words, before it runs it, is the command those words name.
+ */
+function constantName(command: ShellCommand, text: string, root: SyntaxNode, commands: readonly ShellCommand[]): Source[] {
+  const match = /^(")?\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(")?$/.exec(command.name.text);
+  if (!match || (match[1] === undefined) !== (match[4] === undefined)) return [];
+  const name = (match[2] ?? match[3])!;
+  const assignments = nodesOfType(root, ['variable_assignment', 'for_statement']).filter(
+    (node) => node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name')?.text === name,
+  );
+  const only = assignments.length === 1 ? assignments[0]! : undefined;
+  if (only?.type !== 'variable_assignment' || only.endIndex > command.start) return [];
+  if (commands.some((c) => c.name.value !== undefined && WRITERS.has(c.name.value) && c.args.some((a) => a.value === name))) return [];
+  const valueNode = only.childForFieldName('value');
+  const value = valueNode ? staticValue(valueNode)?.trim() : undefined;
+  // Quoted, the value is one word: `"$RM"` with RM="rm -rf" names a command `rm -rf`, which does not exist.
+  if (value === undefined || !PLAIN_WORDS.test(value) || (match[1] !== undefined && /\s/.test(value))) return [];
+  const rest = slice(text, command.name.end, command.end);
+  return [
+    {
+      text: value + rest.text,
+      at: [...Array.from(value, () => command.name.start), ...rest.at],
+      after: [...Array.from(value, () => command.name.end), ...rest.after],
+      via: `the value of $${name}`,
+    },
+  ];
 }
 
 function sourcesOf(pieces: readonly (Piece | undefined)[], via: string): Source[] {

@@ -56,6 +56,7 @@ ruleTester(commandRmRf, {
     { name: 'in a here-document fed to bash', code: "bash <<'EOF'\n  rm -rf q\nEOF", errors: [{ line: 2, column: 3, endColumn: 11 }] },
     { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
     { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },
+    { name: 'named by a variable set once', code: 'RM="rm -rf"\n$RM "$DIR"', errors: [{ line: 2, column: 1, endColumn: 11 }] },
     {
       name: 'a backslashed name on the line after a word (tree-sitter-bash starts that word at the line break)',
       code: 'echo a\n\\rm -rf x',

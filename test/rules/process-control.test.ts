@@ -7,6 +7,7 @@ ruleTester(rule, {
     'kill -TERM "$PID"',
     'kill -9 "$WORKER_PID"',
     'pkill -P $$',
+    "bash -c 'pkill -P $$'",
     'kill -l',
     '# pkill -f node would hit other agents\necho ok',
     'echo "killall is not used"',
@@ -18,6 +19,17 @@ ruleTester(rule, {
       errors: [{ messageId: 'byName', severity: 'warning', line: 1, column: 1, endColumn: 23, message: /`pkill -f`/ }],
     },
     { name: 'killall', code: 'killall node || true', errors: [{ messageId: 'byName', line: 1, column: 1, endColumn: 13 }] },
+    {
+      name: 'pkill inside bash -c',
+      code: "bash -c 'pkill -f node'",
+      errors: [{ messageId: 'byName', line: 1, column: 10, endColumn: 23 }],
+    },
+    { name: 'kill -1 inside eval', code: "eval 'kill -9 -1'", errors: [{ messageId: 'everyProcess', line: 1, column: 7, endColumn: 17 }] },
+    {
+      name: 'kill of pgrep output inside sh -c, read in the hook and once',
+      code: 'sh -c "kill $(pgrep -f worker)"',
+      errors: [{ messageId: 'foundPids', line: 1, column: 8, endColumn: 31 }],
+    },
     {
       name: 'kill -1',
       code: 'kill -1',

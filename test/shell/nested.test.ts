@@ -87,6 +87,21 @@ describe('scripts inside a script', () => {
     expect(nested(deep(5)).some((c) => c.words[0] === 'rm')).toBe(false);
   });
 
+  it('reads a command named by a variable the script sets once, to plain words, before it', () => {
+    expect(nested('RM="rm -rf"\n$RM ./build')).toEqual([
+      { via: 'the value of $RM', words: ['rm', '-rf', './build'], at: '$RM ./build', written: ['$RM', '$RM', './build'] },
+    ]);
+    expect(nested('cmd=sudo; "${cmd}" reboot').map((c) => c.words)).toEqual([['sudo', 'reboot'], ['reboot']]);
+    // Not a constant: set twice, by a loop or by read, after the use, or to more than plain words.
+    expect(nested('RM=rm; RM=ls; $RM -rf x')).toEqual([]);
+    expect(nested('for RM in rm ls; do $RM -rf x; done')).toEqual([]);
+    expect(nested('RM=rm; read -r RM; $RM -rf x')).toEqual([]);
+    expect(nested('$RM -rf x; RM=rm')).toEqual([]);
+    expect(nested("X='echo a; rm -rf /'; $X")).toEqual([]);
+    // Quoted, the value is one word: "rm -rf" is no command.
+    expect(nested('RM="rm -rf"; "$RM" x')).toEqual([]);
+  });
+
   it('leaves what is built at run time, what does not parse, and what the hook already runs itself', () => {
     expect(nested('bash -c "$CMD"')).toEqual([]);
     expect(nested('bash -c $CMD')).toEqual([]);
