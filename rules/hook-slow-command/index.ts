@@ -1,8 +1,8 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, positionalArgs } from '../../src/shell/analysis.js';
+import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
-import type { SyntaxNode } from '../../src/shell/parser.js';
 import table from './slow-commands.json' with { type: 'json' };
 
 /** One kind of work that takes longer than a hook may run. */
@@ -86,13 +86,9 @@ export default defineRule<Options>({
     const slow = tableFor(context.options);
     const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
     const npxStarts: ShellCommand[] = [];
-    // Walking the tree costs as much as parsing it: only when a command is one this rule reports,
-    // and only when the text has a lone `&` at all.
-    let background: [number, number][] | undefined;
+    // Walking the tree costs as much as parsing it: only when a command is one this rule reports.
     const inBackground = (c: ShellCommand): boolean =>
-      (background ??= hasLoneAmpersand(context.hook.text) ? backgroundRanges(context.tree.rootNode) : []).some(
-        ([start, end]) => c.start >= start && c.end <= end,
-      );
+      inBackgroundJob(backgroundJobs(context.tree.rootNode, context.hook.text), c.start, c.end);
     for (const command of context.commands) {
       if (command.wrappedBy === 'command') continue;
       const base = commandBase(command);
@@ -144,16 +140,6 @@ export default defineRule<Options>({
     }
   },
 });
-
-/** An `&` that sends a command to the background: not part of `&&`, `&>`, `>&`, `|&`. */
-function hasLoneAmpersand(text: string): boolean {
-  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + 1];
-    if (before !== '&' && before !== '>' && before !== '|' && after !== '&' && after !== '>') return true;
-  }
-  return false;
-}
 
 function oneLine(text: string): string {
   const first = text.split('\n')[0]!.replace(/\s*\\$/, '');
@@ -243,38 +229,6 @@ function hasTimeLimit(command: ShellCommand, base: 'curl' | 'wget'): boolean {
     if (base === 'curl') return v === '-m' || v === '--max-time' || v.startsWith('--max-time=') || /^-[A-Za-z]*m\d*$/.test(v);
     return v === '-T' || v.startsWith('--timeout') || v.startsWith('--read-timeout') || /^-T\d+$/.test(v);
   });
-}
-
-/**
- * Script ranges of statements run in the background (`cmd &`): the hook does
- * not wait for them. One walk of the tree with a cursor: asking each command
- * for its next sibling costs a scan of the parent's children every time.
- */
-function backgroundRanges(root: SyntaxNode): [number, number][] {
-  const ranges: [number, number][] = [];
-  const cursor = root.walk();
-  const previous: ([number, number] | undefined)[] = [undefined];
-  let depth = 0;
-  try {
-    for (;;) {
-      if (cursor.nodeType === '&') {
-        const before = previous[depth];
-        if (before) ranges.push(before);
-      } else {
-        previous[depth] = [cursor.startIndex, cursor.endIndex];
-      }
-      if (cursor.gotoFirstChild()) {
-        previous[++depth] = undefined;
-        continue;
-      }
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return ranges;
-        depth--;
-      }
-    }
-  } finally {
-    cursor.delete();
-  }
 }
 
 /** `timeout 3 npm test`: the `timeout` wrapper ends it inside the budget. */

@@ -4,7 +4,8 @@ import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
-import { inBackground, LOOP_EXITS, pollingLoops } from './loops.js';
+import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
+import { LOOP_EXITS, pollingLoops } from './loops.js';
 
 /** Redis commands that block until data arrives; their timeout (seconds, 0 = forever) is the last argument. */
 const BLOCKING_POPS = new Set(['blpop', 'brpop', 'bzpopmin', 'bzpopmax', 'brpoplpush', 'blmove']);
@@ -84,7 +85,7 @@ export default defineRule({
       if (hasExit(body)) continue;
       endless.add(loop.id);
       // A background job is not waited for: it does not hold the hook, it outlives it.
-      const background = inBackground(loop);
+      const background = inBackgroundJob(backgroundJobs(context.tree.rootNode, context.hook.text), loop.startIndex, loop.endIndex);
       context.report({
         messageId: background ? 'endlessBackground' : 'endlessLoop',
         data: { text: `${keyword} ${condition.text}`, budget },
@@ -92,7 +93,7 @@ export default defineRule({
         ...(background ? { severity: 'warning' as const } : {}),
       });
     }
-    for (const polling of pollingLoops(context.tree.rootNode, context.commands)) {
+    for (const polling of pollingLoops(context.tree.rootNode, context.commands, context.hook.text)) {
       if (endless.has(polling.loop.id) || polling.sleeps.some((s) => longSleeps.has(s))) continue;
       const { bound, keyword, sleeps } = polling;
       const range = context.range(keyword.startIndex, keyword.endIndex);

@@ -1,4 +1,5 @@
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
+import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
@@ -55,27 +56,22 @@ function ownLoop(node: SyntaxNode): SyntaxNode | undefined {
   return undefined;
 }
 
-/** Run as a background job (`… &`): the hook does not wait for it. */
-export function inBackground(node: SyntaxNode, stop?: SyntaxNode): boolean {
-  for (let n: SyntaxNode | null = node; n && n.id !== stop?.id; n = n.parent) if (n.nextSibling?.type === '&') return true;
-  return false;
-}
-
 /** Loops that sleep between tries (`sleep` in their condition or body, not in a loop inside them or a background job). */
-export function pollingLoops(root: SyntaxNode, commands: readonly ShellCommand[]): PollingLoop[] {
+export function pollingLoops(root: SyntaxNode, commands: readonly ShellCommand[], text: string): PollingLoop[] {
   const sleeps = commands.filter((c) => commandBase(c) === 'sleep');
   if (sleeps.length === 0) return [];
+  const jobs = backgroundJobs(root, text);
   const byLoop = new Map<number, { loop: SyntaxNode; sleeps: ShellCommand[] }>();
   for (const sleep of sleeps) {
     const loop = ownLoop(sleep.name.node);
-    if (!loop || inBackground(sleep.name.node, loop)) continue;
+    if (!loop || inBackgroundJob(jobs, sleep.start, sleep.end, [loop.startIndex, loop.endIndex])) continue;
     const entry = byLoop.get(loop.id) ?? { loop, sleeps: [] };
     entry.sleeps.push(sleep);
     byLoop.set(loop.id, entry);
   }
   const found: PollingLoop[] = [];
   for (const { loop, sleeps: own } of byLoop.values()) {
-    if (loop.child(0)?.type === 'select' || inBackground(loop) || readsOrWaits(loop)) continue;
+    if (loop.child(0)?.type === 'select' || inBackgroundJob(jobs, loop.startIndex, loop.endIndex) || readsOrWaits(loop)) continue;
     const each = own.reduce<number | undefined>((sum, s) => (sum === undefined ? undefined : addSleep(sum, sleepSeconds(s))), 0);
     const perTry = own.length === 1 ? `\`${[own[0]!.name, ...own[0]!.args].map((w) => w.text).join(' ')}\`` : `${String(each)} s of sleep`;
     const analysis = new LoopBounds(root, loop, each, perTry);

@@ -225,6 +225,13 @@ export function optionValue(command: ShellCommand, name: string): OptionValue | 
 }
 
 /** The command's name as the shell resolves it (`/usr/bin/curl` → `curl`), or undefined when computed. */
+/** bash's `echo` options: its leading words made of `-` and `n`, `e`, `E` only (`-ne`, `-n -e`); the first other word ends them. */
+export function echoOptions<W extends PlainWord>(args: readonly W[]): W[] {
+  let count = 0;
+  while (count < args.length && /^-[neE]+$/.test(args[count]!.value ?? '')) count++;
+  return args.slice(0, count);
+}
+
 export function commandBase(command: PlainCommand): string | undefined {
   return command.name.value === undefined ? undefined : basename(command.name.value);
 }

@@ -1,3 +1,4 @@
+import { echoOptions } from './analysis.js';
 import type { ShellCommand } from './commands.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -279,12 +280,12 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
           instead: `Drop it and check each stage's status, ${BASH}.`,
         });
     } else if (name === 'echo') {
-      const option = command.args[0];
-      if (option?.value !== undefined && /^-[neE]*e[neE]*$/.test(option.value))
+      const option = echoOptions(command.args).find((word) => word.value!.includes('e'));
+      if (option)
         addWord(option, {
           construct: '`echo -e`',
           effect: 'differs',
-          dash: '`echo` has no options: it prints `-e` and reads backslash escapes anyway',
+          dash: "dash's `echo` takes only `-n`: it prints `-e` and reads backslash escapes anyway",
           instead: 'Use `printf`.',
         });
     }

@@ -1,4 +1,4 @@
-import { commandBase } from './analysis.js';
+import { commandBase, echoOptions } from './analysis.js';
 import type { ShellCommand, ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
@@ -86,10 +86,9 @@ export function printedText(command: ShellCommand, source: string): PrintedText 
 }
 
 function echoText(command: ShellCommand, source: string): PrintedText | undefined {
-  let at = 0;
-  let interprets = false;
-  for (; at < command.args.length && /^-[neE]+$/.test(command.args[at]!.value ?? ''); at++)
-    if (command.args[at]!.value!.includes('e')) interprets = true;
+  const options = echoOptions(command.args);
+  const at = options.length;
+  const interprets = options.some((option) => option.value!.includes('e'));
   if (command.args.length !== at + 1) return undefined;
   const text = mapWord(command.args[at]!.node, source);
   return text && !(interprets && text.text.includes('\\')) ? text : undefined;

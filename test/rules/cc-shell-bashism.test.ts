@@ -86,6 +86,11 @@ ruleTester(rule, {
       ],
     },
     {
+      name: 'echo -e after -n, as a word of its own',
+      profile: agent("echo -n -e 'a\\tb'"),
+      errors: [{ ...at(1, 9, 11), message: /takes only `-n`: it prints `-e`/ }],
+    },
+    {
       name: "(( )), for (( )), +=, function, |&, &>, <( ), $'…'",
       profile: agent(
         "(( n > 1 )) && exit 2\nfor ((i=0; i<3; i++)); do :; done\nx+=1\nfunction f { :; }\necho a |& cat\necho b &> /dev/null\ndiff <(echo a) b\nprintf $'a\\tb'",
@@ -140,6 +145,7 @@ describe.skipIf(!dash)(`dash does what the messages say${dash ? '' : ' [skipped:
   it("[ a == a ] is false, echo -e prints -e, $'\\t' keeps the $", () => {
     expect(run('[ a == a ] && echo yes || echo no').stdout).toBe('no\n');
     expect(run('echo -e x').stdout).toBe('-e x\n');
+    expect(run('echo -n -e x').stdout).toBe('-e x');
     expect(run("printf '%s' $'a'").stdout).toBe('$a');
   });
 });
