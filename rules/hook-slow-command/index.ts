@@ -2,7 +2,9 @@ import { defineRule } from '../../src/engine/rule.js';
 import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, positionalArgs } from '../../src/shell/analysis.js';
 import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import { everyCommand } from '../../src/engine/command-rule.js';
+import type { PlainCommand } from '../../src/shell/commands.js';
+import { isNested } from '../../src/shell/nested.js';
 import table from './slow-commands.json' with { type: 'json' };
 
 /** One kind of work that takes longer than a hook may run. */
@@ -84,19 +86,20 @@ export default defineRule<Options>({
     // A zero or negative timeout is cc-timeout's finding; nothing here can be measured against it.
     if (!(budget > 0)) return;
     const slow = tableFor(context.options);
-    const text = (c: ShellCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
-    const npxStarts: ShellCommand[] = [];
+    const text = (c: PlainCommand): string => oneLine(context.hook.text.slice(c.start, c.end));
+    const npxStarts: PlainCommand[] = [];
     // Walking the tree costs as much as parsing it: only when a command is one this rule reports.
-    const inBackground = (c: ShellCommand): boolean =>
+    const inBackground = (c: PlainCommand): boolean =>
       inBackgroundJob(backgroundJobs(context.tree.rootNode, context.hook.text), c.start, c.end);
-    for (const command of context.commands) {
+    const commands = everyCommand(context);
+    for (const command of commands) {
       if (command.wrappedBy === 'command') continue;
       const base = commandBase(command);
       // MCP tool names never run (command-unavailable); `--version` / `--help` only print.
       if (base === undefined || base.startsWith('mcp__')) continue;
       const entry = firstMatch(slow, command, base);
       if (entry === undefined && !OTHER_CHECKS.has(base)) continue;
-      if (inBackground(command) || boundedByTimeout(context.commands, command, budget)) continue;
+      if (inBackground(command) || boundedByTimeout(commands, command, budget)) continue;
       if (command.args.some((a) => INFO_ONLY.has(a.value ?? ''))) continue;
       const range = (): ReturnType<typeof context.range> => context.range(command.start, command.end);
       if (entry && entry.seconds >= budget) {
@@ -169,7 +172,7 @@ function tableFor(options: Options): IndexedTable {
 }
 
 /** The first entry of the table, in its order, that the command matches. */
-function firstMatch(slow: IndexedTable, command: ShellCommand, base: string): SlowCommand | undefined {
+function firstMatch(slow: IndexedTable, command: PlainCommand, base: string): SlowCommand | undefined {
   const named = slow.byName.get(base)?.find((c) => matches(command, base, c.entry));
   const pattern = slow.patterns.find((c) => (named === undefined || c.order < named.order) && matches(command, base, c.entry));
   return (pattern ?? named)?.entry;
@@ -180,7 +183,7 @@ function glob(pattern: string, value: string): boolean {
   return pattern.endsWith('*') ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
 }
 
-function matches(command: ShellCommand, base: string, entry: SlowCommand): boolean {
+function matches(command: PlainCommand, base: string, entry: SlowCommand): boolean {
   const name = command.name.value ?? '';
   if (!glob(entry.command, entry.command.includes('/') ? name : base)) return false;
   if (entry.option !== undefined) {
@@ -199,7 +202,7 @@ function matches(command: ShellCommand, base: string, entry: SlowCommand): boole
 }
 
 /** `find /`, `find .`, `find ~`, `find $HOME` without `-maxdepth` (≤ 3) or `-prune`: the place it walks, or undefined. */
-function unboundedFindRoot(command: ShellCommand): string | undefined {
+function unboundedFindRoot(command: PlainCommand): string | undefined {
   const values = command.args.map((a) => a.value ?? a.text);
   const root = values[0];
   const where =
@@ -218,12 +221,12 @@ function unboundedFindRoot(command: ShellCommand): string | undefined {
 }
 
 /** `npx pkg@version …` / `npx -y pkg@tag`: a package pinned to a version or tag, resolved with the registry on each start. */
-function pinnedPackage(command: ShellCommand): boolean {
+function pinnedPackage(command: PlainCommand): boolean {
   const first = command.args.find((a) => !(a.value ?? '').startsWith('-'));
   return first?.value !== undefined && /^(@[^/]+\/)?[^@/]+@[^@]+$/.test(first.value);
 }
 
-function hasTimeLimit(command: ShellCommand, base: 'curl' | 'wget'): boolean {
+function hasTimeLimit(command: PlainCommand, base: 'curl' | 'wget'): boolean {
   return command.args.some((a) => {
     const v = a.value ?? '';
     if (base === 'curl') return v === '-m' || v === '--max-time' || v.startsWith('--max-time=') || /^-[A-Za-z]*m\d*$/.test(v);
@@ -232,7 +235,9 @@ function hasTimeLimit(command: ShellCommand, base: 'curl' | 'wget'): boolean {
 }
 
 /** `timeout 3 npm test`: the `timeout` wrapper ends it inside the budget. */
-function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand, budget: number): boolean {
+function boundedByTimeout(commands: readonly PlainCommand[], command: PlainCommand, budget: number): boolean {
+  // `timeout 3 bash -c 'npm test'`: text handed to a shell runs within the time of the command that hands it over.
+  if (isNested(command)) return boundedByTimeout(commands, command.runBy, budget);
   if (command.wrappedBy !== 'timeout') return false;
   const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
   if (!outer) return false;

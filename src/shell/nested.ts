@@ -21,6 +21,8 @@ import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js
 export interface NestedCommand extends PlainCommand {
   /** How the hook hands the text to a shell: `bash -c`, `eval`, `su -c`, `a here-document fed to bash`… */
   via: string;
+  /** The command that hands it over (`bash -c '…'` itself), which may be nested too. */
+  runBy: PlainCommand;
 }
 
 /** A text and where each of its characters is written: from `at[i]` (its escaping backslash, if any) to before `after[i]`. */
@@ -32,6 +34,11 @@ interface Piece {
   text: string;
   at: number[];
   after: number[];
+}
+
+/** Whether a command is one of text handed to a shell. */
+export function isNested(command: PlainCommand): command is NestedCommand {
+  return 'runBy' in command;
 }
 
 /** Where the characters of a text are in the hook's script. */
@@ -49,7 +56,14 @@ export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand
   let result = found.get(tree);
   if (!result) {
     const all: NestedCommand[] = [];
-    collect(tree.rootNode, commands, text, { start: (offset) => offset, end: (offset) => offset + 1 }, 1, all);
+    collect(
+      tree.rootNode,
+      commands.map((command) => ({ command, placed: command })),
+      text,
+      { start: (offset) => offset, end: (offset) => offset + 1 },
+      1,
+      all,
+    );
     // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read.
     const keyOf = (c: PlainCommand): string => `${c.start}:${c.end}:${c.name.value ?? '\u0000'}`;
     const seen = new Set(commands.map(keyOf));
@@ -64,25 +78,28 @@ export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand
   return result;
 }
 
-function collect(
-  root: SyntaxNode,
-  commands: readonly ShellCommand[],
-  text: string,
-  place: Place,
-  depth: number,
-  out: NestedCommand[],
-): void {
+/** A command of a script, and the same command at its place in the hook's script. */
+interface Found {
+  command: ShellCommand;
+  placed: PlainCommand;
+}
+
+function collect(root: SyntaxNode, commands: readonly Found[], text: string, place: Place, depth: number, out: NestedCommand[]): void {
   const parser = loadedShellParser();
   if (!parser) return;
-  for (const command of commands)
-    for (const source of scriptsOf(command, text, root, commands)) {
+  const all = commands.map((c) => c.command);
+  for (const { command, placed: runBy } of commands)
+    for (const source of scriptsOf(command, text, root, all)) {
       const tree = parser.parse(source.text);
       if (!tree) continue;
       try {
         if (tree.rootNode.hasError) continue;
-        const inner = collectCommands(tree.rootNode, source.text);
         const inside: Place = { start: (i) => place.start(source.at[i]!), end: (i) => place.end(source.after[i]! - 1) };
-        for (const c of inner) out.push(placed(c, inside, source.via));
+        const inner = collectCommands(tree.rootNode, source.text).map((c) => ({
+          command: c,
+          placed: placed(c, inside, source.via, runBy),
+        }));
+        for (const c of inner) out.push(c.placed);
         if (depth < MAX_DEPTH) collect(tree.rootNode, inner, source.text, inside, depth + 1, out);
       } finally {
         tree.delete();
@@ -90,7 +107,7 @@ function collect(
     }
 }
 
-function placed(command: ShellCommand, place: Place, via: string): NestedCommand {
+function placed(command: ShellCommand, place: Place, via: string, runBy: PlainCommand): NestedCommand {
   const word = (w: PlainWord): PlainWord => ({ text: w.text, value: w.value, start: place.start(w.start), end: place.end(w.end - 1) });
   const result: NestedCommand = {
     name: word(command.name),
@@ -99,6 +116,7 @@ function placed(command: ShellCommand, place: Place, via: string): NestedCommand
     end: place.end(command.end - 1),
     heredocs: command.heredocs,
     via,
+    runBy,
   };
   if (command.wrappedBy !== undefined) result.wrappedBy = command.wrappedBy;
   return result;

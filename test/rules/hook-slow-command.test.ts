@@ -5,6 +5,9 @@ ruleTester(rule, {
   accept: [
     'timeout 4 npm test',
     'npm test &',
+    "timeout 4 bash -c 'npm test'",
+    "bash -c 'npm test' &",
+    'timeout 4 sh -c "bash -c \'npm test\'"',
     'nohup cargo test > /tmp/t.log 2>&1 &',
     'python -m pytest --version',
     'find . -maxdepth 2 -name "*.md"',
@@ -18,6 +21,7 @@ ruleTester(rule, {
     { name: 'the built-in table can be turned off', code: 'npm test', options: { builtinTable: false } },
   ],
   reject: [
+    { name: 'inside bash -c', code: "bash -c 'cd app && npm test'", errors: [{ messageId: 'slow', line: 1, column: 20, endColumn: 28 }] },
     {
       name: 'npm test',
       code: 'npm test --if-present',
