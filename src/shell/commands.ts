@@ -283,7 +283,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
       index += spec.optionsWithValue.includes(value) ? 2 : 1;
       continue;
     }
-    if (command.name.value === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+    if (base === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
       index++;
       continue;
     }

@@ -58,6 +58,11 @@ ruleTester(commandRmRf, {
     { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },
     { name: 'named by a variable set once', code: 'RM="rm -rf"\n$RM "$DIR"', errors: [{ line: 2, column: 1, endColumn: 11 }] },
     {
+      name: 'behind env named by its path, after an assignment',
+      code: '/usr/bin/env -i PATH=/bin rm -rf z',
+      errors: [{ line: 1, column: 27 }],
+    },
+    {
       name: 'a backslashed name on the line after a word (tree-sitter-bash starts that word at the line break)',
       code: 'echo a\n\\rm -rf x',
       errors: [{ line: 2, column: 1, endColumn: 10 }],
