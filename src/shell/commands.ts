@@ -44,7 +44,7 @@ export interface ShellCommand extends PlainCommand {
  * Options of wrapper commands that take a value, so `sudo -u root rm` finds
  * `rm` and not `root`.
  */
-const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number }> = {
+const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number; lookupOptions?: string }> = {
   sudo: { optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
   doas: { optionsWithValue: ['-u', '-C'] },
   env: { optionsWithValue: ['-u', '-C', '-S'] },
@@ -55,7 +55,8 @@ const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number
   ionice: { optionsWithValue: ['-c', '-n', '-p'] },
   timeout: { optionsWithValue: ['-k', '-s', '--kill-after', '--signal'], positional: 1 },
   stdbuf: { optionsWithValue: ['-i', '-o', '-e'] },
-  command: { optionsWithValue: [] },
+  // `command -v curl` (or `-V`) prints how `curl` would be found, and runs nothing.
+  command: { optionsWithValue: [], lookupOptions: 'vV' },
   builtin: { optionsWithValue: [] },
   exec: { optionsWithValue: ['-a'] },
   xargs: { optionsWithValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'] },
@@ -280,6 +281,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
       break;
     }
     if (value.startsWith('-') && value.length > 1) {
+      if (spec.lookupOptions && new RegExp(`^-[A-Za-z]*[${spec.lookupOptions}]`).test(value)) return [];
       index += spec.optionsWithValue.includes(value) ? 2 : 1;
       continue;
     }

@@ -80,7 +80,7 @@ ruleTester(commandSqlite3, {
 });
 
 ruleTester(commandSudo, {
-  accept: ['echo sudo', 'redis-cli ping'],
+  accept: ['echo sudo', 'redis-cli ping', 'command -v sudo >/dev/null && echo has-sudo', 'command -V doas'],
   reject: [{ code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] }],
 });
 

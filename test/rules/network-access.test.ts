@@ -8,6 +8,7 @@ ruleTester(rule, {
     'nc -l 4444',
     'rsync -a ./src/ ./backup/',
     'redis-cli ping',
+    { name: 'command -v only looks curl up', code: 'if command -v curl >/dev/null 2>&1; then echo has-curl; fi' },
     { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
   ],
   reject: [
