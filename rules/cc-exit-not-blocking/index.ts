@@ -6,7 +6,9 @@ import type { ShellCommand } from '../../src/shell/commands.js';
 /**
  * An exit that answers a condition (in an `if`, `case`, `&&`/`||` list or
  * loop): a guard refusing. A script's unconditional last `exit 1` is how it
- * reports that it could not run at all (no interpreter, say), not a refusal.
+ * reports that it could not run at all (no interpreter, say), not a refusal,
+ * unless an earlier conditional `exit 0` lets the call through: then the
+ * script refuses whatever reaches its end.
  */
 function refuses(command: ShellCommand): boolean {
   const name = command.name.node;
@@ -57,8 +59,11 @@ export default defineRule({
     // set for `async: true`, `asyncRewake: true` and a script every caller runs in the background; a handler
     // that merely has the key (`asyncRewake: false`) runs in the foreground and is checked.
     if (!spec || context.hook.claudeCode?.async) return;
-    for (const command of context.commands) {
-      if (commandBase(command) !== 'exit' || !refuses(command)) continue;
+    const exits = context.commands.filter((command) => commandBase(command) === 'exit');
+    // A guard that lets the call through with a conditional `exit 0` refuses by reaching a later exit, conditional or not.
+    const allowsAt = exits.find((command) => command.args[0]?.value === '0' && refuses(command))?.start;
+    for (const command of exits) {
+      if (!refuses(command) && (allowsAt === undefined || command.start < allowsAt)) continue;
       const arg = command.args[0];
       const code = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
       if (code === undefined || code === 0) continue;

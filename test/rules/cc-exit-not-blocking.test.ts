@@ -26,13 +26,57 @@ function guard(flag: string): string {
   ].join('\n');
 }
 
+/** An agent profile whose PreToolUse handler runs `lines` (the first on line 10). */
+function command(lines: string[]): string {
+  return [
+    '---',
+    'name: guard',
+    'description: Refuses rm.',
+    'hooks:',
+    '  PreToolUse:',
+    '    - matcher: Bash',
+    '      hooks:',
+    '        - type: command',
+    '          command: |',
+    ...lines.map((line) => `            ${line}`),
+    '---',
+    'Body.',
+    '',
+  ].join('\n');
+}
+
 ruleTester(rule, {
   accept: [
+    {
+      name: "a last exit 1 after no allowing exit: the script could not run (sg-python.sh's shape)",
+      profile: command([
+        'for p in python3 python; do',
+        '  if command -v "$p" >/dev/null; then exec "$p" "$@"; fi',
+        'done',
+        'echo "no python" >&2',
+        'exit 1',
+      ]),
+    },
     { name: 'asyncRewake: true (runs in the background)', profile: guard('asyncRewake: true') },
     { name: 'async: true', profile: guard('async: true') },
     { name: 'async: true beside asyncRewake: false', profile: guard('async: true\n          asyncRewake: false') },
   ],
   reject: [
+    {
+      name: 'a last exit 1 after an allowing exit 0: refusal is the default',
+      profile: command([
+        'cmd=$(jq -r .tool_input.command)',
+        'if ! printf "%s" "$cmd" | grep -q "rm -rf"; then exit 0; fi',
+        'echo "Blocked: rm -rf" >&2',
+        'exit 1',
+      ]),
+      errors: [{ messageId: 'notBlocking', line: 13, column: 13, endColumn: 19 }],
+    },
+    {
+      name: 'a last exit 1 after a case that allows',
+      profile: command(['case "$(jq -r .tool_input.command)" in', '  *"rm -rf"*) ;;', '  *) exit 0 ;;', 'esac', 'exit 1']),
+      errors: [{ messageId: 'notBlocking', line: 14, column: 13, endColumn: 19 }],
+    },
     {
       name: 'asyncRewake: false (runs in the foreground)',
       profile: guard('asyncRewake: false'),
