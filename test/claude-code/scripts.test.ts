@@ -18,6 +18,7 @@ describe('the scripts a hook command runs', () => {
     expect(references('python3 -u .claude/hooks/c.py')).toEqual([['.claude/hooks/c.py', '/p/.claude/hooks/c.py', 'python3']]);
     expect(references('uv run --with rich .claude/hooks/d.py --log')).toEqual([['.claude/hooks/d.py', '/p/.claude/hooks/d.py', 'uv']]);
     expect(references('FOO=1 bash scripts/e.sh | tee x')[0]![1]).toBe('/p/scripts/e.sh');
+    expect(references('bash "./.claude/hooks/\\"q\\".sh"')).toEqual([['"./.claude/hooks/\\"q\\".sh"', '/p/.claude/hooks/"q".sh', 'bash']]);
   });
 
   it('leaves alone what depends on the machine or runs no file', () => {
@@ -28,6 +29,8 @@ describe('the scripts a hook command runs', () => {
     expect(references('bash -c "./x.sh"')).toEqual([]);
     expect(references('python3 -m mypkg.hook')).toEqual([]);
     expect(references('./../outside.sh')).toEqual([]);
+    // A backslashed quote does not close a double-quoted word: the jq filter is one argument.
+    expect(references('jq -e ".tool_input.command | test(\\"rm\\") | not" >/dev/null')).toEqual([]);
     // ${CLAUDE_PLUGIN_ROOT} outside a plugin has no root to resolve against.
     expect(references('${CLAUDE_PLUGIN_ROOT}/x.sh')).toEqual([]);
   });

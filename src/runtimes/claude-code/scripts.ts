@@ -156,10 +156,9 @@ export function shellCommands(text: string): Word[][] {
     while (i < text.length && !/[\s;&|(){}]/.test(text[i]!)) {
       const ch = text[i]!;
       if (ch === "'" || ch === '"') {
-        const close = text.indexOf(ch, i + 1);
-        const end = close === -1 ? text.length : close;
-        value += text.slice(i + 1, end);
-        i = end + 1;
+        const part = quotedPart(text, i);
+        value += part.value;
+        i = part.next;
       } else if (ch === '\\' && i + 1 < text.length) {
         value += text.charAt(i + 1);
         i += 2;
@@ -184,6 +183,20 @@ export function shellCommands(text: string): Word[][] {
   }
   endCommand();
   return commands;
+}
+
+/** A quoted part of a word (`'…'` or `"…"`, starting at `i`) without its quotes, and the offset after it. */
+function quotedPart(text: string, i: number): { value: string; next: number } {
+  let end = i + 1;
+  if (text[i] === "'") {
+    const close = text.indexOf("'", end);
+    end = close === -1 ? text.length : close;
+    return { value: text.slice(i + 1, end), next: end + 1 };
+  }
+  // In double quotes a backslash escapes `$`, `` ` ``, `"` and `\`, and joins lines: `\"` does not close the word.
+  while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+  const value = text.slice(i + 1, Math.min(end, text.length)).replace(/\\(?:\n|([$`"\\]))/g, (_, c?: string) => c ?? '');
+  return { value, next: end + 1 };
 }
 
 /** Exec form: the executable is the command string, its arguments are `args`; only the executable can be a script here. */
