@@ -1,3 +1,4 @@
+import { ansiCValue } from './ansi-c.js';
 import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode, SyntaxTree } from './parser.js';
@@ -55,8 +56,7 @@ const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number
   ionice: { optionsWithValue: ['-c', '-n', '-p'] },
   timeout: { optionsWithValue: ['-k', '-s', '--kill-after', '--signal'], positional: 1 },
   stdbuf: { optionsWithValue: ['-i', '-o', '-e'] },
-  // `command -v curl` (or `-V`) prints how `curl` would be found, and runs nothing.
-  command: { optionsWithValue: [], lookupOptions: 'vV' },
+  command: { optionsWithValue: [], lookupOptions: 'vV' }, // `command -v curl` prints how `curl` is found, and runs nothing.
   builtin: { optionsWithValue: [] },
   exec: { optionsWithValue: ['-a'] },
   xargs: { optionsWithValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'] },
@@ -356,7 +356,7 @@ export function staticValue(node: SyntaxNode, nodeText?: string): string | undef
     case 'raw_string':
       return (nodeText ?? node.text).slice(1, -1);
     case 'ansi_c_string':
-      return (nodeText ?? node.text).slice(2, -1);
+      return ansiCValue((nodeText ?? node.text).slice(2, -1));
     case 'string': {
       for (const child of node.namedChildren) {
         if (!child) continue;

@@ -57,6 +57,8 @@ ruleTester(commandRmRf, {
     { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
     { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },
     { name: 'named by a variable set once', code: 'RM="rm -rf"\n$RM "$DIR"', errors: [{ line: 2, column: 1, endColumn: 11 }] },
+    { name: 'named by ANSI-C escapes', code: "$'\\x72m' -rf z", errors: [{ line: 1, column: 1, endColumn: 15 }] },
+    { name: 'named and flagged by octal ANSI-C escapes', code: "echo a; $'\\162\\155' $'-\\x72\\146' z", errors: [{ line: 1, column: 9 }] },
     {
       name: 'behind env named by its path, after an assignment',
       code: '/usr/bin/env -i PATH=/bin rm -rf z',
