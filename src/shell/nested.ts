@@ -5,8 +5,8 @@ import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js
 
 /**
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
- * `zsh`…), `eval '…'`, `su -c '…'`, a here-document or here-string fed to a
- * shell. Each is parsed as the script it is, so that `rm -rf` in
+ * `zsh`…), `eval '…'`, `su -c '…'`, a `trap '…' EXIT` action, a here-document
+ * or here-string fed to a shell. Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
  *
@@ -130,6 +130,12 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     const pieces = command.args.map((arg) => wordText(arg, text));
     if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
     return [joined(pieces as Piece[], 'eval')];
+  }
+  if (base === 'trap') {
+    // `trap 'rm -rf "$D"' EXIT` runs its first word at the signal; `trap - EXIT`, `trap -p` and `trap EXIT` run nothing.
+    const args = command.args[0]?.value === '--' ? command.args.slice(1) : command.args;
+    const action = args.length > 1 && !args[0]!.value?.startsWith('-') ? args[0] : undefined;
+    return sourcesOf(action ? [wordText(action, text)] : [], 'trap');
   }
   if (base === 'su' || base === 'runuser') {
     const i = command.args.findIndex((arg) => arg.value === '-c' || arg.value === '--command');

@@ -23,6 +23,9 @@ ruleTester(commandRmRf, {
     "bash -c 'echo rm -rf'",
     'bash ./cleanup.sh <<EOF\nrm -rf /\nEOF',
     "find . -exec echo rm -rf {} ';'",
+    "trap 'echo rm -rf' EXIT",
+    'trap - EXIT',
+    'trap -p EXIT',
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -57,6 +60,7 @@ ruleTester(commandRmRf, {
     { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
     { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },
     { name: 'named by a variable set once', code: 'RM="rm -rf"\n$RM "$DIR"', errors: [{ line: 2, column: 1, endColumn: 11 }] },
+    { name: "in a trap's action", code: "D=$(mktemp -d)\ntrap 'rm -rf ~/w' EXIT", errors: [{ line: 2, column: 7, endColumn: 17 }] },
     { name: 'named by ANSI-C escapes', code: "$'\\x72m' -rf z", errors: [{ line: 1, column: 1, endColumn: 15 }] },
     { name: 'named and flagged by octal ANSI-C escapes', code: "echo a; $'\\162\\155' $'-\\x72\\146' z", errors: [{ line: 1, column: 9 }] },
     {
