@@ -12,7 +12,7 @@ import { defineRule, type AnalysedHook, type Rule, type RuleMeta } from './rule.
 export interface CommandPattern {
   /** Command names; a trailing `*` matches a prefix (`mkfs*` matches `mkfs.ext4`). */
   commands: string[];
-  /** Every group must be present; a group is satisfied by any of its flags (`r` matches `-rf`, `--force` matches itself). */
+  /** Every group must be present; a group is satisfied by any of its flags (`r` matches `-rf`, `--force` matches itself and `--forc`). */
   flags?: string[][];
   /** A regular expression (case-insensitive) one argument, here-document or here-string must match. */
   argument?: string;
@@ -109,7 +109,9 @@ function hasFlag(command: PlainCommand, flag: string): boolean {
     if (value === undefined) continue;
     if (value === '--') return false;
     if (flag.startsWith('--')) {
-      if (value === flag || value.startsWith(`${flag}=`)) return true;
+      // getopt_long and git take an unambiguous prefix of a long option for it: `rm --recur --forc`.
+      const name = value.split('=')[0]!;
+      if (name.length > 2 && flag.startsWith(name)) return true;
     } else if (/^-[A-Za-z0-9]+$/.test(value) && value.slice(1).includes(flag)) {
       return true;
     }
