@@ -1,4 +1,5 @@
 import { ansiCValue } from './ansi-c.js';
+import { WRAPPERS } from './wrappers.js';
 import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode, SyntaxTree } from './parser.js';
@@ -40,30 +41,6 @@ export interface ShellCommand extends PlainCommand {
   name: ShellWord;
   args: ShellWord[];
 }
-
-/**
- * Options of wrapper commands that take a value, so `sudo -u root rm` finds
- * `rm` and not `root`.
- */
-const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number; lookupOptions?: string }> = {
-  sudo: { optionsWithValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'] },
-  doas: { optionsWithValue: ['-u', '-C'] },
-  env: { optionsWithValue: ['-u', '-C', '-S'] },
-  nohup: { optionsWithValue: [] },
-  setsid: { optionsWithValue: [] },
-  time: { optionsWithValue: ['-f', '-o'] },
-  nice: { optionsWithValue: ['-n'] },
-  ionice: { optionsWithValue: ['-c', '-n', '-p'] },
-  timeout: { optionsWithValue: ['-k', '-s', '--kill-after', '--signal'], positional: 1 },
-  stdbuf: { optionsWithValue: ['-i', '-o', '-e'] },
-  command: { optionsWithValue: [], lookupOptions: 'vV' }, // `command -v curl` prints how `curl` is found, and runs nothing.
-  builtin: { optionsWithValue: [] },
-  exec: { optionsWithValue: ['-a'] },
-  xargs: { optionsWithValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'] },
-  chroot: { optionsWithValue: [], positional: 1 },
-  unbuffer: { optionsWithValue: [] },
-  busybox: { optionsWithValue: [] },
-};
 
 /** `find`'s actions that run a command, up to a `;` or `+` word. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);

