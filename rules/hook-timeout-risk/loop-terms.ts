@@ -41,8 +41,9 @@ export function sleepSeconds(command: ShellCommand): number | undefined {
   let total = 0;
   for (const arg of command.args) {
     if (arg.value === undefined) return undefined;
-    if (arg.value === 'infinity' || arg.value === 'inf') return Infinity;
-    const match = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg.value);
+    // GNU sleep reads a floating-point number: `1e3`, and `inf`/`infinity` in any case.
+    if (/^inf(?:inity)?$/i.test(arg.value)) return Infinity;
+    const match = /^((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)([smhd]?)$/.exec(arg.value);
     if (!match) return undefined;
     total += Number(match[1]) * UNIT_SECONDS[match[2]!]!;
   }

@@ -17,6 +17,7 @@ ruleTester(rule, {
     'sleep 1',
     'sleep 4.5',
     'sleep 0.5s',
+    'sleep 1e-3',
     'sleep "$DELAY"',
     '# sleep 30 would be killed\necho ok',
     'echo "sleep 30"',
@@ -77,6 +78,12 @@ ruleTester(rule, {
     { name: 'sleep 30', code: 'sleep 30', errors: [{ messageId: 'sleep', severity: 'error', line: 1, column: 1, endColumn: 9 }] },
     { name: 'sleep 5', code: 'echo wait; sleep 5 && echo done', errors: [{ messageId: 'sleep', line: 1, column: 12, endColumn: 19 }] },
     { name: 'sleep 1m', code: 'sleep 1m', errors: [{ messageId: 'sleep', line: 1, column: 1, endColumn: 9 }] },
+    {
+      name: 'sleep 1e3 (GNU sleep reads a floating-point number)',
+      code: 'sleep 1e3',
+      errors: [{ messageId: 'sleep', line: 1, column: 1, endColumn: 10 }],
+    },
+    { name: 'sleep INF', code: 'sleep INF', errors: [{ messageId: 'sleep', line: 1, column: 1, endColumn: 10 }] },
     {
       name: 'sleep 10s in a function',
       code: 'pause() {\n  sleep 10s\n}',
