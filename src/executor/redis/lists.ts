@@ -53,22 +53,17 @@ function lremCommand(args: string[], _ctx: CommandContext, db: Database): RespRe
   const list = db.lookupTyped(key, 'list');
   if (!list) return integer(0);
   const limit = toRemove === 0 ? Infinity : Math.abs(toRemove);
+  // One pass that keeps the rest, not a splice per match: that moved the list's tail each time, quadratic in its length.
+  const fromTail = toRemove < 0;
+  const items = fromTail ? list.items.reverse() : list.items;
   let removed = 0;
-  if (toRemove >= 0) {
-    for (let i = 0; i < list.items.length && removed < limit; ) {
-      if (list.items[i] === element) {
-        list.items.splice(i, 1);
-        removed++;
-      } else i++;
-    }
-  } else {
-    for (let i = list.items.length - 1; i >= 0 && removed < limit; i--) {
-      if (list.items[i] === element) {
-        list.items.splice(i, 1);
-        removed++;
-      }
-    }
+  let kept = 0;
+  for (const item of items) {
+    if (item === element && removed < limit) removed++;
+    else items[kept++] = item;
   }
+  items.length = kept;
+  if (fromTail) items.reverse();
   db.deleteIfEmpty(key, list);
   return integer(removed);
 }

@@ -192,4 +192,27 @@ describe('commands with input-sized argument lists', () => {
       client.close();
     }
   });
+
+  it('LREM removes 400,000 equal items in one pass (a splice each held the event loop for a minute)', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      // 'b' first, so no removal is at the head (where V8 trims in place): each splice moved the rest of the list.
+      client.send(['RPUSH', 'equal', 'b']);
+      await client.nextReply();
+      const values = Array.from({ length: 50_000 }, () => 'a');
+      for (let round = 1; round <= 8; round++) {
+        client.send(['RPUSH', 'equal', ...values]);
+        await client.nextReply();
+      }
+      client.send(['RPUSH', 'equal', 'c']);
+      await client.nextReply();
+      expect(show(await client.call('LREM', 'equal', '399998', 'a'))).toBe(':399998');
+      expect(show(await client.call('LRANGE', 'equal', '0', '-1'))).toBe('[$b, $a, $a, $c]');
+      expect(show(await client.call('LREM', 'equal', '-1', 'a'))).toBe(':1');
+      expect(show(await client.call('LREM', 'equal', '0', 'a'))).toBe(':1');
+      expect(show(await client.call('LRANGE', 'equal', '0', '-1'))).toBe('[$b, $c]');
+    } finally {
+      client.close();
+    }
+  });
 });
