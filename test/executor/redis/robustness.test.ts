@@ -173,6 +173,33 @@ describe('load', () => {
 });
 
 describe('commands with input-sized argument lists', () => {
+  it('ZADD, ZREM and ZPOPMIN of 32,000 to 50,000 members each on a sorted set of 384,000 (a splice per member held the event loop for minutes)', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      // Descending scores: each member goes before every one already there.
+      for (let round = 0; round < 12; round++) {
+        const pairs = Array.from({ length: 32_000 }, (_, i) => {
+          const n = round * 32_000 + i;
+          return [String(384_000 - n), `m${n}`];
+        }).flat();
+        client.send(['ZADD', 'ranked', ...pairs]);
+        expect(show(await client.nextReply())).toBe(':32000');
+      }
+      expect(show(await client.call('ZRANGE', 'ranked', '0', '1', 'WITHSCORES'))).toBe('[$m383999, $1, $m383998, $2]');
+      const lowest = Array.from({ length: 50_000 }, (_, i) => `m${383_999 - i}`);
+      client.send(['ZREM', 'ranked', ...lowest, 'absent']);
+      expect(show(await client.nextReply())).toBe(':50000');
+      expect(show(await client.call('ZPOPMIN', 'ranked', '50000'))).toMatch(/^\[\$m333999, \$50001, /);
+      expect(show(await client.call('ZCARD', 'ranked'))).toBe(':284000');
+      expect(show(await client.call('ZRANK', 'ranked', 'm0'))).toBe(':283999');
+      expect(show(await client.call('ZADD', 'ranked', 'INCR', '-1000000', 'm0'))).toBe('$-616000');
+      expect(show(await client.call('ZRANGE', 'ranked', '0', '0'))).toBe('[$m0]');
+      expect(show(await client.call('ZPOPMAX', 'ranked', '1'))).toBe('[$m1, $383999]');
+    } finally {
+      client.close();
+    }
+  });
+
   it('LTRIM keeps 250,000 items of a list (no spread of the list into one call)', async () => {
     const client = await RespTestClient.connect(fake.socketPath);
     try {
