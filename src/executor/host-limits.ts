@@ -26,6 +26,12 @@ export const HOST_LIMITS = {
    * Redis's query-buffer rule); the connection that takes it past is dropped (session).
    */
   redisInputBytes: 160 * MiB,
+  /**
+   * The embedded Redis: bytes of values in one command's reply, EXEC's
+   * included (the keyspace twice over). MGET k k k … repeats one value as
+   * often as it is named: 200 copies of 1 MiB took 2 GB of the host.
+   */
+  redisReplyBytes: 128 * MiB,
   /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
   controlInputBytes: 64 * MiB,
   /**

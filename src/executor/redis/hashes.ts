@@ -1,5 +1,5 @@
 /** Hash commands (t_hash.c). */
-import { arityError, fail } from './errors.js';
+import { arityError, checkReplyBytes, fail } from './errors.js';
 import { command, type CommandContext, type CommandSpec } from './commands.js';
 import type { Database, ValueOf } from './database.js';
 import { LLONG_MAX, LLONG_MIN, parseLongLong, requireLongLong } from './numbers.js';
@@ -52,7 +52,9 @@ export function hashCommands(): CommandSpec[] {
     command('hget', 3, (args, _ctx, db) => bulkBytes(db.lookupTyped(args[1]!, 'hash')?.fields.get(args[2]!) ?? null)),
     command('hmget', -3, (args, _ctx, db) => {
       const fields = db.lookupTyped(args[1]!, 'hash')?.fields;
-      return array(args.slice(2).map((field) => bulkBytes(fields?.get(field) ?? null)));
+      const values = args.slice(2).map((field) => fields?.get(field) ?? null);
+      checkReplyBytes(values.reduce((sum, value) => sum + (value?.length ?? 0), 0));
+      return array(values.map(bulkBytes));
     }),
     command('hgetall', 2, (args, _ctx, db) => {
       const fields = db.lookupTyped(args[1]!, 'hash')?.fields ?? new Map<string, string>();

@@ -1,7 +1,9 @@
 /** Transactions (multi.c): MULTI, DISCARD, EXEC; queueing happens in the connection. */
 import { isBlockRequest, resolveCommand, type CommandContext, type CommandResult, type CommandSpec } from './commands.js';
 import { connectionCommandFactory, replyForThrown, runSafely } from './connection.js';
-import { NULL_ARRAY, OK, array, error, type RespReply } from './resp.js';
+import { HOST_LIMITS } from '../host-limits.js';
+import { replyTooLarge } from './errors.js';
+import { NULL_ARRAY, OK, array, error, replyBytes, type RespReply } from './resp.js';
 import type { RedisFakeServer } from './server.js';
 
 export function transactionCommands(server: RedisFakeServer): CommandSpec[] {
@@ -23,17 +25,26 @@ export function transactionCommands(server: RedisFakeServer): CommandSpec[] {
       connection.transaction = null;
       if (transaction.failed) return error('-EXECABORT Transaction discarded because of previous errors.');
       const replies: RespReply[] = [];
+      let bytes = 0;
+      const add = (reply: RespReply): void => {
+        replies.push(reply);
+        bytes += replyBytes(reply);
+      };
       // Synchronous unless an extra command is asynchronous; then the rest waits for it, in order.
       const runFrom = (index: number): RespReply | Promise<RespReply> => {
         for (let i = index; i < transaction.queued.length; i++) {
+          // Replies past the host's bound are not built: the rest of the queue is not run, and the error says where it stopped.
+          if (bytes > HOST_LIMITS.redisReplyBytes) {
+            return error(`${replyTooLarge(bytes)}: the transaction stopped after command ${i} of ${transaction.queued.length}`);
+          }
           const reply = runInTransaction(server, transaction.queued[i]!, ctx);
           if (reply instanceof Promise) {
             return reply.then((settled) => {
-              replies.push(settled);
+              add(settled);
               return runFrom(i + 1);
             });
           }
-          replies.push(reply);
+          add(reply);
         }
         return array(replies);
       };

@@ -71,6 +71,22 @@ export function array(items: readonly RespReply[] | null): RespReply {
   return items === null ? NULL_ARRAY : { kind: 'array', items };
 }
 
+/** Bytes of the values in a reply (bulk strings, simple strings and errors), nested ones included. */
+export function replyBytes(reply: RespReply): number {
+  switch (reply.kind) {
+    case 'bulk':
+      return reply.value?.length ?? 0;
+    case 'array':
+      return (reply.items ?? []).reduce((sum, item) => sum + replyBytes(item), 0);
+    case 'simple':
+      return reply.value.length;
+    case 'error':
+      return reply.message.length;
+    case 'integer':
+      return 0;
+  }
+}
+
 /** RESP cannot carry CR or LF inside a simple string or error line. */
 function singleLine(text: string): string {
   return text.replace(/[\r\n]/g, ' ');

@@ -2,7 +2,7 @@
 import { asciiLower } from './bytes.js';
 import { command, type CommandContext, type CommandSpec } from './commands.js';
 import type { Database } from './database.js';
-import { arityError, fail, NOT_AN_INTEGER, SYNTAX_ERROR } from './errors.js';
+import { arityError, checkReplyBytes, fail, NOT_AN_INTEGER, SYNTAX_ERROR } from './errors.js';
 import { invalidExpireTime } from './expire.js';
 import { LLONG_MAX, LLONG_MIN, parseLongLong, requireLongLong } from './numbers.js';
 import { NULL_BULK, OK, array, bulkBytes, integer, type RespReply } from './resp.js';
@@ -105,14 +105,14 @@ export function stringCommands(): CommandSpec[] {
       if (value !== undefined) db.delete(args[1]!);
       return bulkBytes(value ?? null);
     }),
-    command('mget', -2, (args, _ctx, db) =>
-      array(
-        args.slice(1).map((key) => {
-          const value = db.lookup(key);
-          return value?.type === 'string' ? bulkBytes(value.value) : NULL_BULK;
-        }),
-      ),
-    ),
+    command('mget', -2, (args, _ctx, db) => {
+      const values = args.slice(1).map((key) => {
+        const value = db.lookup(key);
+        return value?.type === 'string' ? value.value : null;
+      });
+      checkReplyBytes(values.reduce((sum, value) => sum + (value?.length ?? 0), 0));
+      return array(values.map(bulkBytes));
+    }),
     command('mset', -3, (args, _ctx, db) => {
       if (args.length % 2 === 0) return arityError('mset');
       for (let i = 1; i < args.length; i += 2) db.set(args[i]!, { type: 'string', value: args[i + 1]! });

@@ -173,6 +173,29 @@ describe('load', () => {
 });
 
 describe('commands with input-sized argument lists', () => {
+  it('MGET, HMGET and EXEC that repeat one value past the reply bound are refused, not built (200 copies of 1 MiB: 2 GB in the host)', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    try {
+      const value = 'v'.repeat(1024 * 1024);
+      expect(show(await client.call('SET', 'big', value))).toBe('+OK');
+      expect(show(await client.call('HSET', 'h', 'f', value))).toBe(':1');
+      const tooLarge = /^-ERR reply too large \(\d+ bytes of values; the executor's Redis answers at most 128 MiB a command\)/;
+      expect(show(await client.call('MGET', ...Array<string>(200).fill('big')))).toMatch(tooLarge);
+      expect(show(await client.call('HMGET', 'h', ...Array<string>(200).fill('f')))).toMatch(tooLarge);
+      expect(show(await client.call('MULTI'))).toBe('+OK');
+      for (let i = 0; i < 200; i++) expect(show(await client.call('GET', 'big'))).toBe('+QUEUED');
+      expect(show(await client.call('INCR', 'counter'))).toBe('+QUEUED');
+      expect(show(await client.call('EXEC'))).toMatch(
+        /^-ERR reply too large \(\d+ bytes of values; the executor's Redis answers at most 128 MiB a command\): the transaction stopped after command 12\d of 201$/,
+      );
+      // What stays under the bound is answered as before.
+      const mget = await client.call('MGET', 'big', 'big', 'absent');
+      expect(mget.kind === 'array' && mget.items?.length).toBe(3);
+    } finally {
+      client.close();
+    }
+  });
+
   it('ZADD, ZREM and ZPOPMIN of 32,000 to 50,000 members each on a sorted set of 384,000 (a splice per member held the event loop for minutes)', async () => {
     const client = await RespTestClient.connect(fake.socketPath);
     try {
