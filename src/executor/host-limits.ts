@@ -32,6 +32,13 @@ export const HOST_LIMITS = {
    * often as it is named: 200 copies of 1 MiB took 2 GB of the host.
    */
   redisReplyBytes: 128 * MiB,
+  /**
+   * The embedded Redis: steps of glob matching one command may take (KEYS,
+   * SCAN MATCH, a PUBLISH to pattern subscribers). Matching is O(pattern ×
+   * key) at worst, as in Redis: `KEYS *aaa…b` against an 80 KB key of `a`s
+   * held the event loop for 11 s.
+   */
+  redisGlobSteps: 100_000_000,
   /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
   controlInputBytes: 64 * MiB,
   /**

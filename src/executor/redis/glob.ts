@@ -3,9 +3,24 @@
  * SCAN MATCH, PSUBSCRIBE and CONFIG GET.
  */
 
-/** Redis glob semantics: `*`, `?`, `[abc]`, `[^a]`, `[a-z]`, `\` escapes; malformed classes as Redis reads them. */
-export function globMatch(pattern: string, subject: string): boolean {
-  const state = { skipLongerMatches: false };
+import { HOST_LIMITS } from '../host-limits.js';
+import { fail } from './errors.js';
+
+/** What one command may still spend on matching; shared by every match the command makes. */
+export interface GlobBudget {
+  steps: number;
+}
+
+export function globBudget(): GlobBudget {
+  return { steps: HOST_LIMITS.redisGlobSteps };
+}
+
+/**
+ * Redis glob semantics: `*`, `?`, `[abc]`, `[^a]`, `[a-z]`, `\` escapes; malformed classes as Redis reads them.
+ * A match is O(pattern × subject) at worst, on the host's event loop: past the budget the command is refused.
+ */
+export function globMatch(pattern: string, subject: string, budget: GlobBudget = globBudget()): boolean {
+  const state = { skipLongerMatches: false, budget };
   return globMatchFrom(pattern, 0, subject, 0, state);
 }
 
@@ -14,7 +29,7 @@ function globMatchFrom(
   patternIndex: number,
   subject: string,
   subjectIndex: number,
-  state: { skipLongerMatches: boolean },
+  state: { skipLongerMatches: boolean; budget: GlobBudget },
 ): boolean {
   // C reads a NUL terminator past the end; char code 0 plays that part.
   const p = (i: number): number => (i < pattern.length ? pattern.charCodeAt(i) : 0);
@@ -23,6 +38,11 @@ function globMatchFrom(
   let patternLength = pattern.length - pi;
   let subjectLength = subject.length - si;
   while (patternLength > 0 && subjectLength > 0) {
+    if (--state.budget.steps < 0) {
+      fail(
+        `pattern too costly to match (the executor's Redis takes at most ${HOST_LIMITS.redisGlobSteps} steps of glob matching a command)`,
+      );
+    }
     switch (p(pi)) {
       case 0x2a /* * */:
         {

@@ -7,7 +7,7 @@ import { command, type CommandContext, type CommandSpec, type Handler } from './
 import type { Database } from './database.js';
 import { fail, NOT_AN_INTEGER, SYNTAX_ERROR } from './errors.js';
 import { expireCommands } from './expire.js';
-import { globMatch } from './glob.js';
+import { globBudget, globMatch } from './glob.js';
 import { parseLongLong } from './numbers.js';
 import { OK, array, bulkBytes, integer, simple, type RespReply } from './resp.js';
 
@@ -22,10 +22,11 @@ function deleteCommand(args: string[], _ctx: CommandContext, db: Database): Resp
 function keysCommand(args: string[], _ctx: CommandContext, db: Database): RespReply {
   const pattern = args[1]!;
   const all = pattern === '*';
+  const budget = globBudget();
   return array(
     db
       .keys()
-      .filter((key) => all || globMatch(pattern, key))
+      .filter((key) => all || globMatch(pattern, key, budget))
       .map((key) => bulkBytes(key)),
   );
 }
@@ -49,7 +50,10 @@ function scanCommand(args: string[], _ctx: CommandContext, db: Database): RespRe
     else fail(SYNTAX_ERROR);
   }
   const keys = cursor === 0n ? db.keys() : [];
-  const matching = keys.filter((key) => (pattern === null || globMatch(pattern, key)) && (type === null || db.lookup(key)?.type === type));
+  const budget = globBudget();
+  const matching = keys.filter(
+    (key) => (pattern === null || globMatch(pattern, key, budget)) && (type === null || db.lookup(key)?.type === type),
+  );
   return array([bulkBytes('0'), array(matching.map((key) => bulkBytes(key)))]);
 }
 

@@ -1,7 +1,7 @@
 /** Pub/sub (pubsub.c): SUBSCRIBE, PSUBSCRIBE, their UNSUBSCRIBEs, PUBLISH and PUBSUB; delivery is RedisFakeServer.publish. */
 import type { CommandSpec } from './commands.js';
 import { connectionCommandFactory, needsSubcommand, type Connection, type ConnectionHandler } from './connection.js';
-import { globMatch } from './glob.js';
+import { globBudget, globMatch } from './glob.js';
 import { array, bulkBytes, integer, type RespReply } from './resp.js';
 import type { RedisFakeServer } from './server.js';
 
@@ -61,7 +61,10 @@ export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
         const pattern = args[2];
         const channels = new Set<string>();
         for (const connection of server.connections) for (const channel of connection.channels) channels.add(channel);
-        return array([...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel)).map((c) => bulkBytes(c)));
+        const budget = globBudget();
+        return array(
+          [...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel, budget)).map((c) => bulkBytes(c)),
+        );
       }),
       connectionCommand('pubsub|numsub', -2, (args) =>
         array(

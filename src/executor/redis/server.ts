@@ -12,7 +12,7 @@ import { fromByteString } from './bytes.js';
 import type { ClientState, CommandContext, CommandSpec, CommandTable } from './commands.js';
 import { connectionCommands } from './connection-commands.js';
 import { Connection } from './connection.js';
-import { globMatch } from './glob.js';
+import { globBudget, globMatch } from './glob.js';
 import { DEFAULT_MAX_BULK_LENGTH, array, bulkBytes, simple, type RespReply } from './resp.js';
 import { Store } from './store.js';
 import type { CommandTraceEntry } from './trace.js';
@@ -183,13 +183,14 @@ export class RedisFakeServer implements RedisFake {
   /** PUBLISH: delivers to channel and pattern subscribers; returns how many received it. */
   publish(channel: string, message: string): number {
     let receivers = 0;
+    const budget = globBudget();
     for (const connection of this.connections) {
       if (connection.channels.has(channel)) {
         connection.push(array([bulkBytes('message'), bulkBytes(channel), bulkBytes(message)]));
         receivers++;
       }
       for (const pattern of connection.patterns) {
-        if (globMatch(pattern, channel)) {
+        if (globMatch(pattern, channel, budget)) {
           connection.push(array([bulkBytes('pmessage'), bulkBytes(pattern), bulkBytes(channel), bulkBytes(message)]));
           receivers++;
         }

@@ -173,6 +173,29 @@ describe('load', () => {
 });
 
 describe('commands with input-sized argument lists', () => {
+  it('KEYS, SCAN and PUBLISH stop a glob match that would take the host seconds, with an error that says so', async () => {
+    const client = await RespTestClient.connect(fake.socketPath);
+    const subscriber = await RespTestClient.connect(fake.socketPath);
+    try {
+      // One star before a long literal: every start position compares the literal again, O(pattern × key): 11 s here.
+      const longKey = 'a'.repeat(80_000);
+      const costly = `*${'a'.repeat(40_000)}b`;
+      expect(show(await client.call('SET', longKey, 'x'))).toBe('+OK');
+      const tooCostly =
+        /^-ERR pattern too costly to match \(the executor's Redis takes at most 100000000 steps of glob matching a command\)$/;
+      expect(show(await client.call('KEYS', costly))).toMatch(tooCostly);
+      expect(show(await client.call('SCAN', '0', 'MATCH', costly))).toMatch(tooCostly);
+      expect(show(await subscriber.call('PSUBSCRIBE', costly))).toMatch(/^\[\$psubscribe, /);
+      expect(show(await client.call('PUBLISH', longKey, 'm'))).toMatch(tooCostly);
+      // Ordinary patterns are matched as before.
+      expect(show(await client.call('KEYS', 'a*a'))).toBe(`[$${longKey}]`);
+      expect(show(await client.call('PUBLISH', 'short', 'm'))).toBe(':0');
+    } finally {
+      client.close();
+      subscriber.close();
+    }
+  });
+
   it('MGET, HMGET and EXEC that repeat one value past the reply bound are refused, not built (200 copies of 1 MiB: 2 GB in the host)', async () => {
     const client = await RespTestClient.connect(fake.socketPath);
     try {
