@@ -266,6 +266,40 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     }
   });
 
+  it('stops a ShellCheck that runs out of time, keeps the findings of the other hooks, and says which hook had none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-slow-shellcheck-'));
+    const pids = join(dir, 'pids');
+    const logging = join(dir, 'shellcheck');
+    // Stands in for ShellCheck and notes the PID of each run, which must be gone when the lint is done.
+    writeFileSync(logging, `#!/bin/sh\necho $$ >> '${pids}'\nexec shellcheck "$@"\n`);
+    chmodSync(logging, 0o755);
+    // ShellCheck 0.9's time doubles with each level of nested substitution: 24 levels take it hours.
+    const deep = `echo ${'$(echo '.repeat(24)}x${')'.repeat(24)}`;
+    const inputs = [
+      { filePath: '/virtual/deep.md', text: `---\nname: deep\nhooks:\n  pre: |\n    echo start\n    ${deep}\n---\n` },
+      { filePath: '/virtual/plain.md', text: `---\nname: plain\nhooks:\n  pre: |\n    echo $unset_here\n---\n` },
+    ];
+    try {
+      const results = await lintInputs(inputs, {
+        rules,
+        config: defaultConfig(),
+        batchAnalyzers: [shellcheckAnalyzer({ binary: logging, infoSeverity: 'warning', time: { baseMs: 1500, perScriptMs: 0 } })],
+      });
+      const found = results.map((r) =>
+        r.diagnostics.filter((d) => d.ruleId.startsWith('shellcheck/')).map((d) => `${d.ruleId}@${d.line}:${d.column}`),
+      );
+      expect(found[0]).toEqual(['shellcheck/timeout@5:5']);
+      expect(results[0]!.diagnostics[0]!.message).toMatch(/did not finish this hook within 2 s and was stopped/);
+      expect(found[1]!.sort()).toEqual(['shellcheck/SC2086@5:10', 'shellcheck/SC2154@5:10']);
+      // Both together, then each alone.
+      const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+      expect(started).toHaveLength(3);
+      for (const pid of started) expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('batches many hooks of many files over a few processes', async () => {
     const inputs = Array.from({ length: 40 }, (_, i) => ({
       filePath: `/virtual/${i}.md`,

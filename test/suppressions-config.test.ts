@@ -167,5 +167,8 @@ describe('configuration file', () => {
     expect(bare.err).toMatch(/:2:3: Invalid configuration: unknown rule `SC2086` \(ShellCheck's codes are written `shellcheck\/SC2086`\)/);
     // Any ShellCheck code is a rule (ShellCheck has hundreds, and adds more).
     expect((await run(tree('rules:\n  shellcheck/SC2086: off\n  shellcheck/SC9999: warn\n'))).code).not.toBe(2);
+    // The warning of a hook ShellCheck did not finish is configured as its codes are; another word after `shellcheck/` is a typo.
+    expect((await run(tree('rules:\n  shellcheck/timeout: error\n'))).code).not.toBe(2);
+    expect((await run(tree('rules:\n  shellcheck/timeuot: error\n'))).code).toBe(2);
   });
 });

@@ -130,7 +130,7 @@ export function readConfigFile(path: string, ruleIds?: ReadonlySet<string>): Con
   }
   const config = data as ConfigFile;
   for (const id of Object.keys(config.rules ?? {})) {
-    if (!ruleIds || ruleIds.has(id) || /^shellcheck\/SC\d+$/.test(id)) continue;
+    if (!ruleIds || ruleIds.has(id) || /^shellcheck\/(?:SC\d+|timeout)$/.test(id)) continue;
     const key = nodeAtPath(doc.contents, ['rules', id]).pair?.key as { range?: [number, number] } | undefined;
     throw new ConfigError(`${at(key?.range?.[0] ?? 0)}: Invalid configuration: unknown rule \`${id}\`${ruleHint(id, ruleIds)}`);
   }

@@ -25,7 +25,21 @@ export interface ShellCheckOptions {
   infoSeverity: 'warning' | 'off';
   /** Processes to spread a batch over (default: one per core; see shortRunLanes). */
   processes?: number;
+  /** Time a ShellCheck process may take: `base` plus `perScript` for each script it is given (default: SHELLCHECK_TIME). */
+  time?: { baseMs: number; perScriptMs: number };
 }
+
+/**
+ * How long a ShellCheck process may run before it is stopped. ShellCheck
+ * 0.9.0 takes time exponential in the depth of nested command substitutions:
+ * `echo $(echo $(… x))` 12 deep took 2.7 s here, 14 deep 10 s, 16 deep over
+ * 30 s, so a hook of a few hundred bytes could hold a lint for days. A batch
+ * of 500 ordinary scripts takes it ~2 s. A process that runs out of time is
+ * stopped and its scripts are checked one a process; a script that runs out
+ * of time alone gets a `shellcheck/timeout` warning instead of findings.
+ */
+export const SHELLCHECK_TIME = { baseMs: 10_000, perScriptMs: 50 };
+export const SHELLCHECK_TIMEOUT_ID = 'shellcheck/timeout';
 
 interface ShellCheckComment {
   file: string;
@@ -139,18 +153,18 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
           return { path, indices };
         });
         const groups = splitEvenly(scripts, Math.min(lanes, call?.processes ?? lanes));
-        const runs = groups.map((group) =>
+        const time = options.time ?? SHELLCHECK_TIME;
+        const check = (group: typeof scripts): Promise<ShellCheckComment[] | 'timeout'> =>
           queue.run(() =>
             runShellCheck(
               options.binary ?? 'shellcheck',
               group.map((g) => g.path),
+              time.baseMs + time.perScriptMs * group.length,
             ),
-          ),
-        );
+          );
         const results: Diagnostic[][] = hooks.map(() => []);
-        const outputs = await Promise.all(runs);
-        outputs.forEach((comments, g) => {
-          const copiesOf = new Map(groups[g]!.map((script) => [script.path, script.indices]));
+        const place = (comments: readonly ShellCheckComment[], group: typeof scripts): void => {
+          const copiesOf = new Map(group.map((script) => [script.path, script.indices]));
           for (const comment of comments) {
             for (const index of copiesOf.get(comment.file) ?? []) {
               const { hook, map } = hooks[index]!;
@@ -158,7 +172,27 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
               if (diagnostic) results[index]!.push(diagnostic);
             }
           }
-        });
+        };
+        await Promise.all(
+          groups.map(async (group) => {
+            const comments = await check(group);
+            if (comments !== 'timeout') {
+              place(comments, group);
+              return;
+            }
+            // One script held the whole process: each on its own finds which, and the others keep their findings.
+            await Promise.all(
+              group.map(async (script) => {
+                const alone = group.length > 1 ? await check([script]) : comments;
+                if (alone !== 'timeout') {
+                  place(alone, [script]);
+                  return;
+                }
+                for (const index of script.indices) results[index]!.push(timeoutDiagnostic(hooks[index]!, time.baseMs + time.perScriptMs));
+              }),
+            );
+          }),
+        );
         return results;
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -231,13 +265,19 @@ function splitEvenly<T>(items: T[], parts: number): T[][] {
   return groups.filter((g) => g.length > 0);
 }
 
-function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComment[]> {
+/** ShellCheck's findings on the files, or 'timeout' when it ran out of time and was stopped. */
+function runShellCheck(binary: string, files: string[], timeoutMs: number): Promise<ShellCheckComment[] | 'timeout'> {
   return new Promise((resolve, reject) => {
     const child = childProcess().execFile(
       binary,
       [...SHELLCHECK_ARGS, ...files],
-      { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
+        // Stopped by the timeout (a stdout past maxBuffer is killed too, and is a failure).
+        if (error?.killed && (error as NodeJS.ErrnoException).code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          resolve('timeout');
+          return;
+        }
         // Exit 1 means "findings"; anything else without JSON is a failure of ShellCheck itself.
         if (stdout.trim().startsWith('{')) {
           try {
@@ -255,6 +295,19 @@ function runShellCheck(binary: string, files: string[]): Promise<ShellCheckComme
     );
     holdProcess(child);
   });
+}
+
+/** The warning a hook gets in place of ShellCheck's findings when ShellCheck ran out of time on it alone: on the hook's first line. */
+function timeoutDiagnostic({ hook, map }: { hook: HookScript; map: ScriptSourceMap }, timeoutMs: number): Diagnostic {
+  const firstLine = map.scriptLines.lineText(1);
+  const { range } = map.mapRange({ line: 1, column: 1, endLine: 1, endColumn: firstLine.length + 1 });
+  return {
+    ruleId: SHELLCHECK_TIMEOUT_ID,
+    severity: 'warning',
+    message: `Unexpected: ShellCheck did not finish this hook within ${Math.round(timeoutMs / 1000)} s and was stopped, so the hook has no ShellCheck findings. ShellCheck takes time exponential in the depth of nested \`$(…)\`: give deep ones their own variables.`,
+    ...range,
+    hook: hook.name,
+  };
 }
 
 /**
