@@ -39,6 +39,14 @@ export const HOST_LIMITS = {
    * held the event loop for 11 s.
    */
   redisGlobSteps: 100_000_000,
+  /**
+   * The embedded Redis: bytes of channel and pattern names its connections
+   * are subscribed to, each subscription counted with a fixed overhead
+   * (session). Past it, SUBSCRIBE and PSUBSCRIBE get an error and subscribe
+   * nothing: 60,000 names of 1 KB a command, ten commands on one connection,
+   * took the host to 1.07 GB.
+   */
+  redisSubscriptionBytes: 64 * MiB,
   /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
   controlInputBytes: 64 * MiB,
   /**

@@ -65,7 +65,7 @@ export function connectionCommands(server: RedisFakeServer): CommandSpec[] {
   return [
     connectionCommand('ping', -1, (args, connection) => {
       if (args.length > 2) return error(`wrong number of arguments for 'ping' command`);
-      if (connection.subscriptionCount > 0) return array([bulkBytes('pong'), bulkBytes(args[1] ?? '')]);
+      if (connection.subscriptions.count > 0) return array([bulkBytes('pong'), bulkBytes(args[1] ?? '')]);
       return args.length === 2 ? bulkBytes(args[1]!) : simple('PONG');
     }),
     connectionCommand('echo', 2, (args) => bulkBytes(args[1]!)),
@@ -188,8 +188,8 @@ function clientInfoLine(connection: Connection, server: RedisFakeServer): string
     `laddr=${server.socketPath}:0`,
     `name=${connection.name ?? ''}`,
     `db=${connection.state.dbIndex}`,
-    `sub=${connection.channels.size}`,
-    `psub=${connection.patterns.size}`,
+    `sub=${connection.subscriptions.channels.size}`,
+    `psub=${connection.subscriptions.patterns.size}`,
     `multi=${connection.transaction ? connection.transaction.queued.length : -1}`,
     'user=default',
     'resp=2',

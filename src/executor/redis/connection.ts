@@ -21,6 +21,7 @@ import { ReplyError, arityError } from './errors.js';
 import { RespRequestParser } from './request-parser.js';
 import { NULL_ARRAY, NULL_BULK, appendEncodedReply, array, error, simple, type RespReply } from './resp.js';
 import type { RedisFakeServer } from './server.js';
+import { Subscriptions } from './subscriptions.js';
 import { toTracedReply, type CommandTraceEntry } from './trace.js';
 
 /** What a client connection may do while it is subscribed (RESP2). */
@@ -40,12 +41,10 @@ const PUMP_SLICE_MS = 20;
 const FLUSH_BYTES = 64 * 1024;
 /** How long a connection closed after an error waits for the client to hang up before it is cut. */
 const CLOSE_GRACE_MS = 1000;
-
 export class Connection {
   readonly state: ClientState;
   name: string | null = null;
-  readonly channels = new Set<string>();
-  readonly patterns = new Set<string>();
+  readonly subscriptions: Subscriptions;
   /** Commands queued by MULTI, or null outside a transaction. */
   transaction: { queued: string[][]; failed: boolean; bytes?: number } | null = null;
 
@@ -74,6 +73,7 @@ export class Connection {
     private readonly onCommand?: (entry: CommandTraceEntry) => void,
   ) {
     this.state = { id, dbIndex: 0 };
+    this.subscriptions = new Subscriptions(server);
     this.parser = new RespRequestParser({ maxBulkLength: server.maxBulkLength });
     this.maxQueryBuffer = server.maxBulkLength * 2 + 1024 * 1024;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -82,10 +82,6 @@ export class Connection {
       this.schedulePump();
     });
     socket.on('error', () => this.destroy());
-  }
-
-  get subscriptionCount(): number {
-    return this.channels.size + this.patterns.size;
   }
 
   /** Sends a reply that no command of this client asked for (pub/sub messages, MONITOR lines). */
@@ -123,6 +119,7 @@ export class Connection {
     this.countInput();
     this.unblock?.();
     this.unblock = null;
+    this.subscriptions.clear();
     this.server.monitors.delete(this);
     if (this.blockedOn) {
       this.trace(this.blockedOn.args, this.blockedOn.startedAt, NULL_BULK, { disconnected: true });
@@ -137,8 +134,7 @@ export class Connection {
   reset(): void {
     this.state.dbIndex = 0;
     this.name = null;
-    this.channels.clear();
-    this.patterns.clear();
+    this.subscriptions.clear();
     this.server.monitors.delete(this);
     this.transaction = null;
   }
@@ -229,7 +225,7 @@ export class Connection {
       return;
     }
     const name = spec.name.split('|')[0]!;
-    if (this.subscriptionCount > 0 && !PUBSUB_ALLOWED.has(name)) {
+    if (this.subscriptions.count > 0 && !PUBSUB_ALLOWED.has(name)) {
       const message = `Can't execute '${spec.name}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`;
       this.respond(args, startedAt, error(message));
       return;

@@ -34,6 +34,11 @@ export function replyTooLarge(bytes: number): string {
   return `reply too large (${bytes} bytes of values; the executor's Redis answers at most ${mebibytes(HOST_LIMITS.redisReplyBytes)} a command)`;
 }
 
+/** SUBSCRIBE or PSUBSCRIBE that would take the names all connections hold past the host's bound. */
+export function tooManySubscriptions(bytes: number): string {
+  return `too many subscriptions (${bytes} bytes of channel and pattern names; the executor's Redis holds at most ${mebibytes(HOST_LIMITS.redisSubscriptionBytes)} of them, all connections together)`;
+}
+
 export function arityError(commandName: string): RespReply {
   return error(`wrong number of arguments for '${commandName}' command`);
 }

@@ -6,7 +6,7 @@
  * the same place on both sides:
  *   protocol      resp.ts (replies), request-parser.ts, reply-decoder.ts  (networking.c)
  *   server        server.ts, connection.ts, connection-commands.ts,
- *                 pubsub.ts, multi.ts, trace.ts                       (server.c, networking.c, pubsub.c, multi.c)
+ *                 pubsub.ts, subscriptions.ts, multi.ts, trace.ts     (server.c, networking.c, pubsub.c, multi.c)
  *   commands      commands.ts (spec, lookup, arity)                   (server.c)
  *   keyspace      database.ts, keyspace.ts, expire.ts                 (db.c, expire.c)
  *   data types    strings.ts, lists.ts, hashes.ts, sets.ts, zsets.ts,

@@ -14,12 +14,12 @@ export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
   const unsubscribe = (kind: 'unsubscribe' | 'punsubscribe', set: (c: Connection) => Set<string>): ConnectionHandler => {
     return (args, connection) => {
       const names = args.length > 1 ? args.slice(1) : [...set(connection)];
-      if (names.length === 0) return subscriptionReply(kind, null, connection.subscriptionCount);
+      if (names.length === 0) return subscriptionReply(kind, null, connection.subscriptions.count);
       return {
         kind: 'replies',
         replies: names.map((name) => {
-          set(connection).delete(name);
-          return subscriptionReply(kind, name, connection.subscriptionCount);
+          connection.subscriptions.remove(set(connection), name);
+          return subscriptionReply(kind, name, connection.subscriptions.count);
         }),
       };
     };
@@ -27,10 +27,9 @@ export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
   const subscribe = (kind: 'subscribe' | 'psubscribe', set: (c: Connection) => Set<string>): ConnectionHandler => {
     return (args, connection) => ({
       kind: 'replies',
-      replies: args.slice(1).map((name) => {
-        set(connection).add(name);
-        return subscriptionReply(kind, name, connection.subscriptionCount);
-      }),
+      replies: connection.subscriptions.add(set(connection), args.slice(1), (name) =>
+        subscriptionReply(kind, name, connection.subscriptions.count),
+      ),
     });
   };
 
@@ -38,29 +37,29 @@ export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
     connectionCommand(
       'subscribe',
       -2,
-      subscribe('subscribe', (c) => c.channels),
+      subscribe('subscribe', (c) => c.subscriptions.channels),
     ),
     connectionCommand(
       'psubscribe',
       -2,
-      subscribe('psubscribe', (c) => c.patterns),
+      subscribe('psubscribe', (c) => c.subscriptions.patterns),
     ),
     connectionCommand(
       'unsubscribe',
       -1,
-      unsubscribe('unsubscribe', (c) => c.channels),
+      unsubscribe('unsubscribe', (c) => c.subscriptions.channels),
     ),
     connectionCommand(
       'punsubscribe',
       -1,
-      unsubscribe('punsubscribe', (c) => c.patterns),
+      unsubscribe('punsubscribe', (c) => c.subscriptions.patterns),
     ),
     connectionCommand('publish', 3, (args) => integer(server.publish(args[1]!, args[2]!))),
     connectionCommand('pubsub', -2, needsSubcommand, [
       connectionCommand('pubsub|channels', -2, (args) => {
         const pattern = args[2];
         const channels = new Set<string>();
-        for (const connection of server.connections) for (const channel of connection.channels) channels.add(channel);
+        for (const connection of server.connections) for (const channel of connection.subscriptions.channels) channels.add(channel);
         const budget = globBudget();
         return array(
           [...channels].filter((channel) => pattern === undefined || globMatch(pattern, channel, budget)).map((c) => bulkBytes(c)),
@@ -70,14 +69,14 @@ export function pubsubCommands(server: RedisFakeServer): CommandSpec[] {
         array(
           args.slice(2).flatMap((channel) => {
             let count = 0;
-            for (const connection of server.connections) if (connection.channels.has(channel)) count++;
+            for (const connection of server.connections) if (connection.subscriptions.channels.has(channel)) count++;
             return [bulkBytes(channel), integer(count)];
           }),
         ),
       ),
       connectionCommand('pubsub|numpat', 2, () => {
         const patterns = new Set<string>();
-        for (const connection of server.connections) for (const pattern of connection.patterns) patterns.add(pattern);
+        for (const connection of server.connections) for (const pattern of connection.subscriptions.patterns) patterns.add(pattern);
         return integer(patterns.size);
       }),
     ]),

@@ -2,7 +2,7 @@
  * The Redis fake's server: a RESP2 server on a Unix socket that the real
  * `redis-cli -s SOCKET` talks to from inside the hook sandbox. It owns the
  * connections (connection.ts) and what belongs to them: the connection
- * commands (connection-commands.ts), pub/sub (pubsub.ts), MULTI (multi.ts);
+ * commands (connection-commands.ts), pub/sub (pubsub.ts, subscriptions.ts), MULTI (multi.ts);
  * data commands go to the Store.
  */
 import { chmod, lstat, unlink } from 'node:fs/promises';
@@ -81,6 +81,8 @@ export class RedisFakeServer implements RedisFake {
   /** Bytes of requests all connections have read and not yet run; a connection that takes it past `maxInputBytes` is dropped. */
   inputBytes = 0;
   readonly maxInputBytes: number;
+  /** Bytes of channel and pattern names all connections are subscribed to; SUBSCRIBE past HOST_LIMITS.redisSubscriptionBytes is refused. */
+  subscriptionBytes = 0;
   private readonly socketMode: number;
   readonly onCommand: ((entry: CommandTraceEntry) => void) | undefined;
   readonly connections = new Set<Connection>();
@@ -185,11 +187,11 @@ export class RedisFakeServer implements RedisFake {
     let receivers = 0;
     const budget = globBudget();
     for (const connection of this.connections) {
-      if (connection.channels.has(channel)) {
+      if (connection.subscriptions.channels.has(channel)) {
         connection.push(array([bulkBytes('message'), bulkBytes(channel), bulkBytes(message)]));
         receivers++;
       }
-      for (const pattern of connection.patterns) {
+      for (const pattern of connection.subscriptions.patterns) {
         if (globMatch(pattern, channel, budget)) {
           connection.push(array([bulkBytes('pmessage'), bulkBytes(pattern), bulkBytes(channel), bulkBytes(message)]));
           receivers++;

@@ -3,7 +3,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 
 import { encodeCommand } from '../../../src/executor/redis/resp.js';
-import { startRedisFake, type RedisFake } from '../../../src/executor/redis/server.js';
+import { RedisFakeServer, startRedisFake, type CommandTraceEntry, type RedisFake } from '../../../src/executor/redis/server.js';
+import { SUBSCRIPTION_OVERHEAD } from '../../../src/executor/redis/subscriptions.js';
 import { RespTestClient, makeTempDir, show } from './helpers.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -288,4 +289,88 @@ describe('commands with input-sized argument lists', () => {
       client.close();
     }
   });
+});
+
+describe('bounds shared by all the connections of a fake', () => {
+  const MiB = 1024 * 1024;
+
+  async function startOwnFake(name: string, onCommand?: (entry: CommandTraceEntry) => void): Promise<RedisFakeServer> {
+    const own = new RedisFakeServer({ socketPath: join(temp.dir, name), ...(onCommand ? { onCommand } : {}) });
+    await own.listen();
+    return own;
+  }
+
+  /** `count` replies, rendered; a subscription reply echoes its name, so only the start is kept. */
+  async function replies(client: RespTestClient, count: number): Promise<string[]> {
+    const shown: string[] = [];
+    for (let i = 0; i < count; i++) shown.push(show(await client.nextReply()).slice(0, 200));
+    return shown;
+  }
+
+  it('SUBSCRIBE and PSUBSCRIBE past the session bound on names held are refused with an error, and subscribe nothing (60,000 names of 1 KB ×10: 1 GB in the host)', async () => {
+    const own = await startOwnFake('subscriptions.sock');
+    const first = await RespTestClient.connect(own.socketPath);
+    const second = await RespTestClient.connect(own.socketPath);
+    try {
+      const cost = (name: string): number => name.length + SUBSCRIPTION_OVERHEAD;
+      const refused =
+        /^-ERR too many subscriptions \(\d+ bytes of channel and pattern names; the executor's Redis holds at most 64 MiB of them, all connections together\)$/;
+      // The attack: 60,000 channels of 1 KB a command, new names each time, on one connection.
+      const round = (r: number): string[] => Array.from({ length: 60_000 }, (_, i) => `${r}:${i}:`.padEnd(1024, 'c'));
+      first.send(['SUBSCRIBE', ...round(0)]);
+      const accepted = await replies(first, 60_000);
+      expect(accepted[59_999]).toMatch(/^\[\$subscribe, \$0:59999:c/);
+      const held = round(0).reduce((sum, name) => sum + cost(name), 0);
+      expect(own.subscriptionBytes).toBe(held);
+      for (let r = 1; r <= 2; r++) {
+        first.send(['SUBSCRIBE', ...round(r)]);
+        expect(await replies(first, 1)).toEqual([expect.stringMatching(refused)]);
+        expect(own.subscriptionBytes).toBe(held);
+      }
+      // The connection stays usable, and still holds what it had.
+      expect(show(await first.call('PING'))).toBe('[$pong, $]');
+      expect(show(await first.call('SUBSCRIBE', '0:1:'.padEnd(1024, 'c')))).toMatch(/^\[\$subscribe, \$0:1:c+, :60000\]$/);
+
+      // Another connection shares the bound: 4 MiB of patterns are too many now.
+      const patterns = Array.from({ length: 4 }, (_, i) => `p${i}*`.padEnd(MiB, 'p'));
+      second.send(['PSUBSCRIBE', ...patterns]);
+      expect(await replies(second, 1)).toEqual([expect.stringMatching(refused)]);
+      expect(own.subscriptionBytes).toBe(held);
+      // It subscribed to nothing: PING answers as outside pub/sub.
+      expect(show(await second.call('PING'))).toBe('+PONG');
+
+      // UNSUBSCRIBE gives the bytes back, and the patterns fit then.
+      first.send(['UNSUBSCRIBE', ...round(0).slice(0, 10_000)]);
+      await replies(first, 10_000);
+      const afterUnsubscribe =
+        held -
+        round(0)
+          .slice(0, 10_000)
+          .reduce((sum, name) => sum + cost(name), 0);
+      expect(own.subscriptionBytes).toBe(afterUnsubscribe);
+      second.send(['PSUBSCRIBE', ...patterns]);
+      expect(await replies(second, 4)).toEqual(patterns.map((_, i) => expect.stringMatching(new RegExp(`^\\[\\$psubscribe, \\$p${i}\\*`))));
+      const patternBytes = patterns.reduce((sum, name) => sum + cost(name), 0);
+      expect(own.subscriptionBytes).toBe(afterUnsubscribe + patternBytes);
+      // A name subscribed twice is held once.
+      second.send(['PSUBSCRIBE', patterns[0]!]);
+      await replies(second, 1);
+      expect(own.subscriptionBytes).toBe(afterUnsubscribe + patternBytes);
+      // PUNSUBSCRIBE (of a name held and one not), RESET, and closing the connection give them back too.
+      second.send(['PUNSUBSCRIBE', patterns[0]!, 'not-held']);
+      await replies(second, 2);
+      expect(own.subscriptionBytes).toBe(afterUnsubscribe + patternBytes - cost(patterns[0]!));
+      expect(show(await second.call('RESET'))).toBe('+RESET');
+      expect(own.subscriptionBytes).toBe(afterUnsubscribe);
+      first.close();
+      await first.closed;
+      const deadline = Date.now() + 2000;
+      while (own.subscriptionBytes > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(own.subscriptionBytes).toBe(0);
+    } finally {
+      first.close();
+      second.close();
+      await own.close();
+    }
+  }, 60_000);
 });
