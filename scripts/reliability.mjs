@@ -31,6 +31,7 @@ const AREAS = [
   ['test/executor/containment.test.ts', 'Escapes and exhaustion (executor)'],
   ['test/hardening/containment-extra.test.ts', 'Escapes and exhaustion (executor)'],
   ['test/executor/redis/robustness.test.ts', 'Load and malformed input (Redis fake)'],
+  ['test/executor/redis/unsent-output.test.ts', 'Load and malformed input (Redis fake)'],
   ['test/executor/redis/differential.test.ts', 'Fake vs real redis-server'],
 ];
 

@@ -55,6 +55,15 @@ export const HOST_LIMITS = {
    */
   outputHighWaterMark: 4 * MiB,
   /**
+   * The embedded Redis: bytes of replies written to its connections and not
+   * yet sent, all of them together (session). Each is held to
+   * `outputHighWaterMark` and one reply, but a hook may open many: 30 that
+   * each asked for a 32 MiB value and read nothing took the host to 1.16 GB.
+   * Past it, the connection holding the most is dropped, as Redis's
+   * `maxmemory-clients` evicts clients.
+   */
+  redisUnsentOutputBytes: 256 * MiB,
+  /**
    * A Redis subscriber (or MONITOR client) that lets this much of pushed
    * messages pile up unread is disconnected, as Redis's
    * `client-output-buffer-limit pubsub` does.

@@ -55,6 +55,8 @@ export class Connection {
   private outputBytes = 0;
   /** This connection's share of the server's buffered input, as last counted. */
   private inputCounted = 0;
+  /** This connection's share of the server's unsent output, as last counted. */
+  private outputCounted = 0;
   /** Set while the client waits on a blocking command or an asynchronous extra command. */
   private busy = false;
   /** Set by QUIT and protocol errors: send what is pending, then hang up. */
@@ -78,6 +80,7 @@ export class Connection {
     this.maxQueryBuffer = server.maxBulkLength * 2 + 1024 * 1024;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => {
+      this.countOutput();
       if (this.socket.isPaused() && !this.gone) this.socket.resume();
       this.schedulePump();
     });
@@ -97,6 +100,8 @@ export class Connection {
     }
     appendEncodedReply(reply, this.output);
     this.flush();
+    // Dropped for the output all connections left unsent: the message never went.
+    if (this.socket.destroyed) return;
     this.trace([], this.server.now(), reply, { push: true });
   }
 
@@ -104,6 +109,26 @@ export class Connection {
   destroy(): void {
     this.leave();
     this.socket.destroy();
+    this.countOutput();
+  }
+
+  /** Bytes written to the socket and not yet sent, as last counted. */
+  get unsentOutput(): number {
+    return this.outputCounted;
+  }
+
+  /** Dropped because the unsent output of all connections passed its bound, and this one held the most of it. */
+  evict(): void {
+    const message = `disconnected: replies left unread on all connections passed ${mebibytes(HOST_LIMITS.redisUnsentOutputBytes)} (this one had ${this.outputCounted} bytes of them)`;
+    this.trace([], this.server.now(), error(message), { push: true });
+    this.destroy();
+  }
+
+  /** Until the socket is gone, including while a closing connection's last replies go out. */
+  private countOutput(): void {
+    const unsent = this.socket.destroyed ? 0 : this.socket.writableLength;
+    this.server.unsentOutputBytes += unsent - this.outputCounted;
+    this.outputCounted = unsent;
   }
 
   private countInput(): void {
@@ -205,7 +230,9 @@ export class Connection {
       const data = this.output.length === 1 ? this.output[0]! : Buffer.concat(this.output);
       this.output = [];
       this.outputBytes = 0;
-      this.socket.write(data);
+      this.socket.write(data, () => this.countOutput());
+      this.countOutput();
+      if (this.server.boundUnsentOutput(this)) return;
     }
     if (this.closing) {
       this.leave();

@@ -81,6 +81,8 @@ export class RedisFakeServer implements RedisFake {
   /** Bytes of requests all connections have read and not yet run; a connection that takes it past `maxInputBytes` is dropped. */
   inputBytes = 0;
   readonly maxInputBytes: number;
+  /** Bytes written to all connections' sockets and not yet sent; past HOST_LIMITS.redisUnsentOutputBytes connections are dropped. */
+  unsentOutputBytes = 0;
   /** Bytes of channel and pattern names all connections are subscribed to; SUBSCRIBE past HOST_LIMITS.redisSubscriptionBytes is refused. */
   subscriptionBytes = 0;
   private readonly socketMode: number;
@@ -180,6 +182,25 @@ export class RedisFakeServer implements RedisFake {
 
   connectionOf(ctx: CommandContext): Connection | undefined {
     return this.connectionsByClient.get(ctx.client);
+  }
+
+  /**
+   * Like Redis's maxmemory-clients: while the output all connections have
+   * left unsent is past its bound, the connection holding the most is
+   * dropped; `writer`, which has just added to it, on a tie. So the
+   * connections that pile replies up lose them, not one that sends a small
+   * reply at the wrong moment. Returns whether `writer` was dropped.
+   */
+  boundUnsentOutput(writer: Connection): boolean {
+    let writerDropped = false;
+    while (this.unsentOutputBytes > HOST_LIMITS.redisUnsentOutputBytes) {
+      let largest = writer;
+      for (const connection of this.connections) if (connection.unsentOutput > largest.unsentOutput) largest = connection;
+      if (largest.unsentOutput === 0) break;
+      largest.evict();
+      writerDropped ||= largest === writer;
+    }
+    return writerDropped;
   }
 
   /** PUBLISH: delivers to channel and pattern subscribers; returns how many received it. */

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 
 import { encodeCommand } from '../../../src/executor/redis/resp.js';
-import { RedisFakeServer, startRedisFake, type CommandTraceEntry, type RedisFake } from '../../../src/executor/redis/server.js';
+import { RedisFakeServer, startRedisFake, type RedisFake } from '../../../src/executor/redis/server.js';
 import { SUBSCRIPTION_OVERHEAD } from '../../../src/executor/redis/subscriptions.js';
 import { RespTestClient, makeTempDir, show } from './helpers.js';
 
@@ -294,8 +294,8 @@ describe('commands with input-sized argument lists', () => {
 describe('bounds shared by all the connections of a fake', () => {
   const MiB = 1024 * 1024;
 
-  async function startOwnFake(name: string, onCommand?: (entry: CommandTraceEntry) => void): Promise<RedisFakeServer> {
-    const own = new RedisFakeServer({ socketPath: join(temp.dir, name), ...(onCommand ? { onCommand } : {}) });
+  async function startOwnFake(name: string): Promise<RedisFakeServer> {
+    const own = new RedisFakeServer({ socketPath: join(temp.dir, name) });
     await own.listen();
     return own;
   }
