@@ -259,7 +259,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
     }
     if (value.startsWith('-') && value.length > 1) {
       if (spec.lookupOptions && new RegExp(`^-[A-Za-z]*[${spec.lookupOptions}]`).test(value)) return [];
-      index += spec.optionsWithValue.includes(value) ? 2 : 1;
+      index += takesNextWord(value, spec.optionsWithValue) ? 2 : 1;
       continue;
     }
     if (base === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
@@ -284,6 +284,18 @@ function unwrap(command: ShellCommand): ShellCommand[] {
     heredocs: command.heredocs,
   };
   return [unwrapped, ...unwrap(unwrapped)];
+}
+
+/**
+ * Whether the option word is followed by its value as the next word, as
+ * getopt_long reads it: a long option (or an unambiguous prefix of one, as in
+ * `sudo --us root`) without `=`, or a cluster of short options whose first
+ * that takes a value ends the word (`sudo -Eu root`).
+ */
+function takesNextWord(option: string, withValue: readonly string[]): boolean {
+  if (option.startsWith('--')) return !option.includes('=') && withValue.some((o) => o.startsWith('--') && o.startsWith(option));
+  for (let i = 1; i < option.length; i++) if (withValue.includes(`-${option.charAt(i)}`)) return i === option.length - 1;
+  return false;
 }
 
 /** The commands `find … -exec CMD ARGS… ;` (or `+`, `-execdir`, `-ok`) runs, one per action. */

@@ -27,6 +27,9 @@ ruleTester(commandRmRf, {
     "trap 'echo rm -rf' EXIT",
     'trap - EXIT',
     'trap -p EXIT',
+    // An option whose value is optional takes it only after `=`: the next word is the command.
+    'xargs --replace echo rm -rf',
+    'sudo -u root -- echo rm -rf',
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -40,6 +43,12 @@ ruleTester(commandRmRf, {
     { name: 'in a subshell', code: '(cd /tmp && rm -rf build)', errors: [{ line: 1, column: 13 }] },
     { name: 'in a function', code: 'cleanup() {\n  rm -rf "$1"\n}\ncleanup x', errors: [{ line: 2, column: 3 }] },
     { name: 'behind sudo', code: 'sudo -u root rm -rf /var/x', errors: [{ line: 1, column: 14 }] },
+    { name: 'behind sudo with a long option and its value', code: 'sudo --user root rm -rf /var/x', errors: [{ line: 1, column: 18 }] },
+    { name: 'behind sudo with an abbreviated long option', code: 'sudo --us root rm -rf x', errors: [{ line: 1, column: 16 }] },
+    { name: 'behind sudo with short options clustered before a value', code: 'sudo -Eu root rm -rf x', errors: [{ line: 1, column: 15 }] },
+    { name: 'behind env --chdir', code: 'env --chdir /tmp rm -rf x', errors: [{ line: 1, column: 18 }] },
+    { name: 'behind nice --adjustment', code: 'nice --adjustment 5 rm -rf x', errors: [{ line: 1, column: 21 }] },
+    { name: 'behind xargs --max-args', code: 'ls | xargs --max-args 1 rm -rf', errors: [{ line: 1, column: 25 }] },
     {
       name: 'behind the tree-sitter-bash misparse of a 3-stage pipeline',
       code: 'a | b | c\nrm -rf x && y',
