@@ -292,7 +292,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
  * `sudo --us root`) without `=`, or a cluster of short options whose first
  * that takes a value ends the word (`sudo -Eu root`).
  */
-function takesNextWord(option: string, withValue: readonly string[]): boolean {
+export function takesNextWord(option: string, withValue: readonly string[]): boolean {
   if (option.startsWith('--')) return !option.includes('=') && withValue.some((o) => o.startsWith('--') && o.startsWith(option));
   for (let i = 1; i < option.length; i++) if (withValue.includes(`-${option.charAt(i)}`)) return i === option.length - 1;
   return false;

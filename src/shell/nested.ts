@@ -1,7 +1,16 @@
 import { commandBase, SHELLS, shellScriptArgument } from './analysis.js';
-import { collectCommands, staticValue, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import {
+  collectCommands,
+  staticValue,
+  takesNextWord,
+  type PlainCommand,
+  type PlainWord,
+  type ShellCommand,
+  type ShellWord,
+} from './commands.js';
 import { nodesOfType } from './node-index.js';
 import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
+import { WRAPPERS } from './wrappers.js';
 
 /**
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
@@ -11,7 +20,8 @@ import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js
  * place in the file.
  *
  * A command named by a variable the script sets once to plain words
- * (`RM="rm -rf"; $RM ./x`) is read the same way, as the words it runs.
+ * (`RM="rm -rf"; $RM ./x`) is read the same way, as the words it runs, and
+ * so is `env -S 'rm -rf x'`'s string of plain words.
  *
  * A text with an expansion (`bash -c "rm -rf $DIR"`) is read as written: the
  * inner shell sees the value instead, but the commands around it are the
@@ -137,6 +147,7 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     const action = args.length > 1 && !args[0]!.value?.startsWith('-') ? args[0] : undefined;
     return sourcesOf(action ? [wordText(action, text)] : [], 'trap');
   }
+  if (base === 'env') return splitString(command, text);
   if (base === 'su' || base === 'runuser') {
     const i = command.args.findIndex((arg) => arg.value === '-c' || arg.value === '--command');
     const script = i === -1 ? undefined : command.args[i + 1];
@@ -185,6 +196,38 @@ function constantName(command: ShellCommand, text: string, root: SyntaxNode, com
       via: `the value of $${name}`,
     },
   ];
+}
+
+/**
+ * `env -S 'rm -rf' x` runs the words env splits its string into, then its
+ * other arguments. env's splitting has its own quotes, escapes, `${VAR}` and
+ * `#`; a string of plain words it splits as the shell does, and only that is read.
+ */
+function splitString(command: ShellCommand, text: string): Source[] {
+  const args = command.args;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    // env stops at its first word that is not an option (an assignment, or the command).
+    if (value === undefined || !value.startsWith('-') || value === '-' || value === '--') return [];
+    // `-S STRING`, `-iS STRING`, `-SSTRING`, `--split-string STRING` (or a prefix: `--sp STRING`), `--split-string=STRING`.
+    const long = /^--([^=]+)(=?)/.exec(value);
+    const short = /^-[i0v]*S/.exec(value);
+    const skip =
+      long && 'split-string'.startsWith(long[1]!) ? (long[2] ? value.indexOf('=') + 1 : value.length) : short ? short[0].length : undefined;
+    if (skip === undefined) {
+      if (takesNextWord(value, WRAPPERS.env!.optionsWithValue)) i++;
+      continue;
+    }
+    const word = skip === value.length ? args[i + 1] : args[i];
+    const piece = word ? wordText(word, text) : undefined;
+    if (!word || !piece) return [];
+    const from = word === args[i] ? skip : 0;
+    const string = { text: piece.text.slice(from), at: piece.at.slice(from), after: piece.after.slice(from) };
+    if (!PLAIN_WORDS.test(string.text.trim())) return [];
+    const rest = slice(text, word.end, command.end);
+    return [{ text: string.text + rest.text, at: [...string.at, ...rest.at], after: [...string.after, ...rest.after], via: 'env -S' }];
+  }
+  return [];
 }
 
 function sourcesOf(pieces: readonly (Piece | undefined)[], via: string): Source[] {

@@ -46,6 +46,7 @@ ruleTester(commandRmRf, {
     { name: 'behind sudo with a long option and its value', code: 'sudo --user root rm -rf /var/x', errors: [{ line: 1, column: 18 }] },
     { name: 'behind sudo with an abbreviated long option', code: 'sudo --us root rm -rf x', errors: [{ line: 1, column: 16 }] },
     { name: 'behind sudo with short options clustered before a value', code: 'sudo -Eu root rm -rf x', errors: [{ line: 1, column: 15 }] },
+    { name: "in env -S's split string", code: "env -S 'rm -rf x'", errors: [{ line: 1, column: 9, endColumn: 17 }] },
     { name: 'behind env --chdir', code: 'env --chdir /tmp rm -rf x', errors: [{ line: 1, column: 18 }] },
     { name: 'behind nice --adjustment', code: 'nice --adjustment 5 rm -rf x', errors: [{ line: 1, column: 21 }] },
     { name: 'behind xargs --max-args', code: 'ls | xargs --max-args 1 rm -rf', errors: [{ line: 1, column: 25 }] },

@@ -72,6 +72,21 @@ describe('scripts inside a script', () => {
     expect(nested('bash ./setup.sh <<EOF\nrm -rf /\nEOF\n')).toEqual([]);
   });
 
+  it("reads env -S's string of plain words, which env splits as the shell does, then its other arguments", () => {
+    expect(nested("env -S 'rm -rf x'")).toEqual([
+      { via: 'env -S', words: ['rm', '-rf', 'x'], at: 'rm -rf x', written: ['rm', '-rf', 'x'] },
+    ]);
+    expect(nested('env -i -S"rm -rf" ./build')).toEqual([
+      { via: 'env -S', words: ['rm', '-rf', './build'], at: 'rm -rf" ./build', written: ['rm', '-rf', './build'] },
+    ]);
+    expect(nested("env -u HOME --split-string='sudo reboot'").map((c) => c.words)).toEqual([['sudo', 'reboot'], ['reboot']]);
+    expect(nested("env -iS 'shred f'").map((c) => c.words)).toEqual([['shred', 'f']]);
+    // Quotes, escapes, `${VAR}`, `#` and operators are env's own syntax, not the shell's; a text built at run time is unknown.
+    expect(nested("env -S 'echo a; rm -rf /'")).toEqual([]);
+    expect(nested('env -S "$CMD" x')).toEqual([]);
+    expect(nested("env FOO=1 -S 'rm -rf x'")).toEqual([]);
+  });
+
   it('reads scripts inside scripts, to a depth', () => {
     expect(nested(`bash -c "sh -c 'rm -rf x'"`).map((c) => [c.via, c.at])).toEqual([
       ['bash -c', "sh -c 'rm -rf x'"],
