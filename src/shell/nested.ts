@@ -14,8 +14,9 @@ import { WRAPPERS } from './wrappers.js';
 
 /**
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
- * `zsh`…), `eval '…'`, `su -c '…'`, a `trap '…' EXIT` action, a here-document
- * or here-string fed to a shell. Each is parsed as the script it is, so that `rm -rf` in
+ * `zsh`…), `eval '…'`, `su -c '…'`, `watch '…'`, `flock FILE -c '…'`, a
+ * `trap '…' EXIT` action, a here-document or here-string fed to a shell.
+ * Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
  *
@@ -148,6 +149,8 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     return sourcesOf(action ? [wordText(action, text)] : [], 'trap');
   }
   if (base === 'env') return splitString(command, text);
+  if (base === 'watch') return watchCommand(command, text);
+  if (base === 'flock') return flockCommand(command, text);
   if (base === 'su' || base === 'runuser') {
     const i = command.args.findIndex((arg) => arg.value === '-c' || arg.value === '--command');
     const script = i === -1 ? undefined : command.args[i + 1];
@@ -228,6 +231,43 @@ function splitString(command: ShellCommand, text: string): Source[] {
     return [{ text: string.text + rest.text, at: [...string.at, ...rest.at], after: [...string.after, ...rest.after], via: 'env -S' }];
   }
   return [];
+}
+
+/** The index of the first operand: getopt stops at the first word that is not an option, or after `--`. */
+function firstOperand(args: readonly ShellWord[], withValue: readonly string[]): number | undefined {
+  let i = 0;
+  while (i < args.length) {
+    const value = args[i]!.value;
+    if (value === undefined) return undefined;
+    if (value === '--') return i + 1;
+    if (!value.startsWith('-') || value === '-') break;
+    i += takesNextWord(value, withValue) ? 2 : 1;
+  }
+  return i;
+}
+
+/**
+ * `watch 'rm -rf x'`: watch joins its command's words with spaces and runs
+ * them with `sh -c`, unless `-x` (`--exec`) runs the words as they are.
+ */
+function watchCommand(command: ShellCommand, text: string): Source[] {
+  const args = command.args;
+  const first = firstOperand(args, WRAPPERS.watch!.optionsWithValue);
+  if (first === undefined || first >= args.length) return [];
+  if (args.slice(0, first).some((a) => /^-[bcegptw]*x|^--ex(?:ec?)?$/.test(a.value!))) return [];
+  const pieces = args.slice(first).map((arg) => wordText(arg, text));
+  if (pieces.some((p) => p === undefined)) return [];
+  return [joined(pieces as Piece[], 'watch')];
+}
+
+/** `flock [options] FILE -c COMMAND` runs COMMAND with the shell's `-c`; `-c` must follow the file, with one word after it. */
+function flockCommand(command: ShellCommand, text: string): Source[] {
+  const args = command.args;
+  const file = firstOperand(args, WRAPPERS.flock!.optionsWithValue);
+  if (file === undefined) return [];
+  const flag = args[file + 1]?.value;
+  if ((flag !== '-c' && flag !== '--command') || args.length !== file + 3) return [];
+  return sourcesOf([wordText(args[file + 2]!, text)], 'flock -c');
 }
 
 function sourcesOf(pieces: readonly (Piece | undefined)[], via: string): Source[] {

@@ -45,6 +45,6 @@ export const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?:
   busybox: { optionsWithValue: [] },
   coproc: { optionsWithValue: [] },
   watch: { optionsWithValue: ['-n', '--interval', '-q', '--equexit'] },
-  flock: { optionsWithValue: ['-w', '--timeout', '-E', '--conflict-exit-code'], positional: 1 },
+  flock: { optionsWithValue: ['-w', '--timeout', '--wait', '-E', '--conflict-exit-code'], positional: 1 },
   sshpass: { optionsWithValue: ['-p', '-f', '-d', '-P'] },
 };

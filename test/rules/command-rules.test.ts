@@ -75,6 +75,8 @@ ruleTester(commandRmRf, {
     { name: 'named by a variable set once', code: 'RM="rm -rf"\n$RM "$DIR"', errors: [{ line: 2, column: 1, endColumn: 11 }] },
     { name: 'as a coprocess', code: 'coproc rm -rf z', errors: [{ line: 1, column: 8 }] },
     { name: 'behind watch', code: 'watch -n 1 rm -rf z', errors: [{ line: 1, column: 12 }] },
+    { name: 'in the text watch runs with sh -c', code: "watch -n 5 'rm -rf z'", errors: [{ line: 1, column: 13, endColumn: 21 }] },
+    { name: "in flock's -c command", code: "flock /tmp/lock -c 'rm -rf z'", errors: [{ line: 1, column: 21, endColumn: 29 }] },
     { name: 'behind flock and its lock file', code: 'flock -w 5 /tmp/lock rm -rf z', errors: [{ line: 1, column: 22 }] },
     { name: "in a trap's action", code: "D=$(mktemp -d)\ntrap 'rm -rf ~/w' EXIT", errors: [{ line: 2, column: 7, endColumn: 17 }] },
     { name: 'named by ANSI-C escapes', code: "$'\\x72m' -rf z", errors: [{ line: 1, column: 1, endColumn: 15 }] },

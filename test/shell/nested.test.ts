@@ -87,6 +87,26 @@ describe('scripts inside a script', () => {
     expect(nested("env FOO=1 -S 'rm -rf x'")).toEqual([]);
   });
 
+  it("reads watch's command, which it runs with sh -c, and flock's -c command", () => {
+    expect(nested("watch 'rm -rf x'")).toEqual([{ via: 'watch', words: ['rm', '-rf', 'x'], at: 'rm -rf x', written: ['rm', '-rf', 'x'] }]);
+    // watch joins its words with spaces: `;` in a quoted word is an operator to sh.
+    expect(nested("watch -n 1 df -h ';' shred f").map((c) => c.words)).toEqual([
+      ['df', '-h'],
+      ['shred', 'f'],
+    ]);
+    // Unquoted words are the hook's own command already; with -x (--exec) watch runs the words as they are.
+    expect(nested('watch -n 1 rm -rf z')).toEqual([]);
+    expect(nested("watch -x 'rm -rf x'")).toEqual([]);
+    expect(nested("watch --exec 'rm -rf x'")).toEqual([]);
+    expect(nested("flock -w 5 /tmp/lock -c 'rm -rf x'")).toEqual([
+      { via: 'flock -c', words: ['rm', '-rf', 'x'], at: 'rm -rf x', written: ['rm', '-rf', 'x'] },
+    ]);
+    expect(nested("flock -n /tmp/lock --command 'shred f'").map((c) => c.words)).toEqual([['shred', 'f']]);
+    // `-c` must follow the file, with exactly one word after it; otherwise flock runs nothing or a command `-c`… does not exist.
+    expect(nested("flock /tmp/lock -c 'rm -rf x' y")).toEqual([]);
+    expect(nested("flock /tmp/lock echo -c 'rm -rf x'")).toEqual([]);
+  });
+
   it('reads scripts inside scripts, to a depth', () => {
     expect(nested(`bash -c "sh -c 'rm -rf x'"`).map((c) => [c.via, c.at])).toEqual([
       ['bash -c', "sh -c 'rm -rf x'"],
