@@ -2,6 +2,7 @@ import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
 import type { PlainCommand } from '../../src/shell/commands.js';
+import { nestedRedirects } from '../../src/shell/nested.js';
 
 interface Options {
   /** Hosts a hook may reach with `curl`/`wget` (e.g. `localhost`); every URL of the call must be on the list. */
@@ -67,11 +68,16 @@ export default defineRule<Options>({
       }
       context.report({ messageId: 'tool', data: { tool }, range: context.range(command.start, command.end) });
     }
-    for (const redirect of nodesOfType(context.tree.rootNode, ['file_redirect'])) {
+    const redirects = nodesOfType(context.tree.rootNode, ['file_redirect']).flatMap((redirect) => {
       const destination = redirect.childForFieldName('destination');
-      const path = destination?.text.replace(/^["']|["']$/g, '');
-      if (destination && path && /^\/dev\/(tcp|udp)\//.test(path)) {
-        context.report({ messageId: 'devTcp', data: { path }, range: context.range(destination.startIndex, destination.endIndex) });
+      return destination ? [{ text: destination.text, start: destination.startIndex, end: destination.endIndex }] : [];
+    });
+    // `bash -c 'echo x > /dev/tcp/h/80'`: the inner shell opens the connection.
+    redirects.push(...nestedRedirects(context.tree, context.commands, context.hook.text));
+    for (const destination of redirects) {
+      const path = destination.text.replace(/^["']|["']$/g, '');
+      if (/^\/dev\/(tcp|udp)\//.test(path)) {
+        context.report({ messageId: 'devTcp', data: { path }, range: context.range(destination.start, destination.end) });
       }
     }
   },

