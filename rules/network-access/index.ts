@@ -1,7 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
-import type { PlainCommand } from '../../src/shell/commands.js';
+import { takesNextWord, type PlainCommand } from '../../src/shell/commands.js';
 import { nestedRedirects } from '../../src/shell/nested.js';
 
 interface Options {
@@ -33,6 +33,32 @@ const NETWORK_TOOLS = new Set([
   'host',
 ]);
 const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'aria2c']);
+/**
+ * Options of curl and wget that take a value: `local` ones a file, a header,
+ * data or a number, never a host (`curl -o out.json localhost/x`); `other` ones
+ * one that can send the call elsewhere (a proxy, a URL, a config or input
+ * file, wget's `-e`), whose value counts as a host.
+ */
+const VALUE_OPTIONS: Record<string, { local: readonly string[]; other: readonly string[] }> = {
+  curl: {
+    local: [
+      ...['-A', '-b', '-c', '-C', '-d', '-D', '-e', '-E', '-F', '-H', '-m', '-o', '-r', '-T', '-u', '-U', '-w', '-X', '-y', '-Y', '-z'],
+      ...['--user-agent', '--cookie', '--cookie-jar', '--continue-at', '--data', '--data-binary', '--data-raw', '--data-urlencode'],
+      ...['--json', '--dump-header', '--referer', '--cert', '--form', '--header', '--max-time', '--connect-timeout', '--output'],
+      ...['--range', '--upload-file', '--user', '--proxy-user', '--write-out', '--request', '--speed-time', '--speed-limit'],
+      ...['--time-cond', '--retry'],
+    ],
+    other: ['-K', '-P', '-Q', '-t', '-x', '--config', '--ftp-port', '--quote', '--telnet-option', '--proxy', '--preproxy', '--url'],
+  },
+  wget: {
+    local: [
+      ...['-o', '-a', '-O', '-t', '-T', '-w', '-Q', '-P', '-U', '-l', '-A', '-R', '-D', '-I', '-X'],
+      ...['--output-file', '--append-output', '--output-document', '--tries', '--timeout', '--wait', '--quota', '--directory-prefix'],
+      ...['--user-agent', '--level', '--accept', '--reject', '--domains', '--include-directories', '--exclude-directories'],
+    ],
+    other: ['-e', '-i', '-B', '--execute', '--input-file', '--base'],
+  },
+};
 /** `rsync user@host:path`, `rsync host::module`, `rsync rsync://…` — a remote side. */
 const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
 
@@ -71,7 +97,7 @@ export default defineRule<Options>({
         tool = 'openssl s_client';
       } else if (NETWORK_TOOLS.has(tool)) {
         if ((tool === 'nc' || tool === 'ncat' || tool === 'netcat') && listens(command)) continue;
-        if (URL_TOOLS.has(tool) && allowed.size > 0 && onlyAllowedHosts(command, allowed)) continue;
+        if (URL_TOOLS.has(tool) && allowed.size > 0 && onlyAllowedHosts(command, tool, allowed)) continue;
       } else if (tool !== 'rsync' || !positionalArgs(command).some((a) => a.value !== undefined && REMOTE_RSYNC.test(a.value))) {
         continue;
       }
@@ -96,8 +122,36 @@ function listens(command: PlainCommand): boolean {
   return command.args.some((a) => a.value === '--listen' || (a.value !== undefined && /^-[A-Za-z]*l/.test(a.value)));
 }
 
-function onlyAllowedHosts(command: PlainCommand, allowed: Set<string>): boolean {
-  const hosts = command.args.flatMap((a) => {
+function onlyAllowedHosts(command: PlainCommand, tool: string, allowed: Set<string>): boolean {
+  const options = VALUE_OPTIONS[tool];
+  const hosts = options ? callHosts(command, options) : urlHosts(command);
+  return hosts !== undefined && hosts.length > 0 && hosts.every((h) => allowed.has(h));
+}
+
+/**
+ * The hosts curl or wget reaches: each word that is not an option or a local
+ * option's value is a URL, with or without a scheme (`curl localhost evil.example/x`
+ * fetches both). Undefined when a word's value is known only at run time.
+ */
+function callHosts(command: PlainCommand, options: { local: readonly string[]; other: readonly string[] }): string[] | undefined {
+  const all = [...options.local, ...options.other];
+  const hosts: string[] = [];
+  const args = command.args;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === undefined) return undefined;
+    if (value.startsWith('-') && value.length > 1) {
+      // Skipped when the next word is a local option's value, not another's (`--proxy`, or `-x` first in `-xo`).
+      if (takesNextWord(value, all) && !takesNextWord(value, options.other)) i++;
+      continue;
+    }
+    hosts.push(/^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^/?#\s@]*@)?(\[[^\]]*\]|[^/:?#\s]*)/i.exec(value)![1]!.toLowerCase());
+  }
+  return hosts;
+}
+
+function urlHosts(command: PlainCommand): string[] {
+  return command.args.flatMap((a) => {
     // URLs only: `-o out.json` or a header is not a host.
     const match =
       a.value === undefined
@@ -105,5 +159,4 @@ function onlyAllowedHosts(command: PlainCommand, allowed: Set<string>): boolean 
         : /^(?:[a-z][a-z0-9+.-]*:\/\/([^/?#\s@]+@)?([^/:?#\s]+)|(localhost|\d{1,3}(?:\.\d{1,3}){3}))(?::\d+)?(?:[/?#]|$)/i.exec(a.value);
     return match ? [(match[2] ?? match[3])!.toLowerCase()] : [];
   });
-  return hosts.length > 0 && hosts.every((h) => allowed.has(h));
 }

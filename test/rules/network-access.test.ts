@@ -11,6 +11,11 @@ ruleTester(rule, {
     "bash -c 'echo ok > /dev/null'",
     { name: 'command -v only looks curl up', code: 'if command -v curl >/dev/null 2>&1; then echo has-curl; fi' },
     { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
+    {
+      name: 'allowed hosts without a scheme, after options and their values',
+      code: "curl -sS -o out.json -H 'Accept: application/json' localhost:3000/health\nwget -qO- -T 2 127.0.0.1:8080/x",
+      options: { allowedHosts: ['localhost', '127.0.0.1'] },
+    },
     { name: 'openssl without s_client', code: 'openssl sha256 -r out.tar' },
   ],
   reject: [
@@ -48,6 +53,28 @@ ruleTester(rule, {
       name: 'after the tree-sitter misparse of a 3-stage pipeline',
       code: 'a | b | c\ncurl -s http://h/x && y',
       errors: [{ line: 2, column: 1, endColumn: 19 }],
+    },
+    {
+      name: 'a host without a scheme, which curl reads as a URL',
+      code: 'curl localhost evil.example/x',
+      options: { allowedHosts: ['localhost'] },
+      errors: [{ line: 1, column: 1 }],
+    },
+    {
+      name: 'an allowed URL through a proxy that is not, or after a config file',
+      code: 'curl -x evil.example:8080 http://localhost/\ncurl --proxy evil.example http://localhost/\ncurl -Ko evil.example http://localhost/',
+      options: { allowedHosts: ['localhost'] },
+      errors: [
+        { line: 1, column: 1 },
+        { line: 2, column: 1 },
+        { line: 3, column: 1 },
+      ],
+    },
+    {
+      name: 'an allowed URL and a URL built at run time',
+      code: 'wget http://localhost/a "$URL"',
+      options: { allowedHosts: ['localhost'] },
+      errors: [{ line: 1, column: 1 }],
     },
     {
       name: 'a DNS lookup (a query can carry data out)',
