@@ -14,8 +14,11 @@ export interface CommandPattern {
   commands: string[];
   /** Every group must be present; a group is satisfied by any of its flags (`r` matches `-rf`, `--force` matches itself and `--forc`). */
   flags?: string[][];
-  /** A regular expression (case-insensitive) one argument, here-document or here-string must match. */
-  argument?: string;
+  /**
+   * A regular expression (case-insensitive) one argument, here-document or
+   * here-string must match; a list of them, each (`["^push$", "^\\+."]`: a push of a `+` refspec).
+   */
+  argument?: string | string[];
   messageId: string;
   severity?: Severity;
 }
@@ -96,9 +99,11 @@ export function matchesPattern(command: PlainCommand, pattern: CommandPattern): 
   if (!nameMatches) return false;
   if (pattern.flags && !pattern.flags.every((group) => group.some((flag) => hasFlag(command, flag)))) return false;
   if (pattern.argument !== undefined) {
-    const expression = new RegExp(pattern.argument, 'i');
     const texts = [...command.args.map((arg) => arg.value ?? arg.text), ...command.heredocs];
-    if (!texts.some((text) => expression.test(text))) return false;
+    for (const argument of [pattern.argument].flat()) {
+      const expression = new RegExp(argument, 'i');
+      if (!texts.some((text) => expression.test(text))) return false;
+    }
   }
   return true;
 }

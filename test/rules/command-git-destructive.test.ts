@@ -8,10 +8,18 @@ ruleTester(rule, {
     'git clean -n',
     'git commit -m "reset --hard"',
     'git push origin main',
+    'git push origin +',
+    'git commit -m "+main"',
   ],
   reject: [
     { code: 'git push --force origin main', errors: [{ messageId: 'pushForce', severity: 'warning', line: 1, column: 1, endColumn: 29 }] },
     { code: 'git push -f', errors: [{ messageId: 'pushForce', line: 1, column: 1 }] },
+    {
+      name: 'a + refspec forces that ref',
+      code: 'git push origin +main',
+      errors: [{ messageId: 'pushForceRefspec', line: 1, column: 1, endColumn: 22 }],
+    },
+    { code: 'git push origin main +HEAD:refs/heads/release', errors: [{ messageId: 'pushForceRefspec', line: 1, column: 1 }] },
     { code: 'git -C repo reset --hard HEAD', errors: [{ messageId: 'resetHard', line: 1, column: 1 }] },
     { code: 'git clean -fdx', errors: [{ messageId: 'cleanForce', line: 1, column: 1 }] },
   ],
