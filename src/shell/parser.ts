@@ -51,6 +51,20 @@ export function parseShell(parser: TSParser, text: string, old?: Tree): Tree {
   return tree;
 }
 
+/** Every ERROR or MISSING node in document order, the outermost of nested ones. */
+export function syntaxErrors(root: SyntaxNode): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
+  const visit = (node: SyntaxNode): void => {
+    if (node.type === 'ERROR' || node.isMissing) {
+      found.push(node);
+      return;
+    }
+    if (node.hasError) for (const child of node.children) if (child) visit(child);
+  };
+  visit(root);
+  return found;
+}
+
 /** The first ERROR or MISSING node in document order, if any. */
 export function firstSyntaxError(root: SyntaxNode): SyntaxNode | undefined {
   if (!root.hasError) return undefined;
