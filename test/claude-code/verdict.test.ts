@@ -229,3 +229,12 @@ describe('WorktreeCreate: a command hook answers with the path it prints (§5.2)
     expect(worktree('/tmp/wt/x', 1).decision).toBe('block');
   });
 });
+
+describe('exit 2 still reads valid JSON on stdout (§5.1)', () => {
+  it('continue: false stops Claude after an exit-2 block, with its stopReason', () => {
+    const stdout = JSON.stringify({ continue: false, stopReason: 'halt the session' });
+    const v = interpretHandler('PreToolUse', outcome({ exitCode: 2, stderr: 'refused', stdout }));
+    expect(v).toMatchObject({ decision: 'deny', reason: 'refused', stop: { reason: 'halt the session' } });
+    expect(mergeVerdicts('PreToolUse', [v])).toMatchObject({ blocked: true, continue: false, stopReason: 'halt the session' });
+  });
+});
