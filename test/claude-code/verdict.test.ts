@@ -237,4 +237,12 @@ describe('exit 2 still reads valid JSON on stdout (§5.1)', () => {
     expect(v).toMatchObject({ decision: 'deny', reason: 'refused', stop: { reason: 'halt the session' } });
     expect(mergeVerdicts('PreToolUse', [v])).toMatchObject({ blocked: true, continue: false, stopReason: 'halt the session' });
   });
+
+  it("the JSON's blocking reason, not stderr, is the reason, and the clause says so", () => {
+    const stdout = JSON.stringify({ decision: 'block', reason: 'from the JSON' });
+    const v = interpretHandler('Stop', outcome({ exitCode: 2, stderr: 'from stderr', stdout }));
+    expect(v.reason).toBe('from the JSON');
+    expect(v.why).not.toMatch(/stderr as the reason/);
+    expect(v.why).toMatch(/JSON/);
+  });
 });

@@ -170,7 +170,7 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
       jsonApplied: Boolean(checked?.valid),
       // Valid JSON is still read on exit 2 (§5.1): its `continue: false` stops Claude too.
       ...(checked?.valid && checked.stop ? { stop: checked.stop } : {}),
-      why: `it exited 2, which ${decision === 'deny' ? 'denies the call' : 'blocks'} with stderr as the reason`,
+      why: `it exited 2, which ${decision === 'deny' ? 'denies the call' : 'blocks'} with ${jsonReason !== undefined ? "its JSON's reason" : 'stderr as the reason'}`,
       ...base,
     };
   }
