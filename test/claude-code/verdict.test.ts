@@ -246,3 +246,14 @@ describe('exit 2 still reads valid JSON on stdout (§5.1)', () => {
     expect(v.why).toMatch(/JSON/);
   });
 });
+
+describe('hostile stdout JSON', () => {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  it('a deeply nested value in a typed field is reported invalid, not a crash', () => {
+    for (const key of ['decision', 'hookSpecificOutput', 'continue']) {
+      const v = interpretHandler('Stop', outcome({ stdout: `{"${key}":${deep}}` }));
+      expect(v).toMatchObject({ status: 'non-blocking-error', decision: 'none', jsonApplied: false });
+      expect(ids(v)).toContain('invalid-value');
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   UNIVERSAL_OUTPUT_FIELDS,
 } from './contract.js';
 import type { Decision } from './verdict.js';
+import { stringifyJson } from '../../text/control-chars.js';
 
 /**
  * A handler's JSON output checked against Claude Code's output schema
@@ -278,7 +279,8 @@ function checkTypes(
 }
 
 function show(value: unknown): string {
-  // JSON.stringify gives undefined for undefined, whatever its declared type says.
-  const text = value === undefined ? 'undefined' : JSON.stringify(value);
+  // JSON.stringify gives undefined for undefined, whatever its declared type says. stringifyJson cuts
+  // what a hook nested too deep for JSON.stringify's recursion, and escapes the controls it leaves raw.
+  const text = value === undefined ? 'undefined' : stringifyJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
