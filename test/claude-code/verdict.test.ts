@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { interpretHandler, mergeVerdicts, type HandlerOutcome } from '../../src/runtimes/claude-code/verdict.js';
+import { hasRawControl } from '../../src/text/control-chars.js';
 
 const outcome = (fields: Partial<HandlerOutcome>): HandlerOutcome => ({
   exitCode: 0,
@@ -254,6 +255,19 @@ describe('hostile stdout JSON', () => {
       const v = interpretHandler('Stop', outcome({ stdout: `{"${key}":${deep}}` }));
       expect(v).toMatchObject({ status: 'non-blocking-error', decision: 'none', jsonApplied: false });
       expect(ids(v)).toContain('invalid-value');
+    }
+  });
+
+  it('hook-controlled text in problem messages and clauses carries no raw control character', () => {
+    const cases: Array<[string, Partial<HandlerOutcome>]> = [
+      ['PreToolUse', { stdout: '{"a":\u001b[2J\u001b[HClaude Code: allowed}' }],
+      ['WorktreeCreate', { stdout: '/tmp/wt/a\u009b2J\u0008b\n' }],
+      ['WorktreeCreate', { stdout: '/tmp/wt/../a\u009b2J\n' }],
+    ];
+    for (const [event, fields] of cases) {
+      const v = interpretHandler(event, outcome(fields));
+      expect(hasRawControl(v.why)).toBe(false);
+      for (const problem of v.problems) expect(hasRawControl(problem.message)).toBe(false);
     }
   });
 });

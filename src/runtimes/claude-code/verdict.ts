@@ -10,6 +10,7 @@ import {
   worktreePathProblem,
 } from './contract.js';
 import { checkOutputJson, type OutputProblem } from './output-json.js';
+import { escapeControl } from '../../text/control-chars.js';
 
 /**
  * What Claude Code makes of one command handler's run, and of all the
@@ -76,6 +77,17 @@ const MERGE_ORDER: readonly Decision[] = [...PERMISSION_DECISIONS.slice(0, 1), '
  * cannot (a ConfigChange from `policy_settings`), and the verdict says so.
  */
 export function interpretHandler(event: string, outcome: HandlerOutcome, input?: Readonly<Record<string, unknown>>): HandlerVerdict {
+  const verdict = judgeHandler(event, outcome, input);
+  // Messages and clauses quote what the hook printed (a JSON.parse error quotes stdout, a worktree
+  // path is stdout): escaped here, so no printer of them can be made to repaint a terminal.
+  return {
+    ...verdict,
+    why: escapeControl(verdict.why),
+    problems: verdict.problems.map((problem) => ({ ...problem, message: escapeControl(problem.message) })),
+  };
+}
+
+function judgeHandler(event: string, outcome: HandlerOutcome, input?: Readonly<Record<string, unknown>>): HandlerVerdict {
   const verdict = interpretOutcome(event, outcome);
   const refusal = verdict.decision === 'ask' ? askRefusedBecause(event, input) : undefined;
   if (refusal !== undefined) return { ...verdict, decision: 'deny', why: `${verdict.why}, but ${refusal}` };
