@@ -270,4 +270,13 @@ describe('hostile stdout JSON', () => {
       for (const problem of v.problems) expect(hasRawControl(problem.message)).toBe(false);
     }
   });
+
+  it('stdout that starts with { but is not one JSON object is a hook error, not plain text (§9, v2.1.248)', () => {
+    for (const stdout of ['{"decision":"block","reason":"x"}\n{"decision":"block"}\n', '{"a":1}\ndone\n', '{ not json']) {
+      const v = interpretHandler('Stop', outcome({ stdout }));
+      expect(v).toMatchObject({ status: 'non-blocking-error', decision: 'none' });
+      expect(v.why).not.toMatch(/plain text/);
+      expect(ids(v)).toContain('invalid-json');
+    }
+  });
 });
