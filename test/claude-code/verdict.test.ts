@@ -279,4 +279,13 @@ describe('hostile stdout JSON', () => {
       expect(ids(v)).toContain('invalid-json');
     }
   });
+
+  it('stdout cut at the output cap: the clause does not claim there was no output or plain text', () => {
+    // 2 MB of blank lines, then a block: this tool keeps only the blanks.
+    const v = interpretHandler('Stop', outcome({ stdout: '\n'.repeat(1024), stdoutBytesCut: 2_000_000 }));
+    expect(v.decision).toBe('none');
+    expect(v.why).not.toMatch(/without output|plain text/);
+    expect(v.why).toMatch(/first 1024 of 2000000 bytes/);
+    expect(ids(v)).toContain('output-cut');
+  });
 });

@@ -215,13 +215,16 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
   if (exit === 0) {
     // Since v2.1.248 stdout that starts with `{` but does not parse is a hook error, not plain text (§9).
     const unparsable = !parsed && problems.some((problem) => problem.id === 'invalid-json');
+    const kept = Buffer.byteLength(outcome.stdout);
     const why = parsed
       ? 'its JSON is invalid, a non-blocking error'
-      : unparsable
-        ? 'its stdout starts with `{` but is not one JSON object, a non-blocking error'
-        : outcome.stdout.trim() === ''
-          ? 'it exited 0 without output, which makes no decision'
-          : 'it exited 0 with plain text, which makes no decision';
+      : outcome.stdoutBytesCut !== undefined
+        ? `the first ${kept} of ${outcome.stdoutBytesCut} bytes of its stdout (this tool's output cap) decide nothing; Claude Code reads them all`
+        : unparsable
+          ? 'its stdout starts with `{` but is not one JSON object, a non-blocking error'
+          : outcome.stdout.trim() === ''
+            ? 'it exited 0 without output, which makes no decision'
+            : 'it exited 0 with plain text, which makes no decision';
     return { status: parsed || unparsable ? 'non-blocking-error' : 'success', decision: 'none', jsonApplied: false, why, ...base };
   }
 
