@@ -191,6 +191,7 @@ export async function runClaudeCodeEvent(
           timeoutSeconds,
           ...(result.error ? { startError: result.error } : {}),
           ...(handler.async || handler.asyncRewake ? { async: true } : {}),
+          ...(handler.asyncRewake ? { asyncRewake: true } : {}),
           ...(result.stdoutBytes > Buffer.byteLength(result.stdout) ? { stdoutBytesCut: result.stdoutBytes } : {}),
         },
         input,

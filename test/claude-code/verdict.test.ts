@@ -288,4 +288,12 @@ describe('hostile stdout JSON', () => {
     expect(v.why).toMatch(/first 1024 of 2000000 bytes/);
     expect(ids(v)).toContain('output-cut');
   });
+
+  it('asyncRewake exit 2 wakes Claude with stderr (or stdout), blocking nothing (§2.4, §3.6)', () => {
+    const v = interpretHandler('PostToolUse', outcome({ exitCode: 2, stderr: 'lint failed', async: true, asyncRewake: true }));
+    expect(v).toMatchObject({ decision: 'none', status: 'success' });
+    expect(v.why).toMatch(/wakes Claude/);
+    const plain = interpretHandler('PostToolUse', outcome({ exitCode: 2, stderr: 'lint failed', async: true }));
+    expect(plain.why).not.toMatch(/wakes Claude/);
+  });
 });

@@ -40,6 +40,8 @@ export interface HandlerOutcome {
   startError?: string;
   /** `async: true`: Claude Code does not wait for it, and its decision fields have no effect (§3.6). */
   async?: boolean;
+  /** `asyncRewake: true` (implies `async`): its exit 2 wakes Claude with stderr, or stdout if stderr is empty (§2.4). */
+  asyncRewake?: boolean;
   /** Bytes the handler wrote to stdout when the executor kept fewer of them (its output cap). */
   stdoutBytesCut?: number;
 }
@@ -150,11 +152,14 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
         severity: 'warning',
         message: 'Unexpected decision from an async handler: Claude Code does not wait for it, so decision fields have no effect.',
       });
+    const rewake = outcome.asyncRewake && exit === 2;
     return {
-      status: exit === 0 ? 'success' : 'non-blocking-error',
+      status: exit === 0 || rewake ? 'success' : 'non-blocking-error',
       decision: 'none',
       jsonApplied: false,
-      why: 'it runs async, so it cannot decide',
+      why: rewake
+        ? `it runs async, so it cannot decide; its exit 2 wakes Claude with its ${outcome.stderr.trim() ? 'stderr' : 'stdout'} as a system reminder`
+        : 'it runs async, so it cannot decide',
       ...base,
     };
   }
