@@ -296,4 +296,12 @@ describe('hostile stdout JSON', () => {
     const plain = interpretHandler('PostToolUse', outcome({ exitCode: 2, stderr: 'lint failed', async: true }));
     expect(plain.why).not.toMatch(/wakes Claude/);
   });
+
+  it('exit 2 on Elicitation ignores hookSpecificOutput rather than rejecting the JSON (§5.1)', () => {
+    const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'Elicitation', action: 'maybe' }, systemMessage: 'x' });
+    const v = interpretHandler('Elicitation', outcome({ exitCode: 2, stderr: 'no', stdout }));
+    expect(v).toMatchObject({ decision: 'block', status: 'blocking-error', reason: 'no' });
+    expect(ids(v)).not.toContain('invalid-value');
+    expect(ids(v)).toContain('ignored-on-exit-2');
+  });
 });

@@ -141,8 +141,8 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
     });
   if (event === PATH_OUTPUT_EVENT && outcome.exitCode === 0 && !outcome.async) return worktreeVerdict(outcome.stdout, problems);
   const parsed = parseStdout(outcome.stdout, problems);
-  const checked = parsed ? checkOutputJson(event, parsed, problems) : undefined;
   const exit = outcome.exitCode;
+  const checked = parsed ? checkOutputJson(event, readOnExit(event, exit, parsed, problems), problems) : undefined;
   const base = { ...(parsed ? { json: parsed } : {}), problems };
 
   if (outcome.async) {
@@ -269,6 +269,19 @@ function interpretOutcome(event: string, outcome: HandlerOutcome): HandlerVerdic
     why: `the handler ${code}; only exit 2 or a ${event === 'PreToolUse' ? 'deny' : 'block'} decision blocks`,
     ...base,
   };
+}
+
+/** Exit 2 still reads the JSON, but not `hookSpecificOutput` on Elicitation and ElicitationResult (§5.1). */
+function readOnExit(event: string, exit: number | null, json: Record<string, unknown>, problems: OutputProblem[]): Record<string, unknown> {
+  if (exit !== 2 || (event !== 'Elicitation' && event !== 'ElicitationResult') || !('hookSpecificOutput' in json)) return json;
+  problems.push({
+    id: 'ignored-on-exit-2',
+    severity: 'warning',
+    path: ['hookSpecificOutput'],
+    message: `Unexpected \`hookSpecificOutput\` with exit 2 on ${event}: Claude Code ignores it there; exit 2 alone decides.`,
+  });
+  const { hookSpecificOutput: _ignored, ...rest } = json;
+  return rest;
 }
 
 /** Stdout is JSON only if its first non-blank character is `{` (§5.1); anything else is text. */
