@@ -336,7 +336,8 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
   const problems = results[1]?.diagnostics ?? [];
   if (problems.length) {
     lines.push('', `Output problems in ${json.target}:`);
-    for (const d of problems) lines.push(`  ${json.target}:${d.line}:${d.column}  ${d.severity}  ${d.message}  (${d.ruleId})`);
+    for (const d of problems)
+      lines.push(`  ${json.target}:${d.line}:${d.column}  ${d.severity}  ${escapeControl(d.message)}  (${d.ruleId})`);
   }
   lines.push('', `${json.passed} passed, ${json.failed} failed  (${json.file} → ${json.target})`);
   io.stdout(`${lines.join('\n')}\n`);

@@ -192,7 +192,7 @@ const MARK: Record<Decision, string> = { deny: 'DENY ', block: 'BLOCK', defer: '
 
 export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
   const out: string[] = [];
-  const tool = typeof json.input.tool_name === 'string' ? ` ${json.input.tool_name}` : '';
+  const tool = typeof json.input.tool_name === 'string' ? ` ${escapeControl(json.input.tool_name)}` : '';
   const toolInput = json.input.tool_input !== undefined ? ` ${escapeControl(stringifyJson(json.input.tool_input))}` : '';
   const value = !tool && json.matcherValue !== null ? ` (${escapeControl(json.matcherValue)})` : '';
   out.push(`${json.event}${tool}${value}${toolInput.length > 120 ? `${toolInput.slice(0, 120)}…` : toolInput}  —  ${json.target}`);
@@ -246,7 +246,9 @@ export function formatClaudeCodeRunHuman(json: ClaudeCodeRunJson): string {
     out.push('');
     out.push('Problems:');
     for (const problem of json.problems)
-      out.push(`  ${problem.file}:${problem.line}:${problem.column}  ${problem.severity}  ${problem.message}  (${problem.ruleId})`);
+      out.push(
+        `  ${problem.file}:${problem.line}:${problem.column}  ${problem.severity}  ${escapeControl(problem.message)}  (${problem.ruleId})`,
+      );
   }
   if (json.sandbox) {
     const s = json.sandbox;
