@@ -331,7 +331,7 @@ async function report(io: CliIO, format: Format, results: LintResult[], json: Te
   const paint = color ? await (await import('../reporters/types.js')).chalkPainter() : undefined;
   const verdict = (passed: boolean): string => (passed ? 'PASS' : (paint?.redBold('FAIL') ?? 'FAIL'));
   const lines = json.cases.map(
-    (r) => `${verdict(r.passed)}  ${escapeControl(r.name)}  ${r.passed ? '' : `${json.file}:${r.line}  `}${r.message}`,
+    (r) => `${verdict(r.passed)}  ${escapeControl(r.name)}  ${r.passed ? '' : `${json.file}:${r.line}  `}${escapeControl(r.message)}`,
   );
   const problems = results[1]?.diagnostics ?? [];
   if (problems.length) {

@@ -200,3 +200,19 @@ describe('test FILE.yaml: invalid tables', () => {
       expect(out).toContain(word);
   });
 });
+
+describe.skipIf(sandboxMissing)('test FILE.yaml: hostile text in a failed case', () => {
+  it('prints a failed case whose clause quotes a matcher with C1 and bidi controls escaped', async () => {
+    const dir = project('hostile-matcher', {
+      'project/.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Edit\u009b2J\u202e', hooks: [{ type: 'command', command: 'exit 2' }] }] },
+      }),
+      'cases.yaml':
+        'target: project/.claude/settings.json\ncases:\n  - name: blocks\n    event: PreToolUse\n    tool: Bash\n    toolInput: { command: "ls" }\n    blocked: true\n',
+    });
+    const { out } = await cli(['test', 'cases.yaml'], dir);
+    expect(out).toMatch(/FAIL/);
+    expect(out).toContain('\\x9b');
+    expect(out).not.toMatch(/[\u0080-\u009f\u202e]/);
+  });
+});
