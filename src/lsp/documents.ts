@@ -9,7 +9,13 @@ export function uriToPath(uri: string): string {
       // fall through
     }
   }
-  return decodeURIComponent(uri.replace(/^[a-z][a-z0-9+.-]*:/i, '')) || 'untitled.md';
+  const path = uri.replace(/^[a-z][a-z0-9+.-]*:/i, '');
+  try {
+    return decodeURIComponent(path) || 'untitled.md';
+  } catch {
+    // A malformed escape (`%ZZ`): the path as written still names the document.
+    return path || 'untitled.md';
+  }
 }
 
 /**
