@@ -123,7 +123,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     state.analyzerTimer = undefined;
     state.timer = later(() => {
       state.timer = undefined;
-      void validate(uri, withAnalyzers);
+      lintInBackground(uri, withAnalyzers);
     }, delay);
   };
 
@@ -206,9 +206,22 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       state.analyzerTimer?.cancel();
       state.analyzerTimer = later(() => {
         state.analyzerTimer = undefined;
-        void validate(uri, true);
+        lintInBackground(uri, true);
       }, pauseMs);
     }
+  };
+
+  /**
+   * A lint started from a timer: what it throws outside its own guard (a
+   * client that sent a document without text) is logged, never left to end
+   * the process as an unhandled rejection.
+   */
+  const lintInBackground = (uri: string, withAnalyzers: boolean): void => {
+    validate(uri, withAnalyzers).catch((error: unknown) => {
+      connection.console.error(
+        `validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+    });
   };
 
   documents.onDidOpen((event) => {

@@ -72,4 +72,12 @@ describe('language server: hostile input', () => {
       expect(codes(await server.diagnosticsFor(uri))).toContain('command-rm-rf');
     }
   });
+
+  it('keeps serving after a didOpen without text', async () => {
+    const server = await serve();
+    for (const [n, text] of [null, undefined, 42, { a: 1 }].entries()) await server.open(`file:///w/.claude/agents/${n}.md`, text);
+    const uri = 'file:///w/.claude/agents/after.md';
+    await server.open(uri, PROFILE);
+    expect(codes(await server.diagnosticsFor(uri))).toContain('command-rm-rf');
+  });
 });
