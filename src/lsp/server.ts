@@ -82,8 +82,10 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
         const bom = before.charCodeAt(0) === 0xfeff ? 1 : 0;
         let span: Change | undefined;
         if ('range' in change) {
-          const start = document.offsetAt(change.range.start);
-          span = { start, oldEnd: document.offsetAt(change.range.end), newEnd: start + change.text.length };
+          // A backwards range is applied forwards (TextDocument.update does so).
+          const [from, to] = [document.offsetAt(change.range.start), document.offsetAt(change.range.end)];
+          const start = Math.min(from, to);
+          span = { start, oldEnd: Math.max(from, to), newEnd: start + change.text.length };
         } else {
           span = changeBetween(before, change.text);
         }

@@ -182,4 +182,20 @@ describe('language server analyzers', () => {
     expect(server.calls).toEqual(['echo one', 'sudo two']);
     server.client.dispose();
   });
+
+  it('moves the carried findings through an edit whose range ends before it starts', async () => {
+    const server = await serve({ pauseMs: 60_000 });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
+    });
+    await server.next();
+    // The editor applies a backwards range as the same range forwards: here, the two lines `name` and `description` go.
+    await server.send(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: URI, version: 2 },
+      contentChanges: [{ range: { start: { line: 3, character: 0 }, end: { line: 1, character: 0 } }, text: '' }],
+    });
+    const quick = await server.next();
+    expect(fake(quick)?.range).toEqual({ start: { line: 3, character: 4 }, end: { line: 3, character: 8 } });
+    server.client.dispose();
+  });
 });
