@@ -59,6 +59,9 @@ interface DocumentState extends PublishedFindings {
   /** What the editor changed since, in offsets of the text without BOM, each with the version it made. */
   edits: { version: number; change: Change }[];
   openPending?: boolean;
+  /** An analyzer run is under way (at most one a document), and whether another was asked for meanwhile. */
+  analyzing?: boolean;
+  analyzeAgain?: boolean;
   /** The last run's hook trees and script-rule findings, reused for the hooks an edit left alone. */
   session: LintSession;
 }
@@ -204,13 +207,20 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     state.diagnostics = diagnostics;
     state.bom = text.charCodeAt(0) === 0xfeff;
     await connection.sendDiagnostics({ uri, version, diagnostics: diagnostics.map((d) => toEditor(d, uri, state.bom)) });
-    if (deferred && documents.get(uri)?.version === version && !state.timer) {
-      state.analyzerTimer?.cancel();
-      state.analyzerTimer = later(() => {
-        state.analyzerTimer = undefined;
-        lintInBackground(uri, true);
-      }, pauseMs);
+    if (deferred && documents.get(uri)?.version === version && !state.timer) requestAnalyzers(uri, state, pauseMs);
+  };
+
+  /** Runs the analyzers after `delay`, or once the run under way is done. */
+  const requestAnalyzers = (uri: string, state: DocumentState, delay: number): void => {
+    if (state.analyzing) {
+      state.analyzeAgain = true;
+      return;
     }
+    state.analyzerTimer?.cancel();
+    state.analyzerTimer = later(() => {
+      state.analyzerTimer = undefined;
+      lintInBackground(uri, true);
+    }, delay);
   };
 
   /**
@@ -219,11 +229,26 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
    * the process as an unhandled rejection.
    */
   const lintInBackground = (uri: string, withAnalyzers: boolean): void => {
-    validate(uri, withAnalyzers).catch((error: unknown) => {
-      connection.console.error(
-        `validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-    });
+    // One analyzer run at a time for a document: ShellCheck may take seconds, and a run started at each
+    // pause in the typing piled processes up. One asked for meanwhile is a quick run now, the analyzers after.
+    const state = states.get(uri);
+    const analyze = withAnalyzers && state !== undefined && !state.analyzing;
+    if (withAnalyzers && !analyze && state) state.analyzeAgain = true;
+    if (analyze) state.analyzing = true;
+    validate(uri, analyze)
+      .catch((error: unknown) => {
+        connection.console.error(
+          `validate-agent-hooks: cannot lint ${uri}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+      })
+      .finally(() => {
+        if (!analyze) return;
+        state.analyzing = false;
+        if (!state.analyzeAgain) return;
+        state.analyzeAgain = false;
+        // While the typing goes on, the quick run after it asks again.
+        if (states.get(uri) === state && !state.timer) requestAnalyzers(uri, state, 0);
+      });
   };
 
   documents.onDidOpen((event) => {

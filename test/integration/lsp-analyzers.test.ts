@@ -28,10 +28,13 @@ async function serve(options: { pauseMs: number; analyzeMs?: number }) {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const calls: string[] = [];
+  const running = { now: 0, most: 0 };
   const analyzer: BatchAnalyzer = {
     async analyze(hooks) {
       calls.push(hooks.map((h) => h.hook.text.trim()).join('|'));
+      running.most = Math.max(running.most, ++running.now);
       if (options.analyzeMs) await new Promise((resolve) => setTimeout(resolve, options.analyzeMs));
+      running.now--;
       return hooks.map((h) => {
         // A finding on the script's first word, with a fix that rewrites it.
         const word = /^\S+/.exec(h.hook.text)![0];
@@ -71,7 +74,7 @@ async function serve(options: { pauseMs: number; analyzeMs?: number }) {
       });
     return queue.shift()!;
   };
-  return { calls, next, queue, send: client.sendNotification.bind(client), client };
+  return { calls, running, next, queue, send: client.sendNotification.bind(client), client };
 }
 
 const URI = 'file:///w/.claude/agents/a.md';
@@ -196,6 +199,28 @@ describe('language server analyzers', () => {
     });
     const quick = await server.next();
     expect(fake(quick)?.range).toEqual({ start: { line: 3, character: 4 }, end: { line: 3, character: 8 } });
+    server.client.dispose();
+  });
+
+  it('runs the analyzer once at a time for a document, and last on its last text', async () => {
+    const server = await serve({ pauseMs: 10, analyzeMs: 300 });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('w1 x') },
+    });
+    // Pauses longer than the debounce and the analyzer pause, shorter than an analyzer run.
+    for (let version = 2; version <= 6; version++) {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await server.send(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: URI, version },
+        contentChanges: [{ text: text(`w${version} x`) }],
+      });
+    }
+    for (;;) {
+      const published = await server.next();
+      if (published.version === 6 && fake(published)?.message === 'fake on w6') break;
+    }
+    expect(server.running.most).toBe(1);
+    expect(server.calls.at(-1)).toBe('w6 x');
     server.client.dispose();
   });
 });
