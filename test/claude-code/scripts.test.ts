@@ -40,4 +40,12 @@ describe('the scripts a hook command runs', () => {
     expect(references('node', { args: ['${CLAUDE_PLUGIN_ROOT}/s/a.js', '--x'] }, '/plug/hooks/hooks.json')[0]![1]).toBe('/plug/s/a.js');
     expect(references('./bin/tool', { args: ['./not-a-script'] })).toEqual([['./bin/tool', '/p/bin/tool', '']]);
   });
+
+  it('reads a carriage return, a no-break space or a line separator as part of a word, as bash does', () => {
+    // A CRLF command runs `guard.sh\r`, which does not exist: the classic failure, reported as a missing script.
+    expect(references('./.claude/hooks/guard.sh\r\n')).toEqual([['./.claude/hooks/guard.sh\r', '/p/.claude/hooks/guard.sh\r', '']]);
+    for (const space of ['\u00a0', '\u2028', '\v', '\f', '\ufeff']) {
+      expect(references(`echo a${space}b && ./x.sh`)).toEqual([['./x.sh', '/p/x.sh', '']]);
+    }
+  });
 });

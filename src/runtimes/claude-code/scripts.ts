@@ -153,7 +153,9 @@ export function shellCommands(text: string): Word[][] {
     }
     const start = i;
     let value = '';
-    while (i < text.length && !/[\s;&|(){}]/.test(text[i]!)) {
+    // As in bash, a carriage return or a no-break space is part of a word. The word ends only at what the
+    // loop above skips or splits at, so it takes at least one character.
+    while (i < text.length && !/[ \t\n;&|(){}]/.test(text[i]!)) {
       const ch = text[i]!;
       if (ch === "'" || ch === '"') {
         const part = quotedPart(text, i);
