@@ -203,11 +203,13 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       }
     }
     // A newer edit is on its way; its own run publishes (and uses what the analyzers just found, carried).
-    if (documents.get(uri)?.version !== version) return;
+    // A document closed and opened again is another object, maybe at the same version: this run is not about it.
+    const current = (): boolean => documents.get(uri) === document && document.version === version;
+    if (!current()) return;
     state.diagnostics = diagnostics;
     state.bom = text.charCodeAt(0) === 0xfeff;
     await connection.sendDiagnostics({ uri, version, diagnostics: diagnostics.map((d) => toEditor(d, uri, state.bom)) });
-    if (deferred && documents.get(uri)?.version === version && !state.timer) requestAnalyzers(uri, state, pauseMs);
+    if (deferred && current() && !state.timer) requestAnalyzers(uri, state, pauseMs);
   };
 
   /** Runs the analyzers after `delay`, or once the run under way is done. */

@@ -6,6 +6,7 @@ import {
   createProtocolConnection,
   type CodeAction,
   DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
   InitializedNotification,
@@ -221,6 +222,27 @@ describe('language server analyzers', () => {
     }
     expect(server.running.most).toBe(1);
     expect(server.calls.at(-1)).toBe('w6 x');
+    server.client.dispose();
+  });
+
+  it('never publishes a run on a closed document over the document opened again in its place', async () => {
+    const server = await serve({ pauseMs: 60_000, analyzeMs: 300 });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: text('echo one') },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed while the analyzer runs, and opened again with the same version and no hooks.
+    await server.send(DidCloseTextDocumentNotification.type, { textDocument: { uri: URI } });
+    await server.send(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri: URI, languageId: 'markdown', version: 1, text: '---\nname: a\ndescription: b\n---\n' },
+    });
+    // The cleared findings of the close, then the reopened document's.
+    expect((await server.next()).diagnostics).toEqual([]);
+    expect((await server.next()).diagnostics).toEqual([]);
+    // Past the end of the first run: nothing else is published.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(server.queue).toEqual([]);
+    expect(server.calls).toEqual(['echo one']);
     server.client.dispose();
   });
 });
