@@ -1,3 +1,4 @@
+import { everyCommand } from '../../src/engine/command-rule.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import type { PlainCommand, PlainWord, ShellCommand } from '../../src/shell/commands.js';
@@ -43,8 +44,7 @@ export default defineRule({
       'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
   },
   checkScript(context) {
-    const nested = nestedCommands(context.tree, context.commands, context.hook.text);
-    const all: PlainCommand[] = nested.length ? [...context.commands, ...nested] : context.commands;
+    const all = everyCommand(context);
     const check = (command: PlainCommand, inTree: ShellCommand | undefined): void => {
       const base = commandBase(command);
       if (!SIGNALLERS.has(base ?? '')) return;
@@ -83,7 +83,7 @@ export default defineRule({
     };
     for (const command of context.commands) check(command, command);
     // A command in text handed to a shell (`bash -c 'pkill node'`) is read by its words alone: it has no node in the hook's tree.
-    for (const command of nested) check(command, undefined);
+    for (const command of nestedCommands(context.tree, context.commands, context.hook.text)) check(command, undefined);
   },
 });
 

@@ -258,7 +258,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
       break;
     }
     if (value.startsWith('-') && value.length > 1) {
-      if (spec.lookupOptions && new RegExp(`^-[A-Za-z]*[${spec.lookupOptions}]`).test(value)) return [];
+      if (spec.lookupOptions?.test(value)) return [];
       index += takesNextWord(value, spec.optionsWithValue) ? 2 : 1;
       continue;
     }

@@ -94,7 +94,13 @@ function nested(
       all,
       redirects,
     );
-    // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read.
+    // `eval "$(curl …)"`: the substitution's commands are the hook's own, already read. Most hooks hand
+    // no text to a shell: then there is nothing to tell apart from the hook's own commands and redirects.
+    if (all.length === 0 && redirects.length === 0) {
+      result = { commands: [], redirects: [] };
+      found.set(tree, result);
+      return result;
+    }
     const keyOf = (c: PlainCommand): string => `${c.start}:${c.end}:${c.name.value ?? '\u0000'}`;
     const seen = new Set(commands.map(keyOf));
     const seenRedirects = new Set(

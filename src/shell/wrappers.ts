@@ -3,7 +3,7 @@
  * `sudo --user root rm` find `rm` and not `root`. A long option whose value is
  * optional (`xargs --replace[=R]`) takes it only after `=` and is not listed.
  */
-export const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number; lookupOptions?: string }> = {
+export const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?: number; lookupOptions?: RegExp }> = {
   sudo: {
     optionsWithValue: [
       ...['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-R', '-T'],
@@ -31,7 +31,7 @@ export const WRAPPERS: Record<string, { optionsWithValue: string[]; positional?:
   ionice: { optionsWithValue: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata', '--pid', '--pgid', '--uid'] },
   timeout: { optionsWithValue: ['-k', '-s', '--kill-after', '--signal'], positional: 1 },
   stdbuf: { optionsWithValue: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  command: { optionsWithValue: [], lookupOptions: 'vV' }, // `command -v curl` prints how `curl` is found, and runs nothing.
+  command: { optionsWithValue: [], lookupOptions: /^-[A-Za-z]*[vV]/ }, // `command -v curl` prints how `curl` is found, and runs nothing.
   builtin: { optionsWithValue: [] },
   exec: { optionsWithValue: ['-a'] },
   xargs: {
