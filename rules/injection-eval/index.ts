@@ -1,5 +1,6 @@
-import { defineRule } from '../../src/engine/rule.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import { defineRule, type AnalysedHook } from '../../src/engine/rule.js';
+import type { PlainWord, ShellCommand } from '../../src/shell/commands.js';
+import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
 import { commandBase, nodesOfType, SHELLS, shellScriptArgument } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -35,16 +36,21 @@ export default defineRule({
       'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
   },
   checkScript(context) {
+    const reported: { start: number; end: number }[] = [];
+    const report = (messageId: string, word: PlainWord, data: Record<string, string> = {}): void => {
+      reported.push(word);
+      context.report({ messageId, data, range: context.range(word.start, word.end) });
+    };
     for (const command of context.commands) {
       const base = commandBase(command);
       if (base === 'eval') {
         const expanded = command.args.find((arg) => hasExpansion(arg.node));
-        if (expanded) context.report({ messageId: 'eval', range: context.range(expanded.start, expanded.end) });
+        if (expanded) report('eval', expanded);
         continue;
       }
       const script = shellScriptArgument(command);
       if (script && hasExpansion(script.node)) {
-        context.report({ messageId: 'shellC', data: { shell: base! }, range: context.range(script.start, script.end) });
+        report('shellC', script, { shell: base! });
         continue;
       }
       if (script && command.wrappedBy === 'xargs') {
@@ -55,8 +61,8 @@ export default defineRule({
         continue;
       }
       if (base === 'source' || base === '.') {
-        const substitution = command.args[0]?.node;
-        if (substitution?.type === 'process_substitution' && generatesData(substitution)) {
+        const substitution = generatedSource(command);
+        if (substitution) {
           const inner = nodesOfType(substitution, ['command'])[0];
           context.report({
             messageId: 'source',
@@ -71,8 +77,39 @@ export default defineRule({
         if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
       }
     }
+    // `bash -c 'eval "$1"'`, `sh -c "bash -c \"\$X\""`: the same re-parsing inside text handed to a shell,
+    // unless the text itself was reported above (`bash -c "eval $X"`: one finding, not two).
+    for (const { messageId, word, data } of nestedReparsing(context))
+      if (!reported.some((r) => r.start <= word.start && word.end <= r.end)) report(messageId, word, data);
   },
 });
+
+/** `eval` and `bash -c` of an expanded word in the scripts a hook hands to a shell. */
+function* nestedReparsing(
+  hook: Pick<AnalysedHook, 'tree' | 'commands' | 'hook'>,
+): Generator<{ messageId: string; word: PlainWord; data: Record<string, string> }> {
+  for (const command of nestedCommands(hook.tree, hook.commands, hook.hook.text)) {
+    const base = commandBase(command);
+    if (base === 'eval') {
+      const word = command.args.find(expanded);
+      if (word) yield { messageId: 'eval', word, data: {} };
+      continue;
+    }
+    const script = shellScriptArgument(command);
+    if (script && expanded(script)) yield { messageId: 'shellC', word: script, data: { shell: base! } };
+  }
+}
+
+/** A word of a nested script whose value depends on an expansion (its text is the inner script's own). */
+function expanded(word: PlainWord): boolean {
+  return word.value === undefined && /[$`]/.test(word.text);
+}
+
+/** The process substitution `source <(…)` runs, when it generates data. */
+function generatedSource(command: ShellCommand): SyntaxNode | undefined {
+  const substitution = command.args[0]?.node;
+  return substitution?.type === 'process_substitution' && generatesData(substitution) ? substitution : undefined;
+}
 
 function generatesData(substitution: SyntaxNode): boolean {
   if (hasExpansion(substitution.namedChildren.find((c) => c !== null) ?? substitution)) return true;

@@ -291,7 +291,7 @@ export function wordTemplate(node: SyntaxNode, placeholder = '\u0000'): { text: 
 export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
 
 /** The script argument of `bash -c SCRIPT` (also `-ec`, `-lc`, `-o pipefail -c`), if any. */
-export function shellScriptArgument(command: ShellCommand): ShellWord | undefined {
+export function shellScriptArgument<C extends PlainCommand>(command: C): C['args'][number] | undefined {
   const base = commandBase(command);
   if (!base || !SHELLS.has(base)) return undefined;
   for (let i = 0; i < command.args.length; i++) {

@@ -10,13 +10,15 @@ import {
 } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
-import { slice, textOf, wordText, type Piece } from './script-text.js';
+import { joinPieces, slice, wordText, type Piece } from './script-text.js';
+import { pipedText, stdinText } from './stdin-text.js';
 import { WRAPPERS } from './wrappers.js';
 
 /**
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
  * `zsh`…), `eval '…'`, `su -c '…'`, `watch '…'`, `flock FILE -c '…'`, a
- * `trap '…' EXIT` action, a here-document or here-string fed to a shell.
+ * `trap '…' EXIT` action, a here-document or here-string fed to a shell,
+ * text `echo`, `printf` or `cat` pipes into a shell (`echo '…' | sh`).
  * Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
@@ -197,7 +199,7 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
   if (base === 'eval') {
     const pieces = command.args.map((arg) => wordText(arg, text));
     if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
-    return [joined(pieces as Piece[], 'eval')];
+    return [{ ...joinPieces(pieces as Piece[]), via: 'eval' }];
   }
   if (base === 'trap') {
     // `trap 'rm -rf "$D"' EXIT` runs its first word at the signal; `trap - EXIT`, `trap -p` and `trap EXIT` run nothing.
@@ -218,10 +220,11 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
   if (script) return sourcesOf([wordText(script, text)], `${base} -c`);
   // A shell with no script argument reads its script from stdin.
   if (command.args.some((arg) => arg.value === undefined || !arg.value.startsWith('-'))) return [];
-  return sourcesOf(
-    stdinOf(command).map((node) => textOf(node, node.startIndex, node.endIndex, text)),
-    `a here-document fed to ${base}`,
-  );
+  const piped = pipedText(command, text, commands);
+  return [
+    ...sourcesOf(stdinText(command, text), `a here-document fed to ${base}`),
+    ...(piped ? sourcesOf(piped.pieces, `${piped.writer} piped into ${base}`) : []),
+  ];
 }
 
 /** Words the shell splits and runs as they are: no quote, expansion, glob or operator to read differently as a script. */
@@ -314,7 +317,7 @@ function watchCommand(command: ShellCommand, text: string): Source[] {
   if (args.slice(0, first).some((a) => /^-[bcegptw]*x|^--ex(?:ec?)?$/.test(a.value!))) return [];
   const pieces = args.slice(first).map((arg) => wordText(arg, text));
   if (pieces.some((p) => p === undefined)) return [];
-  return [joined(pieces as Piece[], 'watch')];
+  return [{ ...joinPieces(pieces as Piece[]), via: 'watch' }];
 }
 
 /** `flock [options] FILE -c COMMAND` runs COMMAND with the shell's `-c`; `-c` must follow the file, with one word after it. */
@@ -329,38 +332,4 @@ function flockCommand(command: ShellCommand, text: string): Source[] {
 
 function sourcesOf(pieces: readonly (Piece | undefined)[], via: string): Source[] {
   return pieces.filter((p): p is Piece => p !== undefined && p.text.trim() !== '').map((p) => ({ ...p, via }));
-}
-
-/** `eval a b` runs `a b`: its words joined by spaces. */
-function joined(pieces: readonly Piece[], via: string): Source {
-  const text: string[] = [];
-  const at: number[] = [];
-  const after: number[] = [];
-  pieces.forEach((piece, i) => {
-    if (i > 0) {
-      // The joining space is written nowhere: it stands at the end of the word before it.
-      text.push(' ');
-      at.push(after[after.length - 1]!);
-      after.push(after[after.length - 1]!);
-    }
-    text.push(piece.text);
-    at.push(...piece.at);
-    after.push(...piece.after);
-  });
-  return { text: text.join(''), at, after, via };
-}
-
-/** The here-documents and here-strings of the command's statement. */
-function stdinOf(command: ShellCommand): SyntaxNode[] {
-  let node: SyntaxNode | null = command.name.node;
-  while (node && node.type !== 'command') node = node.parent;
-  if (!node) return [];
-  const owners = node.parent?.type === 'redirected_statement' ? [node, node.parent] : [node];
-  const inputs: SyntaxNode[] = [];
-  for (const owner of owners)
-    for (const child of owner.namedChildren) {
-      if (child?.type === 'herestring_redirect' && child.lastNamedChild) inputs.push(child.lastNamedChild);
-      if (child?.type === 'heredoc_redirect') for (const part of child.namedChildren) if (part?.type === 'heredoc_body') inputs.push(part);
-    }
-  return inputs;
 }

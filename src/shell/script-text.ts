@@ -74,3 +74,21 @@ function unescaped(text: string, start: number, end: number, escapes: string | u
   }
   return { text: chars.join(''), at, after };
 }
+
+/** `eval a b` runs `a b`: the words joined by spaces (or by `separator`), which stand where the word before them ends. */
+export function joinPieces(pieces: readonly Piece[], separator = ' '): Piece {
+  const text: string[] = [];
+  const at: number[] = [];
+  const after: number[] = [];
+  pieces.forEach((piece, i) => {
+    if (i > 0 && separator !== '') {
+      text.push(separator);
+      at.push(after[after.length - 1]!);
+      after.push(after[after.length - 1]!);
+    }
+    text.push(piece.text);
+    at.push(...piece.at);
+    after.push(...piece.after);
+  });
+  return { text: text.join(''), at, after };
+}

@@ -14,6 +14,9 @@ ruleTester(rule, {
     'printf "%s" "$TASK" | grep -q foo',
     'find . -name "*.yml" | xargs -I {} echo {}',
     "timeout 3 bash -c 'redis-cli ping'",
+    // Text handed to a shell that evaluates only what is written in it.
+    'bash -c \'eval "set -- a b"; echo "$1"\' _ x',
+    'sudo sh -c \'bash -c "ls -la"\'',
   ],
   reject: [
     {
@@ -52,6 +55,29 @@ ruleTester(rule, {
       name: 'zsh -c inside $(...)',
       code: 'OUT=$(zsh -c "echo ${SIGNAL_DATA}")',
       errors: [{ messageId: 'shellC', line: 1, column: 14, endColumn: 35 }],
+    },
+    {
+      name: 'eval of an argument inside text handed to a shell',
+      code: 'bash -c \'eval "$1"\' _ "$TASK"',
+      errors: [{ messageId: 'eval', line: 1, column: 15, endColumn: 19 }],
+    },
+    {
+      name: 'bash -c with an expanded script, two levels down, at its place in the hook',
+      code: 'timeout 5 sh -c "cd /w && bash -c \\"run \\$CMD\\""',
+      errors: [{ messageId: 'shellC', line: 1, column: 35, endColumn: 48, message: /`bash -c`/ }],
+    },
+    {
+      name: 'eval inside text piped into a shell',
+      code: 'printf \'eval "$X"\\n\' | sh',
+      errors: [
+        { messageId: 'pipeText', line: 1, column: 1 },
+        { messageId: 'eval', line: 1, column: 14, endColumn: 18 },
+      ],
+    },
+    {
+      name: 'one finding when the outer text is already expanded',
+      code: 'bash -c "eval $TASK"',
+      errors: [{ messageId: 'shellC', line: 1, column: 9, endColumn: 21 }],
     },
     {
       name: 'source <(...) with an expansion',

@@ -72,6 +72,40 @@ describe('scripts inside a script', () => {
     expect(nested('bash ./setup.sh <<EOF\nrm -rf /\nEOF\n')).toEqual([]);
   });
 
+  it('reads text piped into a shell by echo, printf or cat, when the text is written in the hook', () => {
+    expect(nested("echo 'rm -rf /tmp/x' | sh")).toEqual([
+      { via: 'echo piped into sh', words: ['rm', '-rf', '/tmp/x'], at: 'rm -rf /tmp/x', written: ['rm', '-rf', '/tmp/x'] },
+    ]);
+    // echo joins its words with spaces; its options are not text; a shell behind sudo reads the pipe too.
+    expect(nested('echo -n rm "-rf /srv" | sudo bash -s')).toEqual([
+      { via: 'echo piped into bash', words: ['rm', '-rf', '/srv'], at: 'rm "-rf /srv', written: ['rm', '-rf', '/srv'] },
+    ]);
+    // printf's escapes map each character back to its place; `%%` is a percent sign.
+    const script = "printf 'cd /w\\nshred -u f\\n' | bash";
+    expect(nested(script)).toEqual([
+      { via: 'printf piped into bash', words: ['cd', '/w'], at: 'cd /w', written: ['cd', '/w'] },
+      { via: 'printf piped into bash', words: ['shred', '-u', 'f'], at: 'shred -u f', written: ['shred', '-u', 'f'] },
+    ]);
+    expect(nested("printf '%s\\n' 'rm -rf a' 'mkfs /dev/sdb' | sh").map((c) => [c.words, c.at])).toEqual([
+      [['rm', '-rf', 'a'], 'rm -rf a'],
+      [['mkfs', '/dev/sdb'], 'mkfs /dev/sdb'],
+    ]);
+    expect(nested("cat <<'EOF' | sh\nrm -rf q\nEOF\n")).toEqual([
+      { via: 'cat piped into sh', words: ['rm', '-rf', 'q'], at: 'rm -rf q', written: ['rm', '-rf', 'q'] },
+    ]);
+    expect(nested("cat <<< 'reboot' | sh 2>&1").map((c) => c.words)).toEqual([['reboot']]);
+    // Not read: text built at run time, escapes echo reads differently in bash and dash, other printf formats,
+    // a writer that is not the stage just before the shell, a cat of files, a shell that runs a file.
+    expect(nested('echo "$CMD" | sh')).toEqual([]);
+    expect(nested("echo 'rm\\tx' | sh")).toEqual([]);
+    expect(nested("printf '%d' 5 | sh")).toEqual([]);
+    expect(nested("printf 'rm %s' x | sh")).toEqual([]);
+    expect(nested("echo 'rm -rf x' | tee log | sh")).toEqual([]);
+    expect(nested('cat cmds.txt | sh')).toEqual([]);
+    expect(nested("echo 'rm -rf x' | sh ./run.sh")).toEqual([]);
+    expect(nested("echo 'rm -rf x' | grep rm")).toEqual([]);
+  });
+
   it("reads env -S's string of plain words, which env splits as the shell does, then its other arguments", () => {
     expect(nested("env -S 'rm -rf x'")).toEqual([
       { via: 'env -S', words: ['rm', '-rf', 'x'], at: 'rm -rf x', written: ['rm', '-rf', 'x'] },
