@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { CodeActionKind, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../diagnostics.js';
@@ -6,6 +7,7 @@ import { lintInputs, type BatchAnalyzer } from '../engine/lint.js';
 import type { Rule } from '../engine/rule.js';
 import { LintSession } from '../engine/session.js';
 import { UNUSED_SUPPRESSION_RULE } from '../engine/suppressions.js';
+import { Limiter } from '../limiter.js';
 import { LSP_SOURCE } from '../reporters/lsp.js';
 import { toolVersion } from '../version.js';
 import { carryDiagnostics, changeBetween, type Change } from './carry.js';
@@ -30,16 +32,21 @@ export interface LanguageServerOptions {
   debounceMs?: number;
   /** Further quiet time after that lint before the analyzers run again (default 400 ms). */
   analyzerPauseMs?: number;
+  /** Analyzer runs at once across all documents (default: one per core); the others wait their turn. */
+  maxAnalyzerRuns?: number;
 }
 
 /** Marks the analyzers' findings; the engine copies diagnostics with spreads, which keep symbol keys. */
 const FROM_ANALYZER = Symbol('validate-agent-hooks.fromAnalyzer');
 
-function tagged(analyzer: BatchAnalyzer): BatchAnalyzer {
+/** The analyzer, its findings marked, run when `slots` has room. */
+function tagged(analyzer: BatchAnalyzer, slots: Limiter): BatchAnalyzer {
   return {
     ...analyzer,
-    analyze: async (hooks, options) =>
-      (await analyzer.analyze(hooks, options)).map((found) => found.map((d) => Object.assign(d, { [FROM_ANALYZER]: true }))),
+    analyze: (hooks, options) =>
+      slots.run(async () =>
+        (await analyzer.analyze(hooks, options)).map((found) => found.map((d) => Object.assign(d, { [FROM_ANALYZER]: true }))),
+      ),
   };
 }
 
@@ -103,6 +110,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   });
   const debounceMs = options.debounceMs ?? 200;
   const pauseMs = options.analyzerPauseMs ?? 400;
+  // One analyzer run at a time a document is not enough: an editor opening a folder's profiles at once
+  // would start a ShellCheck for each of them together.
+  const analyzerSlots = new Limiter(Math.max(1, options.maxAnalyzerRuns ?? availableParallelism()));
   let rulesPromise: Promise<readonly Rule<unknown>[]> | undefined;
   const loadRules = (): Promise<readonly Rule<unknown>[]> =>
     (rulesPromise ??= options.rules ? Promise.resolve(options.rules) : import('../../rules/index.js').then((m) => m.rules));
@@ -156,7 +166,7 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
       try {
         const config = options.configFor ? await options.configFor(filePath) : defaultConfig();
         const available = options.analyzers ? options.analyzers(config, filePath) : [];
-        const analyzers = withAnalyzers ? available.map(tagged) : [];
+        const analyzers = withAnalyzers ? available.map((a) => tagged(a, analyzerSlots)) : [];
         const [result] = await lintInputs([{ filePath, text }], {
           rules: await loadRules(),
           config,

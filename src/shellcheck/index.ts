@@ -11,6 +11,7 @@ import type { HookScript } from '../hooks/types.js';
 import { probeKey, recalledProbe, rememberProbe, type ProbeCacheOptions } from '../cache/tool-probe.js';
 import { findExecutable } from '../executor/host.js';
 import { fileFix } from '../engine/script-fixes.js';
+import { Limiter } from '../limiter.js';
 import { holdDirectory, holdProcess, releaseDirectory } from './cleanup.js';
 
 /** The arguments every run uses; part of the cache key too. */
@@ -130,7 +131,7 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
   // At most `lanes` processes at once, in the order asked: a run of many
   // chunks keeps every core on ShellCheck without piling processes on them,
   // and the oldest chunk finishes first, so the next one can be read meanwhile.
-  const queue = new ProcessQueue(lanes);
+  const queue = new Limiter(lanes);
   return {
     lanes,
     async analyze(hooks, call) {
@@ -238,25 +239,6 @@ function isWritableDirectory(path: string): boolean {
 }
 
 /** Runs at most `size` tasks at a time, first come first served. */
-class ProcessQueue {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
-
 function splitEvenly<T>(items: T[], parts: number): T[][] {
   // Below a few scripts per process the start-up of another process costs more than it saves.
   const count = Math.max(1, Math.min(parts, Math.ceil(items.length / 8)));

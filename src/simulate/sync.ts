@@ -39,27 +39,6 @@ export async function waitWithThreshold(
   }
 }
 
-/** At most `limit` holders at once; `acquire` resolves to an idempotent release. */
-export class Limiter {
-  private active = 0;
-  private readonly queue: Array<() => void> = [];
-
-  constructor(private readonly limit: number) {}
-
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.queue.shift();
-      if (next) next();
-      else this.active--;
-    };
-  }
-}
-
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

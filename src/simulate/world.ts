@@ -10,10 +10,12 @@ import type { HookScript } from '../hooks/types.js';
 import { profileFromBytes } from '../profile/profile.js';
 import { runtimeEnvFor } from '../runtime/contract.js';
 import type { LineIndex } from '../text/line-index.js';
-import { Limiter, Signal, waitWithThreshold } from './sync.js';
+import { Limiter } from '../limiter.js';
+import { Signal, waitWithThreshold } from './sync.js';
 import type { AgentRecord, AgentRole, HookRunRecord, TimelineStep } from './trace.js';
 
-export { delay, Limiter, Signal, waitWithThreshold } from './sync.js';
+export { Limiter } from '../limiter.js';
+export { delay, Signal, waitWithThreshold } from './sync.js';
 
 /**
  * What every simulation shares: one executor session (one memory, one Redis,

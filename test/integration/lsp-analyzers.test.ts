@@ -25,7 +25,7 @@ import { startLanguageServer } from '../../src/lsp/server.js';
  * pause in the typing; meanwhile their last findings stay, moved with the
  * edits, with their quick fixes.
  */
-async function serve(options: { pauseMs: number; analyzeMs?: number }) {
+async function serve(options: { pauseMs: number; analyzeMs?: number; maxAnalyzerRuns?: number }) {
   const toServer = new PassThrough();
   const toClient = new PassThrough();
   const calls: string[] = [];
@@ -56,6 +56,7 @@ async function serve(options: { pauseMs: number; analyzeMs?: number }) {
     analyzers: () => [analyzer],
     analyzerPauseMs: options.pauseMs,
     debounceMs: 10,
+    ...(options.maxAnalyzerRuns ? { maxAnalyzerRuns: options.maxAnalyzerRuns } : {}),
   });
   const client = createProtocolConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
   const queue: PublishDiagnosticsParams[] = [];
@@ -222,6 +223,23 @@ describe('language server analyzers', () => {
     }
     expect(server.running.most).toBe(1);
     expect(server.calls.at(-1)).toBe('w6 x');
+    server.client.dispose();
+  });
+
+  it('runs at most maxAnalyzerRuns analyzers at once across documents opened together, and every one in turn', async () => {
+    const server = await serve({ pauseMs: 10, analyzeMs: 100, maxAnalyzerRuns: 2 });
+    const uris = Array.from({ length: 6 }, (_, i) => `file:///w/.claude/agents/d${i}.md`);
+    for (const [i, uri] of uris.entries())
+      await server.send(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'markdown', version: 1, text: text(`doc${i} x`) },
+      });
+    const done = new Set<string>();
+    while (done.size < uris.length) {
+      const published = await server.next();
+      if (fake(published)) done.add(published.uri);
+    }
+    expect(server.running.most).toBe(2);
+    expect([...server.calls].sort()).toEqual(uris.map((_, i) => `doc${i} x`).sort());
     server.client.dispose();
   });
 
