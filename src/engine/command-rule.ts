@@ -101,11 +101,20 @@ export function matchesPattern(command: PlainCommand, pattern: CommandPattern): 
   if (pattern.argument !== undefined) {
     const texts = [...command.args.map((arg) => arg.value ?? arg.text), ...command.heredocs];
     for (const argument of [pattern.argument].flat()) {
-      const expression = new RegExp(argument, 'i');
+      const expression = argumentExpression(argument);
       if (!texts.some((text) => expression.test(text))) return false;
     }
   }
   return true;
+}
+
+const expressions = new Map<string, RegExp>();
+
+/** A pattern's argument expression, compiled once (rules and `command-custom` patterns are few; each is tried on many commands). */
+function argumentExpression(source: string): RegExp {
+  let expression = expressions.get(source);
+  if (!expression) expressions.set(source, (expression = new RegExp(source, 'i')));
+  return expression;
 }
 
 function hasFlag(command: PlainCommand, flag: string): boolean {

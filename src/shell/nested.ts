@@ -287,8 +287,17 @@ function splitString(command: ShellCommand, text: string): Source[] {
     const from = word === args[i] ? skip : 0;
     const string = { text: piece.text.slice(from), at: piece.at.slice(from), after: piece.after.slice(from) };
     if (!PLAIN_WORDS.test(string.text.trim())) return [];
+    // `env -S '-i rm -rf x'`: the string's own options are env's again; read as `env -i rm -rf x`, written where the string starts.
+    const lead = string.text.trimStart().startsWith('-') ? 'env ' : '';
     const rest = slice(text, word.end, command.end);
-    return [{ text: string.text + rest.text, at: [...string.at, ...rest.at], after: [...string.after, ...rest.after], via: 'env -S' }];
+    return [
+      {
+        text: lead + string.text + rest.text,
+        at: [...Array.from(lead, () => word.start), ...string.at, ...rest.at],
+        after: [...Array.from(lead, () => word.start + 1), ...string.after, ...rest.after],
+        via: 'env -S',
+      },
+    ];
   }
   return [];
 }

@@ -1,3 +1,4 @@
+import { ansiCPiece } from './ansi-c.js';
 import type { ShellWord } from './commands.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -24,7 +25,7 @@ export function textOf(node: SyntaxNode, start: number, end: number, text: strin
     case 'raw_string':
       return slice(text, start + 1, end - 1);
     case 'ansi_c_string':
-      return text.slice(start, end).includes('\\') ? undefined : slice(text, start + 2, end - 1);
+      return ansiCPiece(text, start + 2, end - 1);
     case 'string':
       // `"$CMD"`: nothing but what is built at run time.
       if (!inWord && !node.namedChildren.some((child) => child?.type === 'string_content')) return undefined;

@@ -115,6 +115,11 @@ describe('scripts inside a script', () => {
     ]);
     expect(nested("env -u HOME --split-string='sudo reboot'").map((c) => c.words)).toEqual([['sudo', 'reboot'], ['reboot']]);
     expect(nested("env -iS 'shred f'").map((c) => c.words)).toEqual([['shred', 'f']]);
+    // The string's own options are env's: `env -S '-i rm -rf x'` runs `rm -rf x` in an empty environment.
+    expect(nested("env -S '-i rm -rf x'").map((c) => [c.words, c.at])).toEqual([
+      [['env', '-i', 'rm', '-rf', 'x'], "'-i rm -rf x"],
+      [['rm', '-rf', 'x'], 'rm -rf x'],
+    ]);
     // Quotes, escapes, `${VAR}`, `#` and operators are env's own syntax, not the shell's; a text built at run time is unknown.
     expect(nested("env -S 'echo a; rm -rf /'")).toEqual([]);
     expect(nested('env -S "$CMD" x')).toEqual([]);
@@ -169,6 +174,14 @@ describe('scripts inside a script', () => {
     expect(nested("X='echo a; rm -rf /'; $X")).toEqual([]);
     // Quoted, the value is one word: "rm -rf" is no command.
     expect(nested('RM="rm -rf"; "$RM" x')).toEqual([]);
+  });
+
+  it("reads $'…' text with its escapes decoded, each character at its escape", () => {
+    expect(nested("bash -c $'cd /w\\n\\x72m -rf \\'x y\\''")).toEqual([
+      { via: 'bash -c', words: ['cd', '/w'], at: 'cd /w', written: ['cd', '/w'] },
+      { via: 'bash -c', words: ['rm', '-rf', 'x y'], at: "\\x72m -rf \\'x y\\'", written: ['\\x72m', '-rf', "\\'x y\\'"] },
+    ]);
+    expect(nested("eval $'sudo\\treboot'").map((c) => c.words)).toEqual([['sudo', 'reboot'], ['reboot']]);
   });
 
   it('leaves what is built at run time, what does not parse, and what the hook already runs itself', () => {
