@@ -146,6 +146,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   try {
     await child.started;
   } catch (error) {
+    options.abortSignal?.removeEventListener('abort', stop);
     return emptyOutcome(`could not start ${options.request.command}: ${(error as Error).message}`, clock.now() - startedAt);
   }
   if (gateProblem) {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
@@ -74,6 +75,8 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   // The sandbox user must reach its own directories and sockets under here, and nothing else.
   await chmod(dir, 0o711);
   const aborter = new AbortController();
+  // Each run in flight listens to it, and removes its listener when it ends: a swarm's 24 agents are not a leak.
+  setMaxListeners(0, aborter.signal);
   let area: WritableArea | undefined;
   const release = holdSession({
     abort: () => aborter.abort(),

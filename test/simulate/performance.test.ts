@@ -78,8 +78,12 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: a 24-agent
         ].join('\n'),
       }),
     );
+    // Node's warnings go to the user's terminal: 24 runs in flight in one session must not raise one.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
     const started = performance.now();
-    const trace = await simulateSwarm(await swarm('slow', 'slow.md'));
+    const trace = await simulateSwarm(await swarm('slow', 'slow.md')).finally(() => process.off('warning', onWarning));
     console.log(
       `[simulate performance] 24 agents × a 3.5 s hook: ${Math.round(performance.now() - started)} ms; longest hook ${Math.round(
         Math.max(...trace.hookRuns.map((r) => r.durationMs)),
@@ -90,5 +94,6 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: a 24-agent
     expect(trace.hookRuns.filter((run) => run.failed)).toEqual([]);
     expect(trace.outcome).toBe('completed');
     expect(trace.findings).toEqual([]);
+    expect(warnings).toEqual([]);
   }, 300_000);
 });
