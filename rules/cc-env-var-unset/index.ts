@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { ENV_VARS, eventsOfHook, NEVER_SET_ENV } from '../../src/runtimes/claude-code/contract.js';
+import { ENV_VARS, eventsOfHook, NEVER_SET_ENV, NEVER_SET_ENV_PATTERN } from '../../src/runtimes/claude-code/contract.js';
 import { DEFAULT_OPERATORS, nodesOfType, variableUses } from '../../src/shell/analysis.js';
 
 const NEVER = new Set<string>(NEVER_SET_ENV);
@@ -53,7 +53,7 @@ export default defineRule({
       const name = use.name;
       if (reported.has(name) || assigned.has(name) || (use.operator !== undefined && DEFAULT_OPERATORS.has(use.operator))) continue;
       const range = context.range(use.node.startIndex, use.node.endIndex);
-      if (NEVER.has(name)) {
+      if (NEVER.has(name) || NEVER_SET_ENV_PATTERN.test(name)) {
         context.report({ messageId: 'neverSet', data: { name }, range });
       } else if (PLUGIN_ONLY.has(name) && !plugin && meta.callerEvents === undefined) {
         context.report({ messageId: 'pluginOnly', data: { name }, range });

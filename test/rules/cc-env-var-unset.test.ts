@@ -1,0 +1,58 @@
+// claude-code-templates (davila7/claude-code-templates, cli-tool/components/hooks) ships dozens of
+// hooks that read `$CLAUDE_TOOL_FILE_PATH`, and ChrisWiles/claude-code-showcase reads
+// `$CLAUDE_TOOL_INPUT_FILE_PATH`: Claude Code sets neither, so `[[ "$X" == *.py ]]` is never true and
+// the formatter never runs. Only the exact names of NEVER_SET_ENV were reported before.
+import rule from '../../rules/cc-env-var-unset/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+/** An agent profile whose PostToolUse handler runs `line` (on line 10, from column 13). */
+function postToolUse(line: string): string {
+  return [
+    '---',
+    'name: formatter',
+    'description: Formats what Claude edits.',
+    'hooks:',
+    '  PostToolUse:',
+    '    - matcher: Edit',
+    '      hooks:',
+    '        - type: command',
+    '          command: |',
+    `            ${line}`,
+    '---',
+    'Body.',
+    '',
+  ].join('\n');
+}
+
+ruleTester(rule, {
+  accept: [
+    { name: 'the documented project directory', profile: postToolUse('cd "$CLAUDE_PROJECT_DIR" && make fmt') },
+    {
+      name: 'a CLAUDE_TOOL_ name the script sets itself',
+      profile: postToolUse('CLAUDE_TOOL_FILE=$(jq -r .tool_input.file_path); black "$CLAUDE_TOOL_FILE"'),
+    },
+    {
+      name: 'a CLAUDE_TOOL_ name with a default',
+      profile: postToolUse('black "${CLAUDE_TOOL_FILE_PATH:-$(jq -r .tool_input.file_path)}"'),
+    },
+  ],
+  reject: [
+    {
+      name: 'CLAUDE_TOOL_FILE_PATH (claude-code-templates format-python-files)',
+      profile: postToolUse('if [[ "$CLAUDE_TOOL_FILE_PATH" == *.py ]]; then black "$CLAUDE_TOOL_FILE_PATH"; fi'),
+      errors: [
+        { messageId: 'neverSet', line: 10, column: 20, endColumn: 42, message: /`CLAUDE_TOOL_FILE_PATH`: Claude Code never sets it/ },
+      ],
+    },
+    {
+      name: 'CLAUDE_TOOL_INPUT_FILE_PATH (claude-code-showcase)',
+      profile: postToolUse('npx prettier --write "${CLAUDE_TOOL_INPUT_FILE_PATH}"'),
+      errors: [{ messageId: 'neverSet', line: 10, column: 35, endColumn: 65 }],
+    },
+    {
+      name: 'CLAUDE_TOOL_COMMAND',
+      profile: postToolUse('echo "$CLAUDE_TOOL_COMMAND" >> log.txt'),
+      errors: [{ messageId: 'neverSet', line: 10, column: 19, endColumn: 39 }],
+    },
+  ],
+});
