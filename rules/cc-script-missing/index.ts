@@ -3,16 +3,36 @@ import { relative } from 'node:path';
 import { defineRule } from '../../src/engine/rule.js';
 import { ScriptSourceMap } from '../../src/hooks/source-map.js';
 import { configScripts } from '../../src/runtimes/claude-code/config.js';
+import { eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import { eventSpec } from '../../src/runtimes/claude-code/events.js';
 import { scriptReferences } from '../../src/runtimes/claude-code/scripts.js';
 
-const BLOCKING_INTERPRETERS = new Set(['python', 'python3']);
+/**
+ * How an interpreter exits when its script is not there: Python, Perl and uv
+ * (`uv run x.py`: an error of uv's own) exit 2; node, bun, deno, tsx,
+ * ts-node, ruby and php exit 1; a shell, or the path run directly, 127.
+ */
+const MISSING_STATUS: Readonly<Record<string, number>> = {
+  python: 2,
+  python3: 2,
+  perl: 2,
+  uv: 2,
+  node: 1,
+  bun: 1,
+  deno: 1,
+  tsx: 1,
+  'ts-node': 1,
+  ruby: 1,
+  php: 1,
+};
 
 /**
  * A hook that runs a script by a path under the project (relative, or under
  * `$CLAUDE_PROJECT_DIR`) or the plugin (`${CLAUDE_PLUGIN_ROOT}`) is checked
  * for that script. A missing one fails every time: `sh` exits 127, a
- * non-blocking error, so a guard silently lets everything through; Python
- * exits 2 for a missing file, which blocks every call.
+ * non-blocking error, so a guard silently lets everything through (node: 1,
+ * the same); Python, Perl and uv exit 2 for a missing file, which blocks
+ * every call where the event blocks on exit 2.
  */
 export default defineRule({
   id: 'cc-script-missing',
@@ -23,7 +43,7 @@ export default defineRule({
   },
   messages: {
     missing:
-      'Invalid script path `{{written}}`: {{path}} does not exist, so the hook fails every time (exit 127, which does not block: a guard is silently off).',
+      'Invalid script path `{{written}}`: {{path}} does not exist, so the hook fails every time (exit {{status}}{{from}}, which does not block: a guard is silently off).',
     missingBlocks:
       'Invalid script path `{{written}}`: {{path}} does not exist, and `{{interpreter}}` exits 2 for a missing file, which Claude Code takes as a block on every call.',
   },
@@ -40,10 +60,23 @@ export default defineRule({
           hook.claudeCode?.form === 'exec' && reference.interpreter
             ? (hook.claudeCode.fields.args?.valueRange ?? hook.valueRange)
             : map.mapRange(map.scriptLines.rangeOf(reference.start, reference.end)).range;
-        const blocks = reference.interpreter !== undefined && BLOCKING_INTERPRETERS.has(reference.interpreter);
+        const interpreter = reference.interpreter ?? '';
+        const status = MISSING_STATUS[interpreter] ?? 127;
+        // Exit 2 blocks only where the event honours it; an event that cannot be told (none known) is taken to.
+        const events = eventsOfHook(hook);
+        const blocks =
+          status === 2 &&
+          (events.length === 0 ||
+            events.some((event) => ['exit2-or-json', 'any-nonzero'].includes(eventSpec(event)?.block ?? 'exit2-or-json')));
         context.report({
           messageId: blocks ? 'missingBlocks' : 'missing',
-          data: { written: reference.written, path, interpreter: reference.interpreter ?? '' },
+          data: {
+            written: reference.written,
+            path,
+            interpreter,
+            status: String(status),
+            from: status === 127 ? '' : ` from \`${interpreter}\``,
+          },
           range,
         });
       }
