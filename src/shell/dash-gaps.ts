@@ -211,8 +211,10 @@ export function dashGaps(root: SyntaxNode, commands: readonly ShellCommand[]): D
           });
         break;
       case 'expansion': {
+        // An array element (`${PIPESTATUS[0]}`, `${#a[@]}`) is a bad substitution in dash too.
         const operator = node.children.find(
-          (child, i) => child && (BASH_EXPANSION_OPERATORS.has(child.type) || (child.type === '!' && i === 1)),
+          (child, i) =>
+            child && (BASH_EXPANSION_OPERATORS.has(child.type) || (child.type === '!' && i === 1) || child.type === 'subscript'),
         );
         if (operator)
           add(node, {

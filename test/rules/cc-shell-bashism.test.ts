@@ -66,6 +66,18 @@ ruleTester(rule, {
       ],
     },
     {
+      // claude-code-showcase: `npm test … | tail -30` then `exit_code=${PIPESTATUS[0]}` in a PostToolUse command.
+      name: 'array elements (PIPESTATUS) are a bad substitution',
+      profile: agent('npm test | tail -30\ncode=${PIPESTATUS[0]}\necho "${#a[@]}" "$PIPESTATUS"', 'PostToolUse'),
+      errors: [
+        {
+          ...at(2, 6, 22),
+          message: /`\$\{PIPESTATUS\[0\]\}`.*Bad substitution", which stops the script with exit 2; exit 2 on PostToolUse/,
+        },
+        { ...at(3, 7, 15) },
+      ],
+    },
+    {
       name: '== in [ ], set -o pipefail, echo -e, source',
       profile: agent('set -euo pipefail\n[ "$a" == b ] && exit 0\necho -e \'{"ok": true}\'\nsource x.sh'),
       errors: [
@@ -130,6 +142,7 @@ describe.skipIf(!dash)(`dash does what the messages say${dash ? '' : ' [skipped:
     ['grep -q x <<< x; echo after', 2, ''],
     ['a=(1 2); echo after', 2, ''],
     ['x=abc; echo before; echo ${x:0:1}; echo after', 2, 'before\n'],
+    ['true | true; echo before; echo ${PIPESTATUS[0]}; echo after', 2, 'before\n'],
     ['set -o pipefail; echo after', 2, ''],
     ['source /dev/null', 127, ''],
     ['x+=1', 127, ''],
