@@ -3,8 +3,7 @@ import { relative } from 'node:path';
 import { defineRule } from '../../src/engine/rule.js';
 import { ScriptSourceMap } from '../../src/hooks/source-map.js';
 import { configScripts } from '../../src/runtimes/claude-code/config.js';
-import { eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
-import { eventSpec } from '../../src/runtimes/claude-code/events.js';
+import { eventsOfHook, exit2Blocks } from '../../src/runtimes/claude-code/contract.js';
 import { scriptReferences } from '../../src/runtimes/claude-code/scripts.js';
 
 /**
@@ -62,12 +61,10 @@ export default defineRule({
             : map.mapRange(map.scriptLines.rangeOf(reference.start, reference.end)).range;
         const interpreter = reference.interpreter ?? '';
         const status = MISSING_STATUS[interpreter] ?? 127;
-        // Exit 2 blocks only where the event honours it; an event that cannot be told (none known) is taken to.
+        // Exit 2 is a blocking error only where the event has one (on PostToolUse it feeds the error back to
+        // Claude); a hook whose event is not known is taken to.
         const events = eventsOfHook(hook);
-        const blocks =
-          status === 2 &&
-          (events.length === 0 ||
-            events.some((event) => ['exit2-or-json', 'any-nonzero'].includes(eventSpec(event)?.block ?? 'exit2-or-json')));
+        const blocks = status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event)));
         context.report({
           messageId: blocks ? 'missingBlocks' : 'missing',
           data: {

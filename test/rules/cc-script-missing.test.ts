@@ -1,8 +1,8 @@
 // What a missing script's hook exits with depends on what runs it: `sh` 127, node 1 (neither blocks),
 // Python, Perl and `uv run` 2, which blocks where the event honours exit 2. disler's
 // claude-code-hooks-multi-agent-observability runs two missing validators with `uv run` from a
-// PostToolUse hook (its builder agent): the message said exit 127, and on PreToolUse it would have said
-// the hook never blocks when it blocks every call.
+// PostToolUse hook (its builder agent): the message said exit 127 (no block), where exit 2 is a blocking
+// error that feeds uv's error back to Claude after every edit, and on PreToolUse refuses every call.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +28,9 @@ async function messages(event: string, commands: string[]): Promise<string[]> {
 describe('cc-script-missing says what the missing script makes the hook exit with', () => {
   it('uv run and perl exit 2, which blocks every PreToolUse call, as python does', async () => {
     const found = await messages('PreToolUse', ['uv run .claude/hooks/a.py', 'perl .claude/hooks/b.pl', 'python3 .claude/hooks/c.py']);
+    expect(await messages('PostToolUse', ['uv run .claude/hooks/a.py'])).toEqual([
+      expect.stringContaining('`uv` exits 2 for a missing file'),
+    ]);
     expect(found).toEqual([
       expect.stringContaining('`uv` exits 2 for a missing file, which Claude Code takes as a block on every call'),
       expect.stringContaining('`perl` exits 2 for a missing file'),
@@ -43,8 +46,8 @@ describe('cc-script-missing says what the missing script makes the hook exit wit
     ]);
   });
 
-  it('exit 2 on PostToolUse, which cannot block, is no block', async () => {
-    const found = await messages('PostToolUse', ['uv run .claude/hooks/a.py']);
+  it('exit 2 on SessionStart, which has no blocking error, is no block', async () => {
+    const found = await messages('SessionStart', ['uv run .claude/hooks/a.py']);
     expect(found).toEqual([expect.stringContaining('fails every time (exit 2 from `uv`, which does not block')]);
   });
 });
