@@ -182,6 +182,25 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(byPlace['shellcheck/SC2086@8:34']).toBe('warning');
   });
 
+  it("SC2016 on a single-quoted script a shell runs with -c, named by $SHELL or behind xargs, is info (its `$` is that shell's)", async () => {
+    // claude-mem's hooks run `$SHELL -lc 'echo $PATH'`; claude-code-templates' edit-audit-log `xargs -I FILE sh -c 'echo "$(date …)"'`.
+    const profile = [
+      '---',
+      'name: sc',
+      'hooks:',
+      '  post: |',
+      '    export PATH="$($SHELL -lc \'echo $PATH\'):$PATH"',
+      '    jq -r .f | xargs -I FILE sh -c \'echo "$(date +%s) FILE" >> log\'',
+      "    echo '$HOME is not expanded here'",
+      '---',
+      '',
+    ].join('\n');
+    const found = (await lint(profile)).filter((d) => d.ruleId === 'shellcheck/SC2016');
+    expect(found.map((d) => `${d.line}:${d.column} ${d.severity}`)).toEqual(['5:31 info', '6:36 info', '7:10 warning']);
+    expect(found[0]!.message).toMatch(/not reported: the single-quoted text is the script `\$SHELL -lc` runs, which expands it\.$/);
+    expect(found[1]!.message).toMatch(/the script `sh -c` runs/);
+  });
+
   it('the CLI shows a suppressed quoting finding, with its reason, only under --verbose', async () => {
     const stdin = '---\nname: sc\ndescription: d\nhooks:\n  post: |\n    START=$(date +%s)\n    echo $START\n---\n';
     const run = async (extra: string[]) => {

@@ -16,7 +16,7 @@ import { DOCS_BASE, readsRuntime, type Report, type Rule } from './rule.js';
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
-import { suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
+import { shellScriptTexts, suppressWordSafeQuoting, wordSafeExpansions, type WordSafeExpansion } from './word-safe-quoting.js';
 import { analysedItem, scriptReports, type AnalysedItem, type LintSession } from './session.js';
 
 /** Below this many files a run is not split into slices for the batch analyzers. */
@@ -202,7 +202,11 @@ function checkProfile(
   try {
     for (const { hook, map } of state.hooks)
       analysed.push(session ? session.analyse(hook, map, parser) : analysedItem(hook, map, parseShell(parser, hook.text)));
-    if (batchAnalyzed) for (const item of analysed) pushAll(state.wordSafe, wordSafeExpansions(item));
+    if (batchAnalyzed)
+      for (const item of analysed) {
+        pushAll(state.wordSafe, wordSafeExpansions(item));
+        pushAll(state.wordSafe, shellScriptTexts(item));
+      }
     for (const item of analysed) {
       for (const { rule, report } of scriptReports(item, rules.scriptFor(item.hook.runtime), optionsOf, session))
         pushScript(rule, report, item);

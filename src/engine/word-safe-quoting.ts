@@ -4,6 +4,11 @@ import { isSplitInCommand, nodesOfType } from '../shell/analysis.js';
 import { shapeWithin, wordSafety } from '../shell/word-safety.js';
 import type { AnalysedHook } from './rule.js';
 
+/** ShellCheck's "expressions don't expand in single quotes". */
+const SINGLE_QUOTE_CODE = 'shellcheck/SC2016';
+/** Shells whose `-c` text is a script they expand when they run it; `$SHELL` is the user's. */
+const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', '$SHELL', '${SHELL}']);
+
 /** ShellCheck's "quote this to prevent word splitting / globbing" findings. */
 const QUOTING_CODES = new Set(['shellcheck/SC2086', 'shellcheck/SC2046']);
 const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'];
@@ -13,6 +18,8 @@ export interface WordSafeExpansion {
   hook: string;
   range: Range;
   reason: string;
+  /** The ShellCheck finding it answers (default: the quoting ones). */
+  code?: string;
 }
 
 /**
@@ -38,18 +45,48 @@ export function wordSafeExpansions(item: AnalysedHook): WordSafeExpansion[] {
 }
 
 /**
+ * The single-quoted scripts a hook hands to a shell's `-c` (`$SHELL -lc 'echo $PATH'`,
+ * `xargs -I F sh -c '… "$1" …'`): their `$` is meant for that shell, which expands
+ * it. ShellCheck's SC2016 knows `sh -c` written plainly, not a shell named by
+ * `$SHELL` or run by a wrapper; there it is kept as an `info` finding.
+ */
+export function shellScriptTexts(item: AnalysedHook): WordSafeExpansion[] {
+  const found: WordSafeExpansion[] = [];
+  for (const command of item.commands) {
+    const name = command.name.text.replace(/^.*\//, '');
+    if (!SHELL_NAMES.has(name)) continue;
+    const option = command.args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg.text));
+    const script = option >= 0 ? command.args[option + 1] : undefined;
+    if (script?.node.type !== 'raw_string') continue;
+    found.push({
+      hook: item.hook.name,
+      range: item.mapRange(item.range(script.start, script.end)),
+      reason: `the single-quoted text is the script \`${command.name.text} ${command.args[option]!.text}\` runs, which expands it`,
+      code: SINGLE_QUOTE_CODE,
+    });
+  }
+  return found;
+}
+
+/**
  * A ShellCheck quoting finding on an expansion that cannot split or glob is
  * noise; it is kept as an `info` finding (shown with `--verbose`) that says
  * why it is not reported, so the suppression is visible, never silent.
  */
 export function suppressWordSafeQuoting(diagnostic: Diagnostic, safe: readonly WordSafeExpansion[]): Diagnostic | undefined {
-  if (!QUOTING_CODES.has(diagnostic.ruleId)) return undefined;
-  const match = safe.find((s) => s.hook === diagnostic.hook && contains(s.range, diagnostic));
+  const quoting = QUOTING_CODES.has(diagnostic.ruleId);
+  if (!quoting && diagnostic.ruleId !== SINGLE_QUOTE_CODE) return undefined;
+  const match = safe.find(
+    (s) =>
+      (s.code ?? (quoting ? diagnostic.ruleId : undefined)) === diagnostic.ruleId &&
+      s.hook === diagnostic.hook &&
+      contains(s.range, diagnostic),
+  );
   if (!match) return undefined;
   return {
     ...diagnostic,
     severity: 'info',
-    message: `${diagnostic.message.replace(/\.$/, '')} — not reported: ${match.reason}, so it cannot split or glob.`,
+    message: `${diagnostic.message.replace(/\.$/, '')} — not reported: ${match.reason}${quoting ? ', so it cannot split or glob' : ''}.`,
   };
 }
 
