@@ -18,6 +18,7 @@ export default defineRule({
     description: '`$?` read right after `cmd || true`: it is always 0.',
     severity: 'warning',
     category: 'shell',
+    runtimes: ['claude-flow', 'claude-code'],
   },
   messages: {
     masked:

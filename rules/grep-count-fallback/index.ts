@@ -18,6 +18,7 @@ export default defineRule({
     description: '`grep -c … || echo 0`: when nothing matches both print, and the value is two lines.',
     severity: 'warning',
     category: 'shell',
+    runtimes: ['claude-flow', 'claude-code'],
   },
   messages: {
     twoLines:

@@ -31,6 +31,7 @@ export default defineRule<Options>({
     description: 'JSON text built by pasting a raw value between quotes.',
     severity: 'warning',
     category: 'injection',
+    runtimes: ['claude-flow', 'claude-code'],
     securitySeverity: 5.5,
   },
   messages: {

@@ -15,6 +15,7 @@ export default defineRule({
     description: 'A `${…}` expansion bash rejects with "bad substitution" when the line runs.',
     severity: 'error',
     category: 'shell',
+    runtimes: ['claude-flow', 'claude-code'],
     // `${#X:-0}`: the grammar cannot read it either, and says so less precisely.
     supersedes: ['shell-syntax'],
   },
