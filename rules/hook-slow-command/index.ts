@@ -122,7 +122,7 @@ export default defineRule<Options>({
           data: {
             name: base,
             budget,
-            limit: base === 'curl' ? `--max-time ${Math.max(1, budget - 2)}` : `--timeout=${Math.max(1, budget - 2)}`,
+            limit: base === 'curl' ? `--max-time ${limitFor(budget)}` : `--timeout=${limitFor(budget)}`,
           },
           range: range(),
         });
@@ -232,6 +232,16 @@ function hasTimeLimit(command: PlainCommand, base: 'curl' | 'wget'): boolean {
     if (base === 'curl') return v === '-m' || v === '--max-time' || v.startsWith('--max-time=') || /^-[A-Za-z]*m\d*$/.test(v);
     return v === '-T' || v.startsWith('--timeout') || v.startsWith('--read-timeout') || /^-T\d+$/.test(v);
   });
+}
+
+/**
+ * The time limit to suggest for a request: under the budget, and no more than
+ * 10 s, which a webhook or API call needs. Claude Code's budget is 600 s: a
+ * limit just under it would still hold the session for ten minutes.
+ */
+const REQUEST_SECONDS = 10;
+function limitFor(budget: number): number {
+  return Math.max(1, Math.min(budget - 2, REQUEST_SECONDS));
 }
 
 /** `timeout 3 npm test`: the `timeout` wrapper ends it inside the budget. */

@@ -60,8 +60,27 @@ ruleTester(rule, {
       name: 'unbounded curl and wget',
       code: 'curl -s https://x\nwget -qO- https://y',
       errors: [
-        { messageId: 'unbounded', line: 1, column: 1 },
-        { messageId: 'unbounded', line: 2, column: 1 },
+        { messageId: 'unbounded', line: 1, column: 1, message: /stops the hook after 5 s\. Add `--max-time 3` below the budget/ },
+        { messageId: 'unbounded', line: 2, column: 1, message: /Add `--timeout=3`/ },
+      ],
+    },
+    {
+      // claude-code-templates' Slack and Discord notifications: a Stop hook with Claude Code's 600 s budget was told `--max-time 598`.
+      name: 'unbounded curl in a Claude Code hook: a request-sized limit, not one just under 600 s',
+      profile: [
+        '---',
+        'name: notify',
+        'description: Notifies.',
+        'hooks:',
+        '  Stop:',
+        '    - hooks:',
+        '        - type: command',
+        '          command: curl -s -X POST "$SLACK_WEBHOOK_URL" -d @msg.json',
+        '---',
+        '',
+      ].join('\n'),
+      errors: [
+        { messageId: 'unbounded', line: 8, column: 20, message: /stops the hook after 600 s\. Add `--max-time 10` below the budget/ },
       ],
     },
     {
