@@ -50,6 +50,12 @@ ruleTester(rule, {
       errors: [{ messageId: 'neverSet', line: 10, column: 35, endColumn: 65 }],
     },
     {
+      // Every hook of claude-code-templates' python, ruby and javascript-typescript settings reads it: all are inert.
+      name: 'STDIN_JSON (claude-code-templates language templates)',
+      profile: postToolUse('FILE=$(echo $STDIN_JSON | jq -r \'.tool_input.file_path // ""\'); black "$FILE"'),
+      errors: [{ messageId: 'neverSet', line: 10, column: 25, endColumn: 36, message: /`STDIN_JSON`: Claude Code never sets it/ }],
+    },
+    {
       name: 'CLAUDE_TOOL_COMMAND',
       profile: postToolUse('echo "$CLAUDE_TOOL_COMMAND" >> log.txt'),
       errors: [{ messageId: 'neverSet', line: 10, column: 19, endColumn: 39 }],

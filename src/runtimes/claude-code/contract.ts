@@ -131,6 +131,8 @@ export const NEVER_SET_ENV = [
   'TOOL_OUTPUT',
   'HOOK_INPUT',
   'HOOK_EVENT',
+  // claude-code-templates' language templates (python, ruby, javascript-typescript): `echo $STDIN_JSON | jq …`.
+  'STDIN_JSON',
 ] as const;
 /**
  * Per-field names from the same guides (`$CLAUDE_TOOL_FILE_PATH`,
