@@ -37,6 +37,27 @@ describe('real Claude Code configurations kept in fixtures/', () => {
     expect([found.files, found.rules]).toEqual([9, {}]);
     expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
   });
+
+  it('yurukusa/claude-code-hooks plugin: hooks.json, two skills and the scripts it runs', async () => {
+    // activity-logger.sh evals Python's output, which quotes the edited file's name with "…": a name with `"$(…)` runs.
+    // cdp-safety-check.sh refuses with exit 1 three times (PreToolUse: the command goes ahead).
+    // error-gate.sh counts with `grep -c … || echo 0`: `0` twice when nothing matches, and `(( n == 0 ))` fails.
+    // hooks.json runs every script by an unquoted ${CLAUDE_PLUGIN_ROOT}.
+    const found = await counts(join(KEPT, 'yurukusa-claude-code-hooks'));
+    expect([found.files, found.rules]).toEqual([
+      19,
+      { 'cc-exit-not-blocking': 3, 'cc-path-unquoted': 16, 'grep-count-fallback': 2, 'injection-eval': 1 },
+    ]);
+    expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
+  });
+
+  it("claude-code-templates' python settings: every hook reads $STDIN_JSON and tests with [[ ]]", async () => {
+    // Claude Code never sets STDIN_JSON (the input is on stdin), so seven hooks act on an empty file path;
+    // under dash (sh -c on Debian/Ubuntu) each [[ … ]] is a command not found.
+    const found = await counts(join(KEPT, 'claude-code-templates-python'));
+    expect([found.files, found.rules]).toEqual([1, { 'cc-env-var-unset': 7, 'cc-shell-bashism': 13 }]);
+    expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
+  });
 });
 
 describe.skipIf(!EXTERNAL)('real Claude Code configurations that may not be copied', () => {
