@@ -51,6 +51,15 @@ export default defineRule({
       });
       return;
     }
+    const token = unexpectedToken(text, verdict?.message);
+    if (token) {
+      context.report({
+        messageId: 'syntax',
+        data: { hook: context.hook.name, detail: verdict!.message! },
+        range: context.range(token.start, token.end),
+      });
+      return;
+    }
     const treeLine = context.range(error.startIndex, error.startIndex).line;
     if (verdict?.line !== undefined && verdict.line !== treeLine) {
       const lineStart = nthLineStart(text, verdict.line);
@@ -112,4 +121,28 @@ function unclosedConstruct(error: SyntaxNode): SyntaxNode | undefined {
     if (COMPOUND.has(node.type)) return node;
   }
   return undefined;
+}
+
+/**
+ * Where bash meets the token it names (`syntax error near unexpected token
+ * \`then'`): the shortest start of the script for which `bash -n` says the same.
+ * Bash stops at its first error, so a longer start says it too and a shorter
+ * one does not (it ends early, or inside a quote): a binary search, a few `bash -n`
+ * runs for the one hook that has the error. The grammar often marks a point far
+ * after it (a one-line hook whose quote closed early: its last character).
+ */
+function unexpectedToken(text: string, message: string | undefined): { start: number; end: number } | undefined {
+  const token = message === undefined ? undefined : /near unexpected token `(.+)'$/.exec(message)?.[1];
+  if (token === undefined || token === 'newline') return undefined;
+  const reached = (length: number): boolean => bashSyntax(text.slice(0, length))?.message === message;
+  let low = 1;
+  let high = text.length;
+  if (!reached(high)) return undefined;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (reached(middle)) high = middle;
+    else low = middle + 1;
+  }
+  const start = high - token.length;
+  return start >= 0 && text.slice(start, high) === token ? { start, end: high } : undefined;
 }

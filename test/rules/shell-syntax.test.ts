@@ -24,6 +24,13 @@ ruleTester(rule, {
             ],
           },
           {
+            // claude-code-templates' vercel-environment-sync: a `\'` inside '…' closes the quote early, and the grammar
+            // marked the script's last character, 1,700 characters on; bash stops at the `then` after it.
+            name: 'an unexpected token on a long line is found where bash meets it',
+            code: "bash -c 'if [[ \"$v\" =~ ^[\\'].*$ ]]; then echo quoted; fi; echo done'",
+            errors: [{ messageId: 'syntax', line: 1, column: 37, endColumn: 41, message: /near unexpected token `then'/ }],
+          },
+          {
             name: 'each gap, after a list operator too',
             code: 'n=${#OUT:-0}\ntrue && {rm,-rf} /tmp/x',
             errors: [
