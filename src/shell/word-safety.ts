@@ -194,11 +194,17 @@ function dateShape(words: readonly string[]): ValueShape {
   return literalShape(rest.replace(/%%/g, '%'));
 }
 
+/** The shell variable an assignment sets; none for `X="$X" cmd`, which sets X in cmd's environment only. */
+function assignedName(assignment: SyntaxNode): string | undefined {
+  if (assignment.parent?.type === 'command') return undefined;
+  const nameNode = assignment.childForFieldName('name');
+  return nameNode?.type === 'subscript' ? nameNode.childForFieldName('name')?.text : nameNode?.text;
+}
+
 function assignmentsByName(root: SyntaxNode): Map<string, SyntaxNode[]> {
   const map = new Map<string, SyntaxNode[]>();
   for (const assignment of nodesOfType(root, ['variable_assignment'])) {
-    const nameNode = assignment.childForFieldName('name');
-    const name = nameNode?.type === 'subscript' ? nameNode.childForFieldName('name')?.text : nameNode?.text;
+    const name = assignedName(assignment);
     if (!name) continue;
     const value = assignment.childForFieldName('value');
     const list = map.get(name) ?? [];

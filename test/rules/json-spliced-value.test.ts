@@ -21,6 +21,11 @@ ruleTester(rule, {
     { name: 'a number set on every path', code: `if a; then N=1; else N=2; fi\necho "{\\"n\\": $N}"` },
     { name: 'a number set before a fallback', code: `N=$(grep -c x f) || N=0\necho "{\\"n\\": $N}"` },
     { name: 'an option marks a variable safe', code: `echo '{"n":'"$COUNT"'}'`, options: { safeVariables: ['COUNT'] } },
+    {
+      // Gopherlinzy/claude-code-hooks' cc-stop-hook.sh hands TIMESTAMP to python3 so, then writes it into JSON.
+      name: 'a date passed on in a command\'s environment (X="$X" cmd) keeps its shape',
+      code: `TS=$(date -u +"%Y-%m-%dT%H:%M:%SZ")\nTS="$TS" python3 log.py\necho "{\\"ts\\": \\"$TS\\"}"`,
+    },
   ],
   reject: [
     {
