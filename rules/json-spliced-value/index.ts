@@ -1,6 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { NUMERIC_ENV } from '../../src/runtime/contract.js';
 import { variableUse, wordTemplate } from '../../src/shell/analysis.js';
+import { staticValue } from '../../src/shell/commands.js';
 import { placedNodesOfType } from '../../src/shell/node-index.js';
 import { remembered } from '../../src/shell/node-memo.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -70,7 +71,7 @@ export default defineRule<Options>({
       const inString = placeholdersInString(json);
       template.expansions.forEach((expansion, index) => {
         const shape = safetyOf().shapeOf(expansion);
-        if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') {
+        if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown' || printsJson(expansion, safetyOf())) {
           if (!inString[index] && shape === 'digits') reportIfMayBeEmpty(expansion);
           return;
         }
@@ -125,4 +126,42 @@ function placeholdersInString(json: string): boolean[] {
     else if (c === '"') inString = !inString;
   }
   return result;
+}
+
+/** jq options that make it print raw text instead of JSON. */
+const JQ_RAW = /^-[A-Za-z]*[rja]|^--(raw-output|join-output|raw-output0|ascii-output)$/;
+
+/**
+ * `$(printf '%s' "$m" | jq -Rs .)`, `$(jq -n --arg r "$r" '{reason: $r}')`, or a
+ * variable only ever assigned one: jq prints JSON (unless told to print raw
+ * text), so pasted as a raw value it is the JSON value it was made to be.
+ * Seen in corca-ai's cwf hooks: `reason_json="$(… | jq -Rs .)"` then `{"reason":${reason_json}}`.
+ */
+function printsJson(node: SyntaxNode, safety: ReturnType<typeof wordSafety>, depth = 0): boolean {
+  if (node.type === 'command_substitution') return endsWithJq(node);
+  const use = variableUse(node);
+  if (!use || use.operator !== undefined || use.length || depth >= 3) return false;
+  const values = safety.assignments(use.name);
+  return (
+    values.length > 0 &&
+    values.every((value) => {
+      // `local reason=""` before the assignment that counts.
+      if (/^(""|'')$/.test(value.text) && value.parent?.parent?.type === 'declaration_command') return true;
+      const inner = value.type === 'string' && value.namedChildCount === 1 ? value.namedChild(0) : value;
+      return inner !== null && (inner.type === 'command_substitution' || inner.type === 'simple_expansion' || inner.type === 'expansion')
+        ? printsJson(inner, safety, depth + 1)
+        : false;
+    })
+  );
+}
+
+function endsWithJq(substitution: SyntaxNode): boolean {
+  const body = substitution.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'comment');
+  if (body.length !== 1) return false;
+  let last = body[0]!;
+  if (last.type === 'redirected_statement') last = last.childForFieldName('body') ?? last;
+  if (last.type === 'pipeline') last = last.namedChildren.filter((c): c is SyntaxNode => c !== null).at(-1)!;
+  if (last.type === 'redirected_statement') last = last.childForFieldName('body') ?? last;
+  if (last.type !== 'command' || staticValue(last.childForFieldName('name') ?? last) !== 'jq') return false;
+  return !last.childrenForFieldName('argument').some((arg) => arg !== null && JQ_RAW.test(staticValue(arg) ?? ''));
 }

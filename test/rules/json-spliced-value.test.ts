@@ -22,12 +22,22 @@ ruleTester(rule, {
     { name: 'a number set before a fallback', code: `N=$(grep -c x f) || N=0\necho "{\\"n\\": $N}"` },
     { name: 'an option marks a variable safe', code: `echo '{"n":'"$COUNT"'}'`, options: { safeVariables: ['COUNT'] } },
     {
+      // corca-ai's cwf hooks: the reason is made a JSON string by jq, then pasted as the value.
+      name: 'a raw value jq printed as JSON (jq -Rs ., jq -n --arg), also through a variable',
+      code: `local reason=""\nreason="$(printf '%s' "$msg" | jq -Rs .)"\necho "{\\"decision\\":\\"block\\",\\"reason\\":\${reason}}"\necho "{\\"r\\": $(jq -n --arg m "$msg" '$m')}"`,
+    },
+    {
       // Gopherlinzy/claude-code-hooks' cc-stop-hook.sh hands TIMESTAMP to python3 so, then writes it into JSON.
       name: 'a date passed on in a command\'s environment (X="$X" cmd) keeps its shape',
       code: `TS=$(date -u +"%Y-%m-%dT%H:%M:%SZ")\nTS="$TS" python3 log.py\necho "{\\"ts\\": \\"$TS\\"}"`,
     },
   ],
   reject: [
+    {
+      name: 'jq -r prints raw text, not JSON',
+      code: `r="$(jq -r .reason in.json)"\necho "{\\"reason\\": $r}"`,
+      errors: [{ messageId: 'raw', line: 2, column: 20, endColumn: 22 }],
+    },
     {
       name: 'the issue example',
       code: `echo '{"task":"'"\${TASK}"'"}'`,
