@@ -48,6 +48,9 @@ export default defineRule({
       )
         for (const arg of command.args) if (arg.value) assigned.add(arg.value.replace(/=.*$/s, ''));
     }
+    // Where the grammar could not read the script, an assignment may sit in a region it did not parse as one.
+    if (context.tree.rootNode.hasError)
+      for (const match of context.hook.text.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)=/g)) assigned.add(match[1]!);
     const reported = new Set<string>();
     for (const use of variableUses(context.tree.rootNode)) {
       const name = use.name;

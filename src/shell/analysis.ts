@@ -113,7 +113,15 @@ export function isSplitInCommand(expansion: SyntaxNode): boolean {
     const key = placeKey(expansion.startIndex, expansion.endIndex);
     if (places && key !== undefined) return places.has(key);
   }
+  // Inside a region the grammar could not read, its quotes may be paired wrongly (a `"` inside `$(…)` inside
+  // `${x:+…}`): what looks unquoted there may well be quoted, so nothing there is called split.
+  if (tree.rootNode.hasError && insideError(expansion)) return false;
   return isSplitUpwards(expansion);
+}
+
+function insideError(node: SyntaxNode): boolean {
+  for (let parent = node.parent; parent; parent = parent.parent) if (parent.type === 'ERROR') return true;
+  return false;
 }
 
 /** Null for a tree with errors, where a command name can stand without its command. */

@@ -51,6 +51,32 @@ describe('real Claude Code configurations kept in fixtures/', () => {
     expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
   });
 
+  it('corca-ai cwf plugin: hooks.json and the shell scripts it runs', async () => {
+    // check-deletion-safety.sh prints a block decision and exits 1: Claude Code reads JSON only on exit 0, so nothing is
+    // blocked (cc-exit-not-blocking), and the decision is the deprecated top-level one (cc-output-invalid).
+    // attention.sh and heartbeat.sh eval a parser's output; start-timer.sh builds `bash -c "…$DELAY_SECONDS…"`.
+    // Slack's curl has no time limit; one timeout of 5000 (seconds); 16 unquoted ${CLAUDE_PLUGIN_ROOT}.
+    // json-spliced-value: values the scripts escape with their own helpers (json_escape_string, slack_escape_json, a
+    // ${x//\"/\\\"} fallback) and a line count, which the rule cannot follow: reviewed, kept as its known limit.
+    // log-turn.sh: the grammar cannot read it (a `"` in `$(…)` in `${x:+…}`), said once; inside, nothing is called
+    // unquoted (13 cc-stdin-untrusted on quoted "$OUT_FILE" before) or never set (TOOL_NAME, assigned there).
+    const found = await counts(join(KEPT, 'corca-cwf'));
+    expect([found.files, found.rules]).toEqual([
+      16,
+      {
+        'cc-exit-not-blocking': 1,
+        'cc-output-invalid': 1,
+        'cc-path-unquoted': 16,
+        'cc-timeout-milliseconds': 1,
+        'hook-slow-command': 1,
+        'injection-eval': 3,
+        'json-spliced-value': 6,
+        'shell-syntax': 1,
+      },
+    ]);
+    expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
+  });
+
   it("claude-code-templates' python settings: every hook reads $STDIN_JSON and tests with [[ ]]", async () => {
     // Claude Code never sets STDIN_JSON (the input is on stdin), so seven hooks act on an empty file path;
     // under dash (sh -c on Debian/Ubuntu) each [[ … ]] is a command not found.

@@ -32,6 +32,21 @@ ruleTester(rule, {
       profile: postToolUse('CLAUDE_TOOL_FILE=$(jq -r .tool_input.file_path); black "$CLAUDE_TOOL_FILE"'),
     },
     {
+      // corca-ai's cwf log-turn.sh: the grammar cannot read a `"` inside `$(…)` inside `${x:+…}`, and an assignment
+      // after it (TOOL_NAME=$(… | jq -r .name)) was not seen, so a name the script sets was called never set.
+      name: 'a name assigned where the grammar could not read the script',
+      profile: postToolUse(
+        [
+          'OUT=$(jq -r .transcript_path)',
+          '{',
+          '  echo "### A${N:+ (${N} lines$([ "$N" -gt 3 ] && echo " cut"))}"',
+          '} >> "$OUT"',
+          'TOOL_NAME=$(jq -r .tool_name "$OUT")',
+          'printf "%s\\n" "$TOOL_NAME" >> "$OUT"',
+        ].join('\n            '),
+      ),
+    },
+    {
       name: 'a CLAUDE_TOOL_ name with a default',
       profile: postToolUse('black "${CLAUDE_TOOL_FILE_PATH:-$(jq -r .tool_input.file_path)}"'),
     },
