@@ -68,6 +68,8 @@ export function sourceOf(file: string, facts: FileFacts = {}): { source: HookSou
   if (name === 'hooks.json' && basename(dirname(file)) === 'hooks' && claudeIndex === -1) {
     return { source: 'plugin-hooks', pluginRoot: dirname(dirname(file)) };
   }
+  const pluginRoot = manifestHooksRoot(name, parts, claudeIndex, exists);
+  if (pluginRoot !== undefined) return { source: 'plugin-hooks', pluginRoot };
   if (name.endsWith('.json')) return withProject({ source: name === 'settings.local.json' ? 'settings-local' : 'settings' });
   // Under a project's .claude/: agents, skills and commands of the project.
   if (claudeIndex !== -1) {
@@ -87,6 +89,25 @@ export function sourceOf(file: string, facts: FileFacts = {}): { source: HookSou
     if (area === 'commands') return { source: 'command', pluginRoot: root };
   }
   return { source: name === 'SKILL.md' ? 'skill' : 'agent' };
+}
+
+/**
+ * The plugin root of a hooks file the manifest names elsewhere than
+ * `hooks/hooks.json` (`"hooks": "./hooks.json"`): a JSON file, not a
+ * settings file, below a directory with `.claude-plugin/plugin.json`.
+ */
+function manifestHooksRoot(
+  name: string,
+  parts: readonly string[],
+  claudeIndex: number,
+  exists: (path: string) => boolean,
+): string | undefined {
+  if (claudeIndex !== -1 || !name.endsWith('.json') || name === 'settings.json' || name === 'settings.local.json') return undefined;
+  for (let i = parts.length - 1; i > 0; i--) {
+    const root = parts.slice(0, i).join(sep) || sep;
+    if (exists(join(root, PLUGIN_MANIFEST))) return root;
+  }
+  return undefined;
 }
 
 /**
