@@ -104,6 +104,14 @@ export class StdinTaint {
 
   private hasOwnInput(command: ShellCommand): boolean {
     const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+    // The grammar puts a here-string on the command itself (`read -r a b <<< "$x"`), not on a redirected statement.
+    const own = node?.type === 'command' ? node.childrenForFieldName('redirect') : [];
+    if (
+      own.some(
+        (r) => r?.type === 'herestring_redirect' || r?.type === 'heredoc_redirect' || (r?.type === 'file_redirect' && /^\d*</.test(r.text)),
+      )
+    )
+      return true;
     return (
       node?.parent?.type === 'redirected_statement' &&
       nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).length > 0
