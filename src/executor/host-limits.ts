@@ -47,6 +47,14 @@ export const HOST_LIMITS = {
    * took the host to 1.07 GB.
    */
   redisSubscriptionBytes: 64 * MiB,
+  /**
+   * The embedded Redis: bytes of a client name (CLIENT SETNAME, HELLO …
+   * SETNAME) and of a CONFIG SET value. Both outlive their command, outside
+   * the keyspace: twenty connections named with 60 MB each held 1.5 GB of
+   * the host, and ten 60 MB config values 0.8 GB, which CONFIG GET * then
+   * copied into one reply (2 GB).
+   */
+  redisSettingBytes: 4096,
   /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
   controlInputBytes: 64 * MiB,
   /**

@@ -7,6 +7,7 @@ import { asciiLower, fromByteString } from './bytes.js';
 import type { CommandSpec } from './commands.js';
 import { connectionCommandFactory, needsSubcommand, type Connection } from './connection.js';
 import { globMatch } from './glob.js';
+import { HOST_LIMITS } from '../host-limits.js';
 import { transactionCommands } from './multi.js';
 import { parseLongLong } from './numbers.js';
 import { pubsubCommands } from './pubsub.js';
@@ -21,6 +22,12 @@ const lower = asciiLower;
 /** CLIENT SETNAME's rule: printable ASCII without spaces. */
 function validClientName(name: string): boolean {
   return /^[!-~]*$/.test(name);
+}
+
+/** A client name or a config value past the host's bound: it would be held outside the keyspace budget. */
+function settingTooLong(what: string, value: string): RespReply | undefined {
+  if (value.length <= HOST_LIMITS.redisSettingBytes) return undefined;
+  return error(`${what} too long (${value.length} bytes; the executor's Redis keeps at most ${HOST_LIMITS.redisSettingBytes})`);
 }
 
 function helloReply(connection: Connection): RespReply {
@@ -113,6 +120,8 @@ export function connectionCommands(server: RedisFakeServer): CommandSpec[] {
         }
       }
       if (name !== null) {
+        const tooLong = settingTooLong('client name', name);
+        if (tooLong) return tooLong;
         if (!validClientName(name)) return error('Client names cannot contain spaces, newlines or special characters.');
         connection.name = name === '' ? null : name;
       }
@@ -122,6 +131,8 @@ export function connectionCommands(server: RedisFakeServer): CommandSpec[] {
       connectionCommand('client|id', 2, (_args, connection) => integer(connection.id)),
       connectionCommand('client|getname', 2, (_args, connection) => bulkBytes(connection.name)),
       connectionCommand('client|setname', 3, (args, connection) => {
+        const tooLong = settingTooLong('client name', args[2]!);
+        if (tooLong) return tooLong;
         if (!validClientName(args[2]!)) return error('Client names cannot contain spaces, newlines or special characters.');
         connection.name = args[2] === '' ? null : args[2]!;
         return OK;
@@ -160,6 +171,8 @@ export function connectionCommands(server: RedisFakeServer): CommandSpec[] {
           if (!server.config.has(name)) {
             return error(`Unknown option or number of arguments for CONFIG SET - '${fromByteString(args[i]!)}'`);
           }
+          const tooLong = settingTooLong(`CONFIG SET failed (possibly related to argument '${name}') - value`, args[i + 1]!);
+          if (tooLong) return tooLong;
         }
         for (let i = 2; i < args.length; i += 2) server.config.set(lower(args[i]!), args[i + 1]!);
         return OK;
