@@ -27,6 +27,8 @@ export type ControlHandler = (command: string, args: string[]) => Promise<Comman
 export interface ControlServer {
   socketPath: string;
   close(): Promise<void>;
+  /** Connections refused for too many open at once (unix-socket.ts). */
+  refused?: () => number;
 }
 
 export function packOutcome(result: CommandOutcome): string {
@@ -139,6 +141,7 @@ export async function startControlServer(socketPath: string, handle: ControlHand
   const listening = await listenOnUnixSocket(server, socketPath, sockets);
   return {
     socketPath: listening.socketPath,
+    ...(listening.refused ? { refused: listening.refused } : {}),
     close: () => {
       serverClosed = true;
       return listening.close();

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { createRunCgroup, primeCgroupMoves, sessionCgroup, type RunCgroup } from './cgroup.js';
 import { buildHookEnvironment, type HookContext } from './env.js';
+import { HOST_LIMITS } from './host-limits.js';
 import { superviseProcess, type ExecutionOutcome, type SuperviseOptions } from './execute.js';
 import { openRunChannels, type RunChannels } from './run-channels.js';
 import type { AgentDirs, RunContext } from './run-context.js';
@@ -86,6 +87,11 @@ export async function runHookOnce(
     // The run's files go while its sockets close (a socket's file is not needed to close it).
     await Promise.all([channels.close(), cgroupHolder.cgroup?.remove(), rm(runDir, { recursive: true, force: true })]);
   }
+  const refused = channels.refusedConnections();
+  if (refused > 0)
+    warnings.push(
+      `${refused} connection(s) to the run's Redis and control sockets were closed unserved: each socket serves at most ${HOST_LIMITS.runSocketConnections} open at once`,
+    );
   return runResult(ctx, plan, launched, warnings, cgroupHolder.cgroup);
 }
 

@@ -55,6 +55,13 @@ export const HOST_LIMITS = {
    * copied into one reply (2 GB).
    */
   redisSettingBytes: 4096,
+  /**
+   * Connections open at once on each of a run's sockets (control, Redis);
+   * past it a new one is closed as soon as it is accepted, and the run's
+   * warnings count them. Each is a descriptor of the executor's process: a
+   * hook holding 22,000 took the process to its open-file limit.
+   */
+  runSocketConnections: 256,
   /** A run's control socket: bytes of requests its connections have read and not yet served; past it, the connection is refused. */
   controlInputBytes: 64 * MiB,
   /**

@@ -53,6 +53,8 @@ export function parseRedisUrl(url: string): RedisUpstream {
 export interface TracingProxy {
   socketPath: string;
   close(): Promise<void>;
+  /** Connections refused for too many open at once (unix-socket.ts). */
+  refused?: () => number;
 }
 
 /** One command from the host (the simulator signalling, a test checking a key), over a fresh connection. */

@@ -41,6 +41,8 @@ export interface RunChannels {
   redisSocket: string;
   /** Milliseconds the host has spent serving this run (its slash commands and Redis round trips). */
   hostBusyMs: () => number;
+  /** Connections to the run's sockets refused because HOST_LIMITS.runSocketConnections were open. */
+  refusedConnections: () => number;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export async function openRunChannels(
     controlSocket: control.socketPath,
     redisSocket: proxy.socketPath,
     hostBusyMs,
+    refusedConnections: () => (control.refused?.() ?? 0) + (proxy.refused?.() ?? 0),
     close: async () => {
       await Promise.all([control.close(), proxy.close()]);
     },

@@ -269,4 +269,37 @@ my %seen; while (defined(my $r = reply($s))) { $seen{$r}++ } print "$_ x$seen{$_
     expect(queued).toBeLessThan(HOST_LIMITS.redisInputBytes / 1_000_000);
     expect(fake.inputBytes).toBe(0);
   }, 15_000);
+
+  it("connections held open at once are bounded on each of a run's sockets (22,000 took the executor to its open-file limit), and the run says how many were closed", async () => {
+    const open = (socket: string, label: string): string =>
+      perl(String.raw`
+$SIG{PIPE} = 'IGNORE'; my @keep;
+for (1..600) { my $s = IO::Socket::UNIX->new(Peer => "${socket}") or last; push @keep, $s }
+# All four processes hold their connections before any is used.
+open(my $f, '>', "/tmp/ready.$$"); close $f;
+for (1..500) { my @ready = glob("/tmp/ready.*"); last if @ready >= 4; select(undef, undef, undef, 0.01) }
+print $_ "PING
+" for @keep;
+my $answered = 0; for my $s (@keep) { my $r = <$s>; $answered++ if defined $r && $r =~ /PONG/ }
+print "${label}=$answered
+";`);
+    const result = await session.runHook(
+      hookScript(
+        'pre',
+        `rm -f /tmp/ready.*; for i in 1 2 3; do (${open('/run/vah/redis.sock', 'redis')}) & done; (${open('/run/vah/control.sock', 'control')}) & wait; rm -f /tmp/ready.*`,
+      ),
+      { timeoutMs: 15_000 },
+    );
+    const answered = (label: string): number =>
+      [...result.stdout.matchAll(new RegExp(`^${label}=(\\d+)$`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0);
+    expect(result.stdout.match(/^redis=/gm)).toHaveLength(3);
+    expect(answered('redis')).toBeGreaterThan(0);
+    expect(answered('redis')).toBeLessThanOrEqual(HOST_LIMITS.runSocketConnections);
+    expect(answered('control')).toBeGreaterThan(0);
+    expect(answered('control')).toBeLessThanOrEqual(HOST_LIMITS.runSocketConnections);
+    const closed =
+      /^(\d+) connection\(s\) to the run's Redis and control sockets were closed unserved: each socket serves at most 256 open at once$/;
+    const warning = result.sandbox.warnings.find((each) => closed.test(each));
+    expect(Number(closed.exec(warning ?? '')?.[1])).toBeGreaterThanOrEqual(4 * 600 - 2 * HOST_LIMITS.runSocketConnections);
+  }, 30_000);
 });
