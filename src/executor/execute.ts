@@ -4,6 +4,7 @@ import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
 import { closeInheritedFds, LAUNCHER_SHELL, type SandboxLimits } from './sandbox.js';
 import { shellQuote } from './shims.js';
+import { MAX_TIMER_MS } from '../timers.js';
 
 /**
  * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
@@ -273,13 +274,14 @@ function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () 
       const wall = clock.now() - started;
       const remaining = Math.min(options.timeoutMs - (wall - hostBusy()), ceiling - wall);
       if (remaining > 0) {
-        timer = setTimeout(check, Math.max(1, remaining));
+        // Past setTimeout's 24.8 days a timer fires at once; the check re-arms for what is left (src/timers.ts).
+        timer = setTimeout(check, Math.min(MAX_TIMER_MS, Math.max(1, remaining)));
         return;
       }
       timedOut = true;
       stop();
     };
-    timer = setTimeout(check, options.timeoutMs);
+    timer = setTimeout(check, Math.min(MAX_TIMER_MS, options.timeoutMs));
   };
   const startPipe = options.startPipe !== undefined ? child.extra[options.startPipe] : undefined;
   if (startPipe) {

@@ -57,7 +57,7 @@ export function createCrew(world: World, scenario: Scenario): Crew {
     const source = {
       get signal() {
         if (signalAfterMs === undefined) return undefined;
-        signal ??= delay(signalAfterMs).then(() => {
+        signal ??= delay(signalAfterMs, { unref: true }).then(() => {
           world.step({
             actor: spec.from,
             kind: 'signal',

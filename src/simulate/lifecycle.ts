@@ -78,7 +78,7 @@ export async function simulateLifecycle(profile: string, options: LifecycleOptio
       waitingFor: options.scenario === 'signal' ? `a signal (arrives after ${signalAfterMs} ms)` : 'a signal (none will come)',
       get signal() {
         if (options.scenario !== 'signal') return undefined;
-        signal ??= delay(signalAfterMs).then(() => {
+        signal ??= delay(signalAfterMs, { unref: true }).then(() => {
           world.step({ actor: 'coordinator', kind: 'signal', text: `signals ${agentId}`, to: [agentId] });
           return { data: signalData };
         });

@@ -1,6 +1,8 @@
+import { longTimeout, type LongTimer } from '../timers.js';
+
 /**
  * The simulator's small concurrency tools: a one-shot signal, a wait with a
- * threshold, a limiter for sandboxes starting at once, and a delay.
+ * threshold, and a delay (the limiter for sandboxes starting at once is src/limiter.ts).
  */
 
 /** A signal an agent may be waiting for: resolved once, with its data. */
@@ -27,18 +29,28 @@ export async function waitWithThreshold(
   signal: Promise<{ data: unknown }> | undefined,
   thresholdMs: number,
 ): Promise<{ kind: 'signal'; data: unknown } | { kind: 'timeout' }> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: LongTimer | undefined;
   const timeout = new Promise<{ kind: 'timeout' }>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), thresholdMs);
+    timer = longTimeout(() => resolve({ kind: 'timeout' }), thresholdMs);
   });
   try {
     const signalled = signal ? signal.then(({ data }) => ({ kind: 'signal' as const, data })) : new Promise<never>(() => undefined);
     return await Promise.race([signalled, timeout]);
   } finally {
-    clearTimeout(timer);
+    timer?.cancel();
   }
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Any delay: past setTimeout's 24.8 days one would end at once (src/timers.ts).
+ * `unref`: the delay does not keep the process alive, for a signal that may
+ * come after the run is over (signalAfterMs past the wait's threshold: the
+ * report was printed, then the process waited out the signal, 27 hours for
+ * `signalAfterMs: 100000000`).
+ */
+export function delay(ms: number, options: { unref?: boolean } = {}): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = longTimeout(resolve, ms);
+    if (options.unref) timer.unref();
+  });
 }

@@ -208,6 +208,24 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: the CFN Lo
     expect(trace.outcome).toBe('completed');
   });
 
+  it('a signal due after 3,000,000,000 ms does not beat a 300 ms threshold (setTimeout fired it after 1 ms), and does not keep the process alive', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const trace = await simulateSwarm(
+      await scenario(
+        'late',
+        `task: s1\nmaxIterations: 1\n${agents('loop3', [
+          '{ id: c1, profile: simple.md, confidence: 0.9, blocking: [{ type: dependency, signalAfterMs: 3000000000, thresholdMs: 300 }] }',
+        ])}${agents('loop2', ['{ id: v1, profile: simple.md, consensus: 0.95 }'])}`,
+      ),
+    );
+    const hooks = trace.hookRuns.filter((run) => run.agentId === 'c1').map((run) => run.hook);
+    expect(hooks).toContain('on_blocking_timeout');
+    expect(hooks).not.toContain('on_signal_received');
+    // The signal that would come 35 days later holds no timer that keeps the process alive.
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('consensus failure iterates (no Product Owner is spawned) until the iteration limit', async () => {
     const trace = await simulateSwarm(
       await scenario(

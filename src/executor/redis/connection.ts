@@ -6,6 +6,7 @@
 import type { Socket } from 'node:net';
 
 import { HOST_LIMITS, mebibytes } from '../host-limits.js';
+import { longTimeout, type LongTimer } from '../../timers.js';
 import type { BlockRequest } from './blocking.js';
 import { asciiLower, fromByteString } from './bytes.js';
 import {
@@ -315,9 +316,9 @@ export class Connection {
     this.blockedOn = { args, startedAt };
     this.blockedBytes = 0;
     for (const arg of args) this.blockedBytes += arg.length + BLOCKED_ARGUMENT_OVERHEAD;
-    let timer: NodeJS.Timeout | null = null;
+    let timer: LongTimer | null = null;
     const resume = (reply: RespReply): void => {
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
       this.unblock = null;
       this.blockedOn = null;
       this.blockedBytes = 0;
@@ -328,11 +329,12 @@ export class Connection {
     };
     const unpark = this.server.store.block(request, resume);
     this.unblock = () => {
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
       unpark();
     };
     if (request.timeoutMs > 0) {
-      timer = setTimeout(() => {
+      // A timeout past setTimeout's 24.8 days would fire at once (src/timers.ts).
+      timer = longTimeout(() => {
         unpark();
         resume(NULL_ARRAY);
       }, request.timeoutMs);

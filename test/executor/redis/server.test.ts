@@ -209,6 +209,19 @@ describe('blocking commands', () => {
     expect(show(await client.nextReply())).toBe('$after');
   });
 
+  it('blocks on a timeout past 24.8 days (setTimeout fired it after 1 ms: BLPOP k 3000000 answered nil at once)', async () => {
+    const fake = await fakeWith();
+    const client = await clientOf(fake);
+    const producer = await clientOf(fake);
+    client.send(['BLPOP', 'q', '3000000']);
+    await until(() => fake.store.blockedClientCount === 1, 'the BLPOP to park');
+    // A PING on the same connection queues behind the parked BLPOP, and the producer's round trip lets the fake's timers run.
+    expect(show(await producer.call('PING'))).toBe('+PONG');
+    expect(fake.store.blockedClientCount).toBe(1);
+    expect(show(await producer.call('RPUSH', 'q', 'late'))).toBe(':1');
+    expect(show(await client.nextReply())).toBe('[$q, $late]');
+  });
+
   it('answers a blocking pop inside MULTI at once, as Redis does', async () => {
     const fake = await fakeWith();
     const client = await clientOf(fake);
