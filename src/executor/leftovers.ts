@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { lstat, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -104,7 +105,28 @@ export async function removeSessionFiles(dir: string, names: readonly string[]):
 export function removeSessionDirSync(dir: string, writableArea: string): void {
   if (isOurMount(writableArea)) unmountSync(writableArea);
   if (isOurMount(writableArea)) return;
-  rmSync(dir, { recursive: true, force: true });
+  removeTreeSync(dir);
+}
+
+/**
+ * Removes a tree a hook wrote in, never throwing. Without root the writable
+ * area is a plain directory of the executor's own user, and a hook could
+ * make it unremovable by Node's `rmSync`: `chmod 000` on a directory it made
+ * (EACCES), or directories nested 2,000 deep (a recursion past the stack).
+ * Either crashed the executor with an internal error instead of its report,
+ * and left the session behind for every later sweep to fail on too. GNU
+ * `chmod -R` and `rm -rf` walk any depth with relative paths; the directories
+ * are made the owner's to enter and empty first.
+ */
+export function removeTreeSync(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  } catch {
+    // Left as it is for the tools below.
+  }
+  spawnSync('chmod', ['-R', 'u+rwX', '--', dir], { stdio: 'ignore' });
+  spawnSync('rm', ['-rf', '--', dir], { stdio: 'ignore' });
 }
 
 /**
