@@ -52,7 +52,7 @@ export async function createWritableArea(path: string, budgetBytes: number, help
     return {
       path,
       bounded: false,
-      unboundedReason: `could not mount a size-limited file system (${mount}); the disk budget is watched instead`,
+      unboundedReason: `could not mount a size-limited file system (${mount}); the disk budget is watched instead, best effort: a file deleted while held open, or kept in a directory the hook made unreadable, is not seen`,
       grow: () => Promise.resolve(),
       full: () => Promise.resolve(false),
       release: () => Promise.resolve(),
