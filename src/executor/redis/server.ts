@@ -229,7 +229,7 @@ export class RedisFakeServer implements RedisFake {
     const seconds = Math.floor(time / 1000);
     const micros = String(Math.round((time % 1000) * 1000)).padStart(6, '0');
     const shown = args[0]?.toLowerCase() === 'auth' ? [args[0], '(redacted)'] : args;
-    const line = `${seconds}.${micros} [${source.state.dbIndex} unix:${this.socketPath}] ${shown.map(quoteForMonitor).join(' ')}`;
+    const line = `${seconds}.${micros} [${source.state.dbIndex} unix:${this.socketPath}] ${monitorArguments(shown)}`;
     for (const monitor of this.monitors) if (monitor !== source) monitor.push(simple(fromByteString(line)));
   }
 }
@@ -249,6 +249,33 @@ const MONITOR_ESCAPES: Readonly<Record<number, string>> = {
   0x07: '\\a',
   0x08: '\\b',
 };
+
+/**
+ * Bytes of a command's arguments a MONITOR line shows. Quoting takes a step
+ * a byte, into a string up to four times longer: two ECHOs of a 60 MB
+ * argument with a MONITOR client connected held the executor's event loop
+ * for 35 s and took it to 1.4 GB, so no timer (the run's timeout among them)
+ * could fire. Past the bound an argument is cut, with its size after it, and
+ * the arguments after are counted, not shown; quoted, a line stays under the
+ * 64 KiB a client reads of a status line.
+ */
+export const MONITOR_SHOWN_BYTES = 8 * 1024;
+
+function monitorArguments(args: readonly string[]): string {
+  const parts: string[] = [];
+  let left = MONITOR_SHOWN_BYTES;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (left <= 0) {
+      parts.push(`... (${args.length - i} more arguments)`);
+      break;
+    }
+    const shown = arg.length > left ? arg.slice(0, left) : arg;
+    left -= shown.length;
+    parts.push(shown.length < arg.length ? `${quoteForMonitor(shown)}... (${arg.length} bytes)` : quoteForMonitor(arg));
+  }
+  return parts.join(' ');
+}
 
 /** Redis's `sdscatrepr`, which MONITOR uses to quote arguments. */
 function quoteForMonitor(bytes: string): string {

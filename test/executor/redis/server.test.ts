@@ -4,7 +4,13 @@ import { existsSync, lstatSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { bulk, error, integer } from '../../../src/executor/redis/resp.js';
-import { startRedisFake, type CommandTraceEntry, type RedisFake, type RedisFakeOptions } from '../../../src/executor/redis/server.js';
+import {
+  MONITOR_SHOWN_BYTES,
+  startRedisFake,
+  type CommandTraceEntry,
+  type RedisFake,
+  type RedisFakeOptions,
+} from '../../../src/executor/redis/server.js';
 import { RespTestClient, makeTempDir, show } from './helpers.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -308,6 +314,21 @@ describe('connection commands', () => {
     expect(show(await monitor.nextReply())).toBe(
       `+1700000000.124000 [0 unix:${fake.socketPath}] "SET" "swarm:x" "a \\"quoted\\"\\n value"`,
     );
+  });
+
+  it('shows at most 8 KiB of a command in a MONITOR line (two 60 MB ECHOs held the event loop 35 s, quoted a byte at a time)', async () => {
+    const fake = await fakeWith({ now: () => 1_700_000_000_000 });
+    const monitor = await clientOf(fake);
+    const client = await clientOf(fake);
+    expect(show(await monitor.call('MONITOR'))).toBe('+OK');
+    const big = Buffer.alloc(1024 * 1024, 0xff);
+    await client.call('ECHO', big);
+    const prefix = `+1700000000.000000 [0 unix:${fake.socketPath}] "ECHO" "`;
+    expect(show(await monitor.nextReply())).toBe(`${prefix}${'\\xff'.repeat(MONITOR_SHOWN_BYTES - 4)}"... (1048576 bytes)`);
+    await client.call('DEL', ...Array.from({ length: 20_000 }, (_, i) => `key:${i}`));
+    const line = show(await monitor.nextReply());
+    expect(line).toMatch(/"DEL" "key:0" "key:1" .*\.\.\. \(\d+ more arguments\)$/);
+    expect(line.length).toBeLessThan(MONITOR_SHOWN_BYTES * 4 + 200);
   });
 
   it('answers HELLO 2 and refuses RESP3 like a server without it', async () => {
