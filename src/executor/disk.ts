@@ -71,8 +71,8 @@ export async function createWritableArea(path: string, budgetBytes: number, help
     async full() {
       try {
         const stats = await statfs(path);
-        // tmpfs hands out whole pages; a few left is as full as a hook can make it.
-        return stats.bavail * stats.bsize < 64 * 1024;
+        // tmpfs hands out whole pages; a few left is as full as a hook can make it. Its inodes run out likewise.
+        return stats.bavail * stats.bsize < 64 * 1024 || stats.ffree < 16;
       } catch {
         return false;
       }
@@ -190,8 +190,21 @@ function helperMount(helper: string, path: string, size: number): Promise<Mount 
   });
 }
 
+/**
+ * Inodes of the tmpfs: one for each 4 KiB page of its size (at least 1024).
+ * An empty file or a directory takes no page, so `size=` alone does not bound
+ * them, but each is about a kilobyte of the kernel's memory: a hook making
+ * empty files took 1 GB of it in 8 s against a 512 MiB budget, and in a
+ * simulation they stay for the session's next hooks. A seed is counted at a
+ * page a file at least (treeBytes), so the area's growth for it brings its
+ * inodes too. Past them a write fails with ENOSPC, as past the size.
+ */
+export function inodesFor(size: number): number {
+  return Math.max(1024, Math.floor(size / 4096));
+}
+
 function options(size: number): string {
-  return `size=${size},mode=0711,nosuid,nodev`;
+  return `size=${size},nr_inodes=${inodesFor(size)},mode=0711,nosuid,nodev`;
 }
 
 /** Unmounts whatever our own tmpfs is mounted at `path` (a stale session's), lazily if it is busy. */

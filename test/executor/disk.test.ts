@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWritableArea, isOurMount } from '../../src/executor/disk.js';
+import { createWritableArea, inodesFor, isOurMount } from '../../src/executor/disk.js';
 import { findNativeHelper } from '../../src/executor/native-helper.js';
 
 // The session's size-limited tmpfs (src/executor/disk.ts), held by src/executor/native/vah-mount.c
@@ -61,6 +61,31 @@ describe.each([
     expect(isOurMount(path)).toBe(false);
     await area.release();
   });
+
+  it.skipIf(skip !== undefined)(
+    'holds an inode for each 4 KiB of its size: empty files past them get ENOSPC, and it is full (empty files took 1 GB of kernel memory in 8 s)',
+    async () => {
+      const path = areaPath();
+      const area = await createWritableArea(path, 8 * MB, using);
+      const fill = (prefix: string): number => {
+        for (let made = 0; made < 5000; made++) {
+          try {
+            writeFileSync(join(path, `${prefix}${made}`), '');
+          } catch (error) {
+            expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+            return made;
+          }
+        }
+        return 5000;
+      };
+      // The root directory takes one of the 2048.
+      expect(fill('a')).toBe(inodesFor(8 * MB) - 1);
+      expect(await area.full()).toBe(true);
+      await area.grow(4 * MB);
+      expect(fill('b')).toBe(inodesFor(12 * MB) - inodesFor(8 * MB));
+      await area.release();
+    },
+  );
 
   it.skipIf(skip !== undefined)('releases synchronously, for a process on its way out', async () => {
     const path = areaPath();

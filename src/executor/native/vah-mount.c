@@ -7,11 +7,11 @@
  *
  *   vah-mount SOURCE PATH SIZE
  *
- * Mounts a tmpfs named SOURCE at PATH (size=SIZE bytes, mode 0711, nosuid,
- * nodev) and answers one line: `mounted`, or `error: REASON` and exit 1.
+ * Mounts a tmpfs named SOURCE at PATH (size=SIZE bytes, an inode for each
+ * 4 KiB of it, mode 0711, nosuid, nodev) and answers one line: `mounted`, or `error: REASON` and exit 1.
  * Then, a line at a time on standard input:
  *
- *   grow SIZE   remounts with size=SIZE; answers `grown` or `error: REASON`
+ *   grow SIZE   remounts with size=SIZE (and its inodes); answers `grown` or `error: REASON`
  *   anything else, or the end of input, unmounts (lazily when it is busy),
  *   answers `unmounted` or `error: REASON`, and exits.
  *
@@ -48,9 +48,11 @@ static int parse_size(const char *text, unsigned long long *size) {
   return errno || (*end != '\0' && strcmp(end, "\n") != 0) ? -1 : 0;
 }
 
+/* One inode a page of the size (disk.ts's inodesFor): an empty file takes no page but a kernel inode. */
 static int tmpfs(const char *source, const char *path, unsigned long flags, unsigned long long size) {
-  char data[64];
-  snprintf(data, sizeof data, "size=%llu,mode=0711", size);
+  char data[96];
+  unsigned long long inodes = size / 4096 < 1024 ? 1024 : size / 4096;
+  snprintf(data, sizeof data, "size=%llu,nr_inodes=%llu,mode=0711", size, inodes);
   return mount(source, path, source ? "tmpfs" : NULL, flags, data) ? errno : 0;
 }
 
