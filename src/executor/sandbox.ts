@@ -327,6 +327,12 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     '/proc',
     '--dev',
     '/dev',
+    // No pseudo-terminals: the kernel's pool of them is the host's (kernel.pty.max, 4096 less 1024 kept
+    // for the host's own terminals), and one hook opening /dev/ptmx 3071 times took all the rest from every
+    // container and sandbox on the machine while it ran. The runtime gives hooks pipes, not a terminal.
+    '--ro-bind',
+    '/dev/null',
+    '/dev/pts/ptmx',
     '--size',
     String(plan.shmBytes ?? 1024 * 1024),
     '--tmpfs',

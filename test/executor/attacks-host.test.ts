@@ -273,6 +273,18 @@ describe.skipIf(sandboxMissing !== undefined || perlMissing !== undefined || blo
   },
 );
 
+describe.skipIf(sandboxMissing !== undefined)(needsSandbox("the host's pseudo-terminals"), () => {
+  it('opens none: /dev/ptmx 3071 times took every pty the host does not keep for itself (kernel.pty.max)', async () => {
+    const session = await createExecutorSession({ timeoutMs: 5000 });
+    try {
+      const result = await session.runHook(hookScript('pre', 'exec 3<>/dev/ptmx; echo "open=$?"; ls /dev/pts'));
+      expect(result.stdout.trim().split('\n')).toEqual(['open=1', 'ptmx']);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe.skipIf(sandboxMissing !== undefined)(needsSandbox('terminal escapes in hook data'), () => {
   const { dir, remove } = tempDir('vah-escapes-');
   const ESC = '\\033';
