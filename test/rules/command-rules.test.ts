@@ -105,14 +105,44 @@ ruleTester(commandSqlite3, {
 
 ruleTester(commandSudo, {
   accept: ['echo sudo', 'redis-cli ping', 'command -v sudo >/dev/null && echo has-sudo', 'command -V doas'],
-  reject: [{ code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] }],
+  reject: [
+    { code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] },
+    { name: "systemd's run0", code: 'run0 systemctl restart x', errors: [{ line: 1, column: 1, endColumn: 25 }] },
+    { name: 'sudoedit', code: 'sudoedit /etc/hosts', errors: [{ line: 1, column: 1 }] },
+  ],
 });
 
 ruleTester(commandChmod777, {
-  accept: ['chmod 755 x', 'chmod u+x run.sh'],
+  accept: [
+    'chmod 755 x',
+    'chmod u+x run.sh',
+    'chmod 0644 f',
+    'chmod 775 d',
+    'chmod g+w f',
+    'chmod o-w f',
+    'chmod a-w f',
+    'chmod +w f',
+    'chmod u=rwx,go=rx f',
+    'mkdir -m 755 d',
+    'mkdir -p 777',
+    'install -m 0755 a b',
+  ],
   reject: [
     { code: 'chmod -R 777 ./shared', errors: [{ line: 1, column: 1 }] },
     { code: 'chmod a+rwx f', errors: [{ line: 1, column: 1 }] },
+    // Any mode with the others' write bit is world-writable, whichever way it is spelt.
+    { name: 'rw for everyone', code: 'chmod 666 f', errors: [{ line: 1, column: 1, endColumn: 12 }] },
+    { name: 'sticky and world-writable', code: 'chmod 1777 d', errors: [{ line: 1, column: 1 }] },
+    { name: 'leading zeros', code: 'chmod 00777 d', errors: [{ line: 1, column: 1 }] },
+    { name: 'others write only', code: 'chmod 757 d', errors: [{ line: 1, column: 1 }] },
+    { name: 'a=rwx', code: 'chmod a=rwx d', errors: [{ line: 1, column: 1 }] },
+    { name: 'go+w', code: 'chmod go+w d', errors: [{ line: 1, column: 1 }] },
+    { name: 'a+w', code: 'chmod a+w d', errors: [{ line: 1, column: 1 }] },
+    { name: 'o+rw', code: 'chmod o+rw d', errors: [{ line: 1, column: 1 }] },
+    { name: 'one clause of several', code: 'chmod u=rwx,g=rwx,o=rwx d', errors: [{ line: 1, column: 1 }] },
+    { name: 'mkdir -m', code: 'mkdir -m 777 ./shared', errors: [{ messageId: 'modeOption', line: 1, column: 1, endColumn: 22 }] },
+    { name: 'mkdir -pm attached', code: 'mkdir -pm777 ./shared', errors: [{ messageId: 'modeOption', line: 1, column: 1 }] },
+    { name: 'install --mode=', code: 'install --mode=a+w a b', errors: [{ messageId: 'modeOption', line: 1, column: 1 }] },
   ],
 });
 
@@ -123,12 +153,23 @@ ruleTester(commandNcListen, {
 
 ruleTester(commandDd, {
   accept: ['echo dd if=/dev/zero'],
-  reject: [{ code: 'dd if=/dev/zero of=/dev/sda', errors: [{ line: 1, column: 1, endColumn: 28 }] }],
+  reject: [
+    { code: 'dd if=/dev/zero of=/dev/sda', errors: [{ line: 1, column: 1, endColumn: 28 }] },
+    {
+      name: 'writing a device from stdin, no if=',
+      code: 'dd of=/dev/sda bs=1M < /dev/zero',
+      errors: [{ messageId: 'ddOf', line: 1, column: 1, endColumn: 21 }],
+    },
+  ],
 });
 
 ruleTester(commandMkfs, {
   accept: ['echo mkfs'],
-  reject: [{ code: 'mkfs.ext4 /dev/sdb1', errors: [{ line: 1, column: 1 }] }],
+  reject: [
+    { code: 'mkfs.ext4 /dev/sdb1', errors: [{ line: 1, column: 1 }] },
+    { code: 'mkdosfs -F 32 /dev/sdb1', errors: [{ line: 1, column: 1 }] },
+    { code: 'mkntfs -f /dev/sdb1', errors: [{ line: 1, column: 1 }] },
+  ],
 });
 
 ruleTester(commandChownRoot, {
