@@ -1,6 +1,7 @@
 import type { Severity } from '../diagnostics.js';
 import { basename, type PlainCommand } from '../shell/commands.js';
 import { nestedCommands } from '../shell/nested.js';
+import { resolvedCommands } from '../shell/resolved-commands.js';
 import type { RuntimeId } from '../runtimes/index.js';
 import { defineRule, type AnalysedHook, type Rule, type RuleMeta } from './rule.js';
 
@@ -71,10 +72,12 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
   });
 }
 
-/** The hook's commands and those of the scripts it hands to a shell as text (`bash -c '…'`, `eval '…'`, a here-document fed to `sh`). */
+/** The hook's commands and those of the scripts it hands to a shell as text (`bash -c '…'`, `eval '…'`, a here-document fed to `sh`)… */
 export function everyCommand(hook: Readonly<Pick<AnalysedHook, 'tree' | 'commands' | 'hook'>>): PlainCommand[] {
   const nested = nestedCommands(hook.tree, hook.commands, hook.hook.text);
-  return nested.length === 0 ? hook.commands : [...hook.commands, ...nested];
+  // …and those it runs through a variable or a function (`$RM x`, `"${cmd[@]}"`, `run rm -rf x`).
+  const resolved = resolvedCommands(hook.tree, hook.commands);
+  return nested.length === 0 && resolved.length === 0 ? hook.commands : [...hook.commands, ...nested, ...resolved];
 }
 
 /** Every command name the patterns name, exactly or by prefix (`mkfs*`). */

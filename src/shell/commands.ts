@@ -72,7 +72,9 @@ export function collectCommands(root: SyntaxNode, text: string): ShellCommand[] 
 /** The simple commands one `command` node stands for: itself (split where misparsed) and what wrappers in it run. */
 function commandsOf(node: SyntaxNode, text: string, mayHaveHeredocs: boolean): ShellCommand[] {
   const commands: ShellCommand[] = [];
-  for (const command of splitMisparsedCommand(node, text, mayHaveHeredocs)) commands.push(command, ...unwrap(command));
+  // What a wrapper of a hook's command runs is made of that command's words: it is a command of the tree too.
+  for (const command of splitMisparsedCommand(node, text, mayHaveHeredocs))
+    commands.push(command, ...(unwrapCommand(command) as ShellCommand[]));
   return commands;
 }
 
@@ -242,9 +244,9 @@ function heredocBodies(command: SyntaxNode): string[] {
 }
 
 /** The commands a wrapper runs: `sudo rm -rf x` also yields `rm -rf x`. */
-function unwrap(command: ShellCommand): ShellCommand[] {
+export function unwrapCommand(command: PlainCommand): PlainCommand[] {
   const base = command.name.value !== undefined ? basename(command.name.value) : undefined;
-  if (base === 'find') return findActions(command).flatMap((inner) => [inner, ...unwrap(inner)]);
+  if (base === 'find') return findActions(command).flatMap((inner) => [inner, ...unwrapCommand(inner)]);
   const spec = base !== undefined ? WRAPPERS[base] : undefined;
   if (!spec) return [];
   let index = 0;
@@ -275,7 +277,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
   }
   const inner = args[index];
   if (!inner) return [];
-  const unwrapped: ShellCommand = {
+  const unwrapped: PlainCommand = {
     name: inner,
     args: args.slice(index + 1),
     start: inner.start,
@@ -283,7 +285,7 @@ function unwrap(command: ShellCommand): ShellCommand[] {
     wrappedBy: basename(command.name.value!),
     heredocs: command.heredocs,
   };
-  return [unwrapped, ...unwrap(unwrapped)];
+  return [unwrapped, ...unwrapCommand(unwrapped)];
 }
 
 /**
@@ -299,8 +301,8 @@ export function takesNextWord(option: string, withValue: readonly string[]): boo
 }
 
 /** The commands `find … -exec CMD ARGS… ;` (or `+`, `-execdir`, `-ok`) runs, one per action. */
-function findActions(command: ShellCommand): ShellCommand[] {
-  const actions: ShellCommand[] = [];
+function findActions(command: PlainCommand): PlainCommand[] {
+  const actions: PlainCommand[] = [];
   const args = command.args;
   for (let i = 0; i < args.length - 1; i++) {
     const value = args[i]!.value;

@@ -30,6 +30,9 @@ ruleTester(commandRmRf, {
     // An option whose value is optional takes it only after `=`: the next word is the command.
     'xargs --replace echo rm -rf',
     'sudo -u root -- echo rm -rf',
+    { name: 'a variable of options that do not force', code: 'F=-r\nrm $F ./x' },
+    { name: 'a variable whose value the script does not know', code: 'F=-rf\nF=$(cat opts)\nrm $F ./x' },
+    { name: 'a function given no options', code: 'del() { rm "$@"; }\ndel ./x' },
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -78,6 +81,25 @@ ruleTester(commandRmRf, {
     { name: 'in the text watch runs with sh -c', code: "watch -n 5 'rm -rf z'", errors: [{ line: 1, column: 13, endColumn: 21 }] },
     { name: "in flock's -c command", code: "flock /tmp/lock -c 'rm -rf z'", errors: [{ line: 1, column: 21, endColumn: 29 }] },
     { name: 'behind flock and its lock file', code: 'flock -w 5 /tmp/lock rm -rf z', errors: [{ line: 1, column: 22 }] },
+    // A command run through a variable or a function is the command it runs, reported where it is written.
+    { name: 'named by a variable', code: 'RM="rm -rf"\n$RM ./build', errors: [{ line: 2, column: 1, endColumn: 12 }] },
+    { name: 'named by an array', code: 'cmd=(rm -rf ./build)\n"${cmd[@]}"', errors: [{ line: 2, column: 1, endColumn: 12 }] },
+    { name: 'options from a variable', code: 'OPTS="-r -f"\nrm $OPTS ./x', errors: [{ line: 2, column: 1, endColumn: 13 }] },
+    {
+      name: 'options from one of two values',
+      code: 'if [ -n "$F" ]; then O=-rf; else O=-r; fi\nrm $O x',
+      errors: [{ line: 2, column: 1 }],
+    },
+    {
+      name: 'run by a function that runs its arguments',
+      code: 'run() { "$@"; }\nrun rm -rf ./x',
+      errors: [{ line: 2, column: 1, endColumn: 15 }],
+    },
+    {
+      name: 'options given to a function that passes them on',
+      code: 'del() { rm "$@"; }\ndel -rf ./x',
+      errors: [{ line: 2, column: 1, endColumn: 12 }],
+    },
     {
       name: 'behind xargs and a long option with its value in the next word',
       code: 'xargs --max-procs 4 rm -rf',
@@ -130,6 +152,7 @@ ruleTester(commandSudo, {
     { code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] },
     { name: "systemd's run0", code: 'run0 systemctl restart x', errors: [{ line: 1, column: 1, endColumn: 25 }] },
     { name: 'sudoedit', code: 'sudoedit /etc/hosts', errors: [{ line: 1, column: 1 }] },
+    { name: 'named by a variable', code: 'SUDO="sudo -E"\n$SUDO npm i -g x', errors: [{ line: 2, column: 1, endColumn: 17 }] },
   ],
 });
 

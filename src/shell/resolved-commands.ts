@@ -1,0 +1,142 @@
+import { variableUse } from './analysis.js';
+import { staticValue, unwrapCommand, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import { nodesOfType } from './node-index.js';
+import type { SyntaxNode, SyntaxTree } from './parser.js';
+
+/** A variable's value as one assignment gives it: a text (split when expanded unquoted) or an array's elements. */
+type StaticValue = { text: string } | { elements: string[] };
+
+/** More combinations than this of a command's variables' values are not tried. */
+const MAX_VARIANTS = 16;
+
+const found = new WeakMap<SyntaxTree, PlainCommand[]>();
+
+/**
+ * The commands a hook runs through a variable or a function, as they run:
+ * `RM="rm -rf"; $RM x`, `cmd=(rm -rf x); "${cmd[@]}"`, `OPTS=-rf; rm $OPTS x`,
+ * and the call of a function that runs its arguments (`run() { "$@"; };
+ * run rm -rf x`, `del() { rm "$@"; }; del -rf x`). A variable is read only
+ * when every assignment the script gives it is a static text or array; one
+ * command is made for each value it may have. Each word keeps the place of
+ * the word it comes from; a command run through a function is placed at
+ * its call. Commands whose words are all written out are not repeated here.
+ */
+export function resolvedCommands(tree: SyntaxTree, commands: readonly ShellCommand[]): PlainCommand[] {
+  let result = found.get(tree);
+  if (!result) {
+    result = [];
+    const root = tree.rootNode;
+    const values =
+      nodesOfType(root, ['variable_assignment']).length > 0 ? staticAssignments(root) : new Map<string, StaticValue[] | null>();
+    if (values.size > 0)
+      for (const command of commands) for (const variant of viaVariables(command, values)) result.push(variant, ...unwrapCommand(variant));
+    for (const variant of viaFunctions(root, commands)) result.push(variant, ...unwrapCommand(variant));
+    found.set(tree, result);
+  }
+  return result;
+}
+
+/** Each variable's values, or null when one of its assignments is not static (or appends, or sets one element). */
+function staticAssignments(root: SyntaxNode): Map<string, StaticValue[] | null> {
+  const values = new Map<string, StaticValue[] | null>();
+  for (const assignment of nodesOfType(root, ['variable_assignment'])) {
+    const nameNode = assignment.childForFieldName('name');
+    if (!nameNode) continue;
+    const name = nameNode.type === 'subscript' ? nameNode.childForFieldName('name')?.text : nameNode.text;
+    if (!name) continue;
+    const value = assignment.childForFieldName('value');
+    const appends = assignment.children.some((c) => c?.type === '+=');
+    let known: StaticValue | undefined;
+    if (nameNode.type === 'subscript' || appends) known = undefined;
+    else if (!value) known = { text: '' };
+    else if (value.type === 'array') {
+      const elements = value.namedChildren.map((e) => (e ? staticValue(e) : undefined));
+      known = elements.every((e): e is string => e !== undefined) ? { elements } : undefined;
+    } else {
+      const text = staticValue(value);
+      known = text === undefined ? undefined : { text };
+    }
+    const list = values.get(name);
+    if (list === null) continue;
+    if (known === undefined) values.set(name, null);
+    else if (list) list.push(known);
+    else values.set(name, [known]);
+  }
+  return values;
+}
+
+/** The words one word of a command stands for, per value of its variable; undefined when it is not a static variable's expansion. */
+function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>): string[][] | undefined {
+  let node = word.node;
+  if (node.type === 'command_name' && node.firstNamedChild) node = node.firstNamedChild;
+  let quoted = false;
+  if (node.type === 'string' && node.namedChildCount === 1 && node.text.length === node.firstNamedChild!.text.length + 2) {
+    quoted = true;
+    node = node.firstNamedChild!;
+  }
+  const use = variableUse(node);
+  if (!use || use.operator !== undefined || use.length) return undefined;
+  const list = values.get(use.name);
+  if (!list) return undefined;
+  const subscript = node.namedChildren.find((c) => c?.type === 'subscript');
+  const index = subscript?.childForFieldName('index')?.text;
+  const split = (text: string): string[] => (quoted ? [text] : text.split(/[ \t\n]+/).filter((w) => w !== ''));
+  return list.map((value) => {
+    if ('text' in value) return index === undefined || index === '0' ? split(value.text) : [];
+    if (index === '@') return value.elements.flatMap(split);
+    if (index === '*') return split(value.elements.join(' '));
+    const at = index === undefined ? 0 : Number(index);
+    return Number.isInteger(at) && value.elements[at] !== undefined ? split(value.elements[at]) : [];
+  });
+}
+
+function viaVariables(command: ShellCommand, values: Map<string, StaticValue[] | null>): PlainCommand[] {
+  const words = [command.name, ...command.args];
+  let variants: PlainWord[][] = [[]];
+  let resolved = false;
+  for (const word of words) {
+    const expansions = word.value === undefined ? expandWord(word, values) : undefined;
+    if (!expansions) {
+      for (const variant of variants) variant.push(word);
+      continue;
+    }
+    resolved = true;
+    const next: PlainWord[][] = [];
+    for (const variant of variants)
+      for (const expansion of expansions)
+        if (next.length < MAX_VARIANTS)
+          next.push([...variant, ...expansion.map((value) => ({ text: word.text, value, start: word.start, end: word.end }))]);
+    variants = next;
+  }
+  if (!resolved) return [];
+  return variants.flatMap(([name, ...args]) =>
+    name ? [{ name, args, start: command.start, end: command.end, heredocs: command.heredocs }] : [],
+  );
+}
+
+const ALL_ARGUMENTS = new Set(['"$@"', '$@', '"$*"', '$*', '"${@}"', '${@}']);
+
+/** `run() { "$@"; }; run rm -rf x`: a function's commands with its arguments put in, at each call. */
+function viaFunctions(root: SyntaxNode, commands: readonly ShellCommand[]): PlainCommand[] {
+  const resolved: PlainCommand[] = [];
+  for (const definition of nodesOfType(root, ['function_definition'])) {
+    const name = definition.childForFieldName('name')?.text;
+    if (!name) continue;
+    const start = definition.startIndex;
+    const end = definition.endIndex;
+    const forwarding = commands.filter(
+      (c) => c.start >= start && c.end <= end && !c.wrappedBy && [c.name, ...c.args].some((w) => ALL_ARGUMENTS.has(w.text)),
+    );
+    if (forwarding.length === 0) continue;
+    const calls = commands.filter((c) => c.name.value === name && (c.start < start || c.start >= end));
+    for (const call of calls)
+      for (const inner of forwarding) {
+        // Only what the call adds can change what runs: the command itself, or options (the body's own command is read as written).
+        const namesCommand = ALL_ARGUMENTS.has(inner.name.text);
+        if (!namesCommand && !call.args.some((a) => a.value?.startsWith('-'))) continue;
+        const [first, ...rest] = [inner.name, ...inner.args].flatMap((w): PlainWord[] => (ALL_ARGUMENTS.has(w.text) ? call.args : [w]));
+        if (first) resolved.push({ name: first, args: rest, start: call.start, end: call.end, heredocs: [] });
+      }
+  }
+  return resolved;
+}
