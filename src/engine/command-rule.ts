@@ -20,6 +20,8 @@ export interface CommandPattern {
    * here-string must match; a list of them, each (`["^push$", "^\\+."]`: a push of a `+` refspec).
    */
   argument?: string | string[];
+  /** A regular expression no argument may match (`find -delete` with a `-name` test picks its files). */
+  unlessArgument?: string;
   messageId: string;
   severity?: Severity;
 }
@@ -107,6 +109,10 @@ export function matchesPattern(command: PlainCommand, pattern: CommandPattern): 
       const expression = argumentExpression(argument);
       if (!texts.some((text) => expression.test(text))) return false;
     }
+  }
+  if (pattern.unlessArgument !== undefined) {
+    const expression = argumentExpression(pattern.unlessArgument);
+    if (command.args.some((arg) => arg.value !== undefined && expression.test(arg.value))) return false;
   }
   return true;
 }

@@ -10,6 +10,10 @@ ruleTester(rule, {
     'git push origin main',
     'git push origin +',
     'git commit -m "+main"',
+    'git checkout -b feature',
+    'git checkout main -- ./src/a.ts',
+    'git restore --staged .',
+    'git checkout -p .',
   ],
   reject: [
     { code: 'git push --force origin main', errors: [{ messageId: 'pushForce', severity: 'warning', line: 1, column: 1, endColumn: 29 }] },
@@ -22,5 +26,12 @@ ruleTester(rule, {
     { code: 'git push origin main +HEAD:refs/heads/release', errors: [{ messageId: 'pushForceRefspec', line: 1, column: 1 }] },
     { code: 'git -C repo reset --hard HEAD', errors: [{ messageId: 'resetHard', line: 1, column: 1 }] },
     { code: 'git clean -fdx', errors: [{ messageId: 'cleanForce', line: 1, column: 1 }] },
+    // --mirror forces the push as --force does.
+    { code: 'git push --mirror origin', errors: [{ messageId: 'pushForce', line: 1, column: 1 }] },
+    // Checking out or restoring the whole tree throws away uncommitted changes as reset --hard does.
+    { code: 'git checkout -- .', errors: [{ messageId: 'discardChanges', line: 1, column: 1, endColumn: 18 }] },
+    { code: 'git checkout HEAD .', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
+    { code: 'git restore .', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
+    { code: 'git checkout -f main', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
   ],
 });

@@ -33,6 +33,8 @@ ruleTester(commandRmRf, {
     { name: 'a variable of options that do not force', code: 'F=-r\nrm $F ./x' },
     { name: 'a variable whose value the script does not know', code: 'F=-rf\nF=$(cat opts)\nrm $F ./x' },
     { name: 'a function given no options', code: 'del() { rm "$@"; }\ndel ./x' },
+    { name: 'find -delete of the files a test picks', code: "find . -name '*.tmp' -delete" },
+    { name: 'find -delete of old files', code: 'find /tmp/cache -type f -mmin +60 -delete' },
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -81,6 +83,17 @@ ruleTester(commandRmRf, {
     { name: 'in the text watch runs with sh -c', code: "watch -n 5 'rm -rf z'", errors: [{ line: 1, column: 13, endColumn: 21 }] },
     { name: "in flock's -c command", code: "flock /tmp/lock -c 'rm -rf z'", errors: [{ line: 1, column: 21, endColumn: 29 }] },
     { name: 'behind flock and its lock file', code: 'flock -w 5 /tmp/lock rm -rf z', errors: [{ line: 1, column: 22 }] },
+    // find -delete with no test that picks files deletes the whole tree, as rm -rf does.
+    {
+      name: 'find -delete of a tree',
+      code: 'find ./build -delete',
+      errors: [{ messageId: 'findDelete', line: 1, column: 1, endColumn: 21 }],
+    },
+    {
+      name: 'find -mindepth 1 -delete',
+      code: 'find "$DIR" -mindepth 1 -type f -delete',
+      errors: [{ messageId: 'findDelete', line: 1, column: 1 }],
+    },
     // A command run through a variable or a function is the command it runs, reported where it is written.
     { name: 'named by a variable', code: 'RM="rm -rf"\n$RM ./build', errors: [{ line: 2, column: 1, endColumn: 12 }] },
     { name: 'named by an array', code: 'cmd=(rm -rf ./build)\n"${cmd[@]}"', errors: [{ line: 2, column: 1, endColumn: 12 }] },
