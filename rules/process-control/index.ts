@@ -1,8 +1,8 @@
 import { everyCommand } from '../../src/engine/command-rule.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
-import type { PlainCommand, PlainWord, ShellCommand } from '../../src/shell/commands.js';
-import { nestedCommands } from '../../src/shell/nested.js';
+import { commandBase, nodesOfType, variableUse } from '../../src/shell/analysis.js';
+import { basename, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from '../../src/shell/commands.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Finders of other processes' ids: killing what they print reaches beyond the hook. */
 const PID_FINDERS = new Set(['pgrep', 'pidof', 'lsof', 'fuser', 'ps']);
@@ -11,16 +11,57 @@ const KILL_VALUE_OPTIONS = new Set(['-s', '-n']);
 
 /** `pgrep x | xargs kill`: the PID finder upstream of an `xargs kill` in its pipeline. */
 function pidFinderFeedingXargsKill(command: ShellCommand): string | undefined {
-  const inner = command.args.find((a) => a.value === 'kill');
+  const inner = command.args.find((a) => a.value !== undefined && basename(a.value) === 'kill');
   const upstream = command.name.node.parent?.parent?.parent;
   if (!inner || upstream?.type !== 'pipeline') return undefined;
-  return nodesOfType(upstream, ['command'])
-    .map((c) => c.childForFieldName('name')?.text ?? '')
+  return finderIn(upstream);
+}
+
+/** The first PID finder a node runs. */
+function finderIn(node: SyntaxNode): string | undefined {
+  return nodesOfType(node, ['command'])
+    .map((c) => basename(c.childForFieldName('name')?.text ?? ''))
     .find((n) => PID_FINDERS.has(n));
 }
 
+/**
+ * Variables that hold PIDs a finder printed, with the finder: `pids=$(pgrep x)`,
+ * `for p in $(pgrep x)`, and what `read` takes from a pipeline fed by one
+ * (`pgrep x | while read -r p; do …`).
+ */
+function finderVariables(root: SyntaxNode, commands: readonly ShellCommand[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const node of nodesOfType(root, ['variable_assignment', 'for_statement'])) {
+    const name = node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name')?.text;
+    const values = node.type === 'for_statement' ? node.childrenForFieldName('value') : [node.childForFieldName('value')];
+    for (const value of values) {
+      const finder = value ? nodesOfType(value, ['command_substitution']).map(finderIn).find(Boolean) : undefined;
+      if (name && finder) found.set(name, finder);
+    }
+  }
+  for (const command of commands) {
+    if (command.name.value !== 'read') continue;
+    let stage: SyntaxNode = command.name.node;
+    let pipeline = stage.parent;
+    while (pipeline && pipeline.type !== 'pipeline') {
+      stage = pipeline;
+      pipeline = pipeline.parent;
+    }
+    if (!pipeline) continue;
+    const upstream = pipeline.namedChildren.filter((c): c is SyntaxNode => c !== null && c.startIndex < stage.startIndex);
+    const finder = upstream.map(finderIn).find(Boolean);
+    if (finder) for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) found.set(arg.value, finder);
+  }
+  return found;
+}
+
 /** The commands this rule reads; every other command is passed over before its place is worked out. */
-const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs']);
+const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs', 'fuser']);
+
+/** A word of the hook's own tree (a command read from text handed to a shell has none). */
+function hasNode(word: PlainWord): word is ShellWord {
+  return 'node' in word;
+}
 
 /**
  * A hook may stop the processes it started (`kill $!`, `kill "$pid"`,
@@ -42,50 +83,70 @@ export default defineRule({
     everyProcess: 'Unexpected `kill {{pid}}`: PID {{pid}} signals {{target}}. Kill the PIDs the hook started.',
     foundPids:
       'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
+    fuserKill:
+      'Unexpected `fuser -k`: it kills every process that uses the file, directory or port, including the runtime and other agents. Kill the PIDs the hook started (`$!`).',
   },
   checkScript(context) {
+    let held: Map<string, string> | undefined;
+    const finderVariable = (node: SyntaxNode): string | undefined => {
+      held ??= finderVariables(context.tree.rootNode, context.commands);
+      for (const expansion of nodesOfType(node, ['simple_expansion', 'expansion'])) {
+        const use = variableUse(expansion);
+        const finder = use && !use.length ? held.get(use.name) : undefined;
+        if (finder) return finder;
+      }
+      return undefined;
+    };
+    // Also what the hook hands to a shell as text (`bash -c 'pkill node'`) and runs through a variable or function.
     const all = everyCommand(context);
-    const check = (command: PlainCommand, inTree: ShellCommand | undefined): void => {
+    for (const command of all) {
       const base = commandBase(command);
-      if (!SIGNALLERS.has(base ?? '')) return;
+      if (!SIGNALLERS.has(base ?? '')) continue;
       const range = context.range(command.start, command.end);
       if (base === 'killall' || base === 'killall5') {
         context.report({ messageId: 'byName', data: { tool: base, full: '' }, range });
       } else if (base === 'pkill') {
-        if (ownChildrenOnly(command)) return;
+        if (ownChildrenOnly(command)) continue;
         const full = command.args.some((a) => (a.value !== undefined && /^-[A-Za-z]*f/.test(a.value)) || a.value === '--full');
         context.report({ messageId: 'byName', data: { tool: full ? 'pkill -f' : 'pkill', full: full ? ' or command line' : '' }, range });
+      } else if (base === 'fuser') {
+        if (command.args.some((a) => a.value === '--kill' || (a.value !== undefined && /^-[A-Za-z]*k/.test(a.value))))
+          context.report({ messageId: 'fuserKill', range });
       } else if (base === 'kill') {
-        for (const pid of killTargets(command)) {
-          if (pid.value === '-1' || pid.value === '0' || (pid.value !== undefined && /^-\d+$/.test(pid.value))) {
-            const target =
-              pid.value === '-1'
-                ? 'every process the user may signal'
-                : pid.value === '0'
-                  ? 'the whole process group, which includes the runtime that started the hook'
-                  : `every process of group ${pid.value.slice(1)}`;
-            context.report({ messageId: 'everyProcess', data: { pid: pid.value, target }, range });
-            return;
-          }
-          // `kill $(pgrep x)`: a PID finder runs inside the operand.
-          const finder = all
-            .map(commandBase)
-            .find((name, i) => name && PID_FINDERS.has(name) && all[i]!.start >= pid.start && all[i]!.end <= pid.end);
-          if (finder) {
-            context.report({ messageId: 'foundPids', data: { finder }, range });
-            return;
-          }
-        }
-      } else if (base === 'xargs' && inTree) {
-        const finder = pidFinderFeedingXargsKill(inTree);
+        const finding = killFinding(command, finderVariable, all);
+        if (finding) context.report({ ...finding, range });
+      } else if (base === 'xargs' && hasNode(command.name)) {
+        const finder = pidFinderFeedingXargsKill(command as ShellCommand);
         if (finder) context.report({ messageId: 'foundPids', data: { finder }, range });
       }
-    };
-    for (const command of context.commands) check(command, command);
-    // A command in text handed to a shell (`bash -c 'pkill node'`) is read by its words alone: it has no node in the hook's tree.
-    for (const command of nestedCommands(context.tree, context.commands, context.hook.text)) check(command, undefined);
+    }
   },
 });
+
+/** What `kill` of these PIDs reaches beyond the hook: every process, a process group, or PIDs a finder printed. */
+function killFinding(
+  command: PlainCommand,
+  finderVariable: (node: SyntaxNode) => string | undefined,
+  all: readonly PlainCommand[],
+): { messageId: string; data: Record<string, string> } | undefined {
+  for (const pid of killTargets(command)) {
+    if (pid.value === '-1' || pid.value === '0' || (pid.value !== undefined && /^-\d+$/.test(pid.value))) {
+      const target =
+        pid.value === '-1'
+          ? 'every process the user may signal'
+          : pid.value === '0'
+            ? 'the whole process group, which includes the runtime that started the hook'
+            : `every process of group ${pid.value.slice(1)}`;
+      return { messageId: 'everyProcess', data: { pid: pid.value, target } };
+    }
+    // `kill $(pgrep x)`: a PID finder runs inside the operand (in text handed to a shell, found by its place).
+    const finder = hasNode(pid)
+      ? (finderIn(pid.node) ?? finderVariable(pid.node))
+      : all.map(commandBase).find((name, i) => name && PID_FINDERS.has(name) && all[i]!.start >= pid.start && all[i]!.end <= pid.end);
+    if (finder) return { messageId: 'foundPids', data: { finder } };
+  }
+  return undefined;
+}
 
 /** `pkill -P $$` (children of this shell) stays within the hook. */
 function ownChildrenOnly(command: PlainCommand): boolean {

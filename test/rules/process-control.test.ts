@@ -11,6 +11,10 @@ ruleTester(rule, {
     'kill -l',
     '# pkill -f node would hit other agents\necho ok',
     'echo "killall is not used"',
+    { name: 'a PID the hook kept', code: 'sleep 1 &\npid=$!\nkill "$pid"' },
+    { name: 'a PID read from its own file', code: 'PID=$(cat /tmp/w.pid)\nkill "$PID"' },
+    { name: 'fuser that only lists', code: 'fuser -v 3000/tcp' },
+    { name: 'a finder that only checks', code: 'pgrep node >/dev/null && echo running' },
   ],
   reject: [
     {
@@ -47,6 +51,33 @@ ruleTester(rule, {
       name: 'after the tree-sitter misparse of a 3-stage pipeline',
       code: 'a | b | c\nkillall node && y',
       errors: [{ line: 2, column: 1, endColumn: 13 }],
+    },
+    // PIDs a finder printed are as foreign in a variable as in the substitution itself.
+    {
+      name: 'kill of a variable pgrep filled',
+      code: 'pids=$(pgrep node)\nkill $pids',
+      errors: [{ messageId: 'foundPids', line: 2, column: 1, endColumn: 11 }],
+    },
+    {
+      name: 'kill in a for loop over pgrep',
+      code: 'for p in $(pgrep -f server); do kill -9 "$p"; done',
+      errors: [{ messageId: 'foundPids', line: 1, column: 33, endColumn: 45 }],
+    },
+    {
+      name: 'kill of what read takes from pgrep',
+      code: 'pgrep node | while read -r p; do kill "$p"; done',
+      errors: [{ messageId: 'foundPids', line: 1, column: 34, endColumn: 43 }],
+    },
+    {
+      name: 'xargs running kill by its path',
+      code: 'pgrep node | xargs -r /bin/kill -9',
+      errors: [{ messageId: 'foundPids', line: 1, column: 14 }],
+    },
+    { name: 'fuser -k', code: 'fuser -k 3000/tcp', errors: [{ messageId: 'fuserKill', line: 1, column: 1, endColumn: 18 }] },
+    {
+      name: 'pkill inside bash -c, at its place',
+      code: "bash -c 'pkill node'",
+      errors: [{ messageId: 'byName', line: 1, column: 10, endColumn: 20 }],
     },
     {
       name: 'pgrep | xargs kill',
