@@ -3,6 +3,7 @@ import { commandBase, variableUse, wordTemplate } from '../../src/shell/analysis
 import { staticValue, type ShellCommand } from '../../src/shell/commands.js';
 import { placedNodesOfType } from '../../src/shell/node-index.js';
 import { remembered } from '../../src/shell/node-memo.js';
+import { staticTexts } from '../../src/shell/resolved-commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 interface Options {
@@ -67,7 +68,26 @@ const FILE_COMMANDS = new Set([
   'gawk',
   'jq',
   'yq',
+  'cd',
+  'pushd',
+  'unlink',
+  'chattr',
+  'setfacl',
+  'split',
+  'readlink',
+  'realpath',
+  'mkfifo',
+  'xz',
+  'bzip2',
+  'zstd',
+  'curl',
+  'wget',
 ]);
+/** Commands that name files only through options (`curl -o FILE`); their operands are URLs. */
+const OUTPUT_OPTIONS: Record<string, string[]> = {
+  curl: ['-o', '--output', '-K', '--config', '-T', '--upload-file', '-c', '--cookie-jar'],
+  wget: ['-O', '--output-document', '-P', '--directory-prefix', '-o', '--output-file', '-a', '--append-output'],
+};
 /** Commands whose first operand is a program or pattern, not a file (unless given with -e/-f). */
 const PROGRAM_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'jq', 'yq']);
 /** Places every hook may use: temporary files, the standard streams, the runtime's own commands. */
@@ -120,7 +140,7 @@ export default defineRule<Options>({
       context.report({ messageId: 'outside', data: { path }, range: context.range(start, end) });
     };
     const check = (node: SyntaxNode, value: string | undefined, start = node.startIndex): void =>
-      reportIfOutside(value ?? pathOf(node), start, node.endIndex);
+      reportIfOutside(value ?? pathOf(node) ?? pathThroughVariable(node), start, node.endIndex);
     for (const command of context.commands) {
       const base = commandBase(command);
       if (!base || !FILE_COMMANDS.has(base)) continue;
@@ -130,6 +150,11 @@ export default defineRule<Options>({
       // What the redirect names is its own (an editor's next run reuses it for a redirect the edit left alone).
       const target = remembered(context.tree, 'redirect-path', start, end, () => redirectPath(redirect, start));
       if (target) reportIfOutside(target.path, start + target.start, start + target.end);
+      else {
+        // A path through a variable the script sets (`F=/etc/motd; : > "$F"`) depends on more than the redirect: not kept.
+        const destination = redirect.childForFieldName('destination');
+        if (destination) reportIfOutside(pathThroughVariable(destination), destination.startIndex, destination.endIndex);
+      }
     }
   },
 });
@@ -146,6 +171,17 @@ function redirectPath(redirect: SyntaxNode, base: number): { path: string; start
 /** The words of a command that name files: its operands, `dd`'s `if=`/`of=`, `--opt=/path`. */
 function fileOperands(command: ShellCommand, base: string): { node: SyntaxNode; value: string | undefined; start: number }[] {
   const operands: { node: SyntaxNode; value: string | undefined; start: number }[] = [];
+  const outputs = OUTPUT_OPTIONS[base];
+  if (outputs) {
+    command.args.forEach((arg, i) => {
+      const next = command.args[i + 1];
+      // `-o FILE`, and a cluster whose last letter is one (`wget -qO FILE`).
+      const option = arg.value !== undefined && /^-[A-Za-z]+$/.test(arg.value) ? `-${arg.value.slice(-1)}` : arg.value;
+      if (option !== undefined && outputs.includes(option) && next)
+        operands.push({ node: next.node, value: next.value, start: next.start });
+    });
+    return operands;
+  }
   let skipProgram =
     PROGRAM_FIRST.has(base) &&
     !command.args.some((a) => a.value === '-e' || a.value === '-f' || a.value?.startsWith('--expression') || a.value?.startsWith('--file'));
@@ -183,6 +219,17 @@ function pathOf(node: SyntaxNode): string | undefined {
   const rest = template.text.slice(1).split('\u0000')[0]!;
   if (use.name === 'HOME') return `~${rest}`;
   return undefined;
+}
+
+/** A path that starts with a variable the script sets to static texts (`D=/etc; rm "$D/passwd"`): the first that is outside, else the first. */
+function pathThroughVariable(node: SyntaxNode): string | undefined {
+  const template = wordTemplate(node, '\u0000');
+  if (!template.text.startsWith('\u0000') || template.expansions.length === 0) return undefined;
+  const use = variableUse(template.expansions[0]!);
+  if (!use || use.operator !== undefined || use.length) return undefined;
+  const rest = template.text.slice(1).split('\u0000')[0]!;
+  const paths = staticTexts(node.tree, use.name)?.map((text) => text + rest);
+  return paths?.find((path) => path.startsWith('/') || path.startsWith('~')) ?? paths?.[0];
 }
 
 function isOutside(path: string, allowed: readonly string[]): boolean {

@@ -36,6 +36,21 @@ export function resolvedCommands(tree: SyntaxTree, commands: readonly ShellComma
   return result;
 }
 
+const assignedByTree = new WeakMap<SyntaxTree, Map<string, StaticValue[] | null>>();
+
+/**
+ * The texts the script may give a variable (`D=/etc`), when every assignment
+ * of it is a static text; undefined otherwise (an array, a computed value, none).
+ */
+export function staticTexts(tree: SyntaxTree, name: string): string[] | undefined {
+  let values = assignedByTree.get(tree);
+  if (!values) assignedByTree.set(tree, (values = staticAssignments(tree.rootNode)));
+  const list = values.get(name);
+  if (!list) return undefined;
+  const texts = list.map((v) => ('text' in v ? v.text : undefined));
+  return texts.every((t): t is string => t !== undefined) ? texts : undefined;
+}
+
 /** Each variable's values, or null when one of its assignments is not static (or appends, or sets one element). */
 function staticAssignments(root: SyntaxNode): Map<string, StaticValue[] | null> {
   const values = new Map<string, StaticValue[] | null>();

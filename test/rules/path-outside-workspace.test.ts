@@ -18,6 +18,11 @@ ruleTester(rule, {
     'exec 3>&1 2>&1',
     'cat /proc/self/status',
     { name: 'an allowed prefix', code: 'cat /opt/shared/cache.json', options: { allowedPaths: ['/opt/shared'] } },
+    { name: 'a variable set to a relative path', code: 'D=./out\nrm -f "$D/x"' },
+    { name: 'a variable set to the temporary directory', code: 'F=/tmp/agent.log\necho x >> "$F"' },
+    { name: 'a variable the script computes', code: 'D=$(mktemp -d)\nrm -f "$D/x"' },
+    { name: 'cd back', code: 'cd - >/dev/null' },
+    { name: "curl's URL is not a file", code: 'curl -s -o ./out.json https://example.com/etc/x' },
   ],
   reject: [
     {
@@ -27,6 +32,17 @@ ruleTester(rule, {
     },
     { name: 'cp into /usr', code: 'cp tool /usr/local/bin/tool', errors: [{ line: 1, column: 9, endColumn: 28 }] },
     { name: 'rm under /var', code: 'rm -f /var/log/agent.log', errors: [{ line: 1, column: 7, endColumn: 25 }] },
+    // A variable the script sets to a static path is that path.
+    {
+      name: 'a path through a variable',
+      code: 'D=/etc\nrm -f "$D/passwd"',
+      errors: [{ line: 2, column: 7, endColumn: 18, message: /`\/etc\/passwd`/ }],
+    },
+    { name: 'a redirect through a variable', code: 'F=~/.bashrc\necho x >> $F', errors: [{ line: 2, column: 11, endColumn: 13 }] },
+    { name: 'cd out of the workspace', code: 'cd /etc && cat passwd', errors: [{ line: 1, column: 4, endColumn: 8 }] },
+    { name: 'unlink', code: 'unlink /etc/x', errors: [{ line: 1, column: 8 }] },
+    { name: "curl's output file", code: 'curl -fsSL -o /usr/local/bin/x https://x', errors: [{ line: 1, column: 15, endColumn: 31 }] },
+    { name: "wget's output document", code: 'wget -qO /usr/local/bin/x https://x', errors: [{ line: 1, column: 10, endColumn: 26 }] },
     { name: 'a home secret', code: 'cat ~/.ssh/id_rsa', errors: [{ line: 1, column: 5, endColumn: 18, message: /`~\/.ssh\/id_rsa`/ }] },
     {
       name: '$HOME',
