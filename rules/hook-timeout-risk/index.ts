@@ -1,7 +1,8 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { hookBudgetMs } from '../../src/runtimes/index.js';
 import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import { everyCommand } from '../../src/engine/command-rule.js';
+import type { PlainCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
 import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
@@ -44,6 +45,8 @@ export default defineRule({
       'Unexpected polling `{{keyword}}` loop with no bound (no counter, elapsed-time check or `timeout` ends it; it sleeps with `{{sleep}}`): if what it waits for never comes, it runs until the runtime kills the hook after {{budget}} s, and the rest of the script never runs. Give up after tries that fit in {{budget}} s.',
     longPollingLoop:
       'Unexpected polling `{{keyword}}` loop that can wait {{seconds}} s ({{how}}): the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Keep its waiting below {{budget}} s.',
+    follow:
+      'Unexpected `{{text}}`: it follows the file forever, so the runtime kills the hook after {{budget}} s and the rest of the script never runs. Read what is there (`tail -n 50`), or bound it with `timeout`.',
     blockingWait:
       'Unexpected `redis-cli {{operation}}` that can block {{how}}: the runtime kills the hook after {{budget}} s. Use a timeout below {{budget}} s, or read without blocking.',
   },
@@ -52,16 +55,24 @@ export default defineRule({
     // A zero or negative timeout is another rule's finding; nothing here can be measured against it.
     if (!(budget > 0)) return;
     /** Sleeps reported on their own: a loop around one is not reported again. */
-    const longSleeps = new Set<ShellCommand>();
-    for (const command of context.commands) {
+    const longSleeps = new Set<PlainCommand>();
+    // Also what the hook hands to a shell as text (`bash -c 'sleep 30'`) and runs through a variable (`D=10; sleep $D`).
+    const commands = everyCommand(context);
+    for (const command of commands) {
       const base = commandBase(command);
-      if (boundedByTimeout(context.commands, command, budget)) continue;
+      if (boundedByTimeout(commands, command, budget)) continue;
       if (base === 'sleep') {
         const seconds = sleepSeconds(command);
         if (seconds === undefined || seconds < budget) continue;
         longSleeps.add(command);
         context.report({
           messageId: 'sleep',
+          data: { text: commandText(context.hook.text, command), budget },
+          range: context.range(command.start, command.end),
+        });
+      } else if (base === 'tail' && follows(command) && !inBackgroundJob(command)) {
+        context.report({
+          messageId: 'follow',
           data: { text: commandText(context.hook.text, command), budget },
           range: context.range(command.start, command.end),
         });
@@ -77,19 +88,17 @@ export default defineRule({
       }
     }
     const endless = new Set<number>();
-    for (const loop of nodesOfType(context.tree.rootNode, ['while_statement'])) {
-      const keyword = loop.child(0)?.type ?? 'while';
-      const condition = loop.childForFieldName('condition');
+    for (const loop of nodesOfType(context.tree.rootNode, ['while_statement', 'c_style_for_statement'])) {
+      const head = endlessHead(loop);
       const body = loop.childForFieldName('body');
-      if (!condition || !body || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) continue;
-      if (hasExit(body)) continue;
+      if (!head || !body || hasExit(body)) continue;
       endless.add(loop.id);
       // A background job is not waited for: it does not hold the hook, it outlives it.
       const background = inBackgroundJob(backgroundJobs(context.tree.rootNode, context.hook.text), loop.startIndex, loop.endIndex);
       context.report({
         messageId: background ? 'endlessBackground' : 'endlessLoop',
-        data: { text: `${keyword} ${condition.text}`, budget },
-        range: context.range(loop.startIndex, condition.endIndex),
+        data: { text: head.text, budget },
+        range: context.range(loop.startIndex, head.end),
         ...(background ? { severity: 'warning' as const } : {}),
       });
     }
@@ -116,7 +125,7 @@ export default defineRule({
 });
 
 /** `timeout 3 redis-cli blpop q 0`: the `timeout` wrapper ends it before the hook's limit. */
-function boundedByTimeout(commands: readonly ShellCommand[], command: ShellCommand, budget: number): boolean {
+function boundedByTimeout(commands: readonly PlainCommand[], command: PlainCommand, budget: number): boolean {
   if (command.wrappedBy !== 'timeout') return false;
   const outer = commands.find((c) => commandBase(c) === 'timeout' && c.end === command.end && c.start < command.start);
   const duration = outer?.args.find((a) => a.value !== undefined && !a.value.startsWith('-'))?.value;
@@ -124,12 +133,12 @@ function boundedByTimeout(commands: readonly ShellCommand[], command: ShellComma
   return match !== null && Number(match[1]) * UNIT_SECONDS[match[2]!]! < budget;
 }
 
-function commandText(text: string, command: ShellCommand): string {
+function commandText(text: string, command: PlainCommand): string {
   return text.slice(command.start, command.end);
 }
 
 /** A blocking Redis read whose timeout is 0 (forever) or at least the hook's, unless `timeout` bounds it below that. */
-function blockingWait(command: ShellCommand, budget: number): { operation: string; how: string } | undefined {
+function blockingWait(command: PlainCommand, budget: number): { operation: string; how: string } | undefined {
   const words = command.args.map((a) => a.value);
   const index = words.findIndex(
     (w) =>
@@ -161,12 +170,47 @@ function timeoutSeconds(word: string | undefined): number | undefined {
   return n === 0 ? Infinity : n;
 }
 
-/** `while true`, `while :`, `until false` (the condition is that one command). */
+/** The head of a loop that never ends by its condition (`while true`, `until false`, `for ((;;))`), with where it ends. */
+function endlessHead(loop: SyntaxNode): { text: string; end: number } | undefined {
+  if (loop.type === 'c_style_for_statement') {
+    const close = loop.children.find((c) => c?.type === '))');
+    return close && !loop.childForFieldName('condition') ? { text: 'for ((;;))', end: close.endIndex } : undefined;
+  }
+  const keyword = loop.child(0)?.type ?? 'while';
+  const condition = loop.childForFieldName('condition');
+  if (!condition || !isConstant(condition, keyword === 'until' ? 'false' : 'true')) return undefined;
+  return { text: `${keyword} ${condition.text}`, end: condition.endIndex };
+}
+
+/** `while true`, `while :`, `while /bin/true`, `until false` (the condition is that one command); `while [ 1 ]` (a test of a non-empty word). */
 function isConstant(condition: SyntaxNode, value: 'true' | 'false'): boolean {
+  if (condition.type === 'test_command') {
+    const operands = condition.namedChildren;
+    return value === 'true' && operands.length === 1 && (operands[0]?.type === 'number' || operands[0]?.type === 'word');
+  }
   if (condition.type !== 'command') return false;
-  const name = condition.childForFieldName('name')?.text;
+  const name = condition.childForFieldName('name')?.text.replace(/^.*\//, '');
   if (condition.childrenForFieldName('argument').length > 0) return false;
   return value === 'true' ? ALWAYS_TRUE.has(name ?? '') : name === 'false';
+}
+
+/** A command of the hook's own tree that runs as a background job (one read from text handed to a shell has no node). */
+function inBackgroundJob(command: PlainCommand): boolean {
+  const name: PlainCommand['name'] & { node?: SyntaxNode } = command.name;
+  return name.node !== undefined && inBackground(name.node);
+}
+
+/** `tail -f`, `-F`, `--follow` (not ended by `--pid`, which stops when that process does). */
+function follows(command: PlainCommand): boolean {
+  let follow = false;
+  for (const arg of command.args) {
+    const value = arg.value;
+    if (value === undefined) continue;
+    if (value.startsWith('--pid')) return false;
+    if (value === '--follow' || value.startsWith('--follow=') || (!value.startsWith('--') && /^-[A-Za-z0-9]*[fF]/.test(value)))
+      follow = true;
+  }
+  return follow;
 }
 
 function hasExit(body: SyntaxNode): boolean {

@@ -1,5 +1,5 @@
 import { nodesOfType } from '../../src/shell/analysis.js';
-import { staticValue, type ShellCommand } from '../../src/shell/commands.js';
+import { staticValue, type PlainCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 // What the loop analysis reads off the syntax tree: durations, counters, clocks, comparisons, lists.
@@ -37,7 +37,7 @@ export function both(a: Bound, b: Bound): Bound {
 }
 
 /** `sleep 5`, `sleep 10s`, `sleep 1m 30`, `sleep 0.5`, `sleep infinity`; undefined when computed. */
-export function sleepSeconds(command: ShellCommand): number | undefined {
+export function sleepSeconds(command: PlainCommand): number | undefined {
   let total = 0;
   for (const arg of command.args) {
     if (arg.value === undefined) return undefined;

@@ -23,6 +23,12 @@ ruleTester(rule, {
     'echo "sleep 30"',
     'while true; do\n  redis-cli ping && break\n  echo waiting\ndone',
     'while read -r line; do echo "$line"; done < file',
+    'tail -n 50 ./log',
+    'tail -f ./log &',
+    'tail -f --pid=$$ ./log',
+    'while [ "$x" ]; do x=; done',
+    'for ((i = 0; ; i++)); do [ $i -gt 3 ] && break; done',
+    { name: 'a variable the script computes', code: 'D=$(cat delay)\nsleep $D' },
     // Polling loops that end in time, or that the hook does not wait for.
     { name: '3 tries × sleep 1', code: 'for attempt in 1 2 3; do\n  redis-cli get gate | grep -q true && break\n  sleep 1\ndone' },
     { name: '{1..4} × sleep 1', code: 'for i in {1..4}; do x; sleep 1; done' },
@@ -75,6 +81,26 @@ ruleTester(rule, {
     'redis-cli xread COUNT 1 STREAMS s 0',
   ],
   reject: [
+    // The same waits, spelt otherwise.
+    { name: 'a sleep through a variable', code: 'D=10\nsleep $D', errors: [{ messageId: 'sleep', line: 2, column: 1, endColumn: 9 }] },
+    {
+      name: 'a sleep inside bash -c, at its place',
+      code: "bash -c 'sleep 30'",
+      errors: [{ messageId: 'sleep', line: 1, column: 10, endColumn: 18 }],
+    },
+    { name: 'tail -f', code: 'tail -f ./log', errors: [{ messageId: 'follow', severity: 'error', line: 1, column: 1, endColumn: 14 }] },
+    { name: 'tail -F -n 0', code: 'tail -n 0 -F ./log | grep ERROR', errors: [{ messageId: 'follow', line: 1, column: 1, endColumn: 19 }] },
+    { name: 'for ((;;))', code: 'for ((;;)); do echo x; done', errors: [{ messageId: 'endlessLoop', line: 1, column: 1, endColumn: 11 }] },
+    {
+      name: 'while [ 1 ]',
+      code: 'while [ 1 ]; do echo x; done',
+      errors: [{ messageId: 'endlessLoop', line: 1, column: 1, endColumn: 12 }],
+    },
+    {
+      name: 'while /bin/true',
+      code: 'while /bin/true; do echo x; done',
+      errors: [{ messageId: 'endlessLoop', line: 1, column: 1, endColumn: 16 }],
+    },
     { name: 'sleep 30', code: 'sleep 30', errors: [{ messageId: 'sleep', severity: 'error', line: 1, column: 1, endColumn: 9 }] },
     { name: 'sleep 5', code: 'echo wait; sleep 5 && echo done', errors: [{ messageId: 'sleep', line: 1, column: 12, endColumn: 19 }] },
     { name: 'sleep 1m', code: 'sleep 1m', errors: [{ messageId: 'sleep', line: 1, column: 1, endColumn: 9 }] },
