@@ -1,5 +1,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { StdinTaint, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandBase, isSplitInCommand, nodesOfType, SHELLS, shellScriptArgument, variableUse } from '../../src/shell/analysis.js';
 
@@ -26,6 +27,8 @@ export default defineRule({
       'Disallowed `{{shell}} -c` with text from the hook\'s stdin JSON: the model chose it, and it is parsed as shell code. Pass it as a positional parameter: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
     pipeShell: "Disallowed pipe of the hook's stdin JSON into `{{shell}}`: the text the model chose runs as shell code.",
     source: "Disallowed `{{command}}` of a path or text from the hook's stdin JSON: it runs what the model chose as shell code.",
+    xargs:
+      "Unexpected `xargs` fed the hook's stdin JSON: it splits the text the model chose on blanks and reads its quotes, so one path becomes several arguments (`* -rf`). Use `xargs -0` or `-d '\\n'`, or read it into a quoted variable.",
     unquoted:
       'Unexpected unquoted `{{text}}`: it holds text from the hook\'s stdin JSON (chosen by the model), and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
   },
@@ -54,6 +57,11 @@ export default defineRule({
         if (taint.isTainted(script.node)) report('shellC', script.start, script.end, { shell: base! });
         continue;
       }
+      if (base === 'xargs') {
+        const finding = xargsFinding(command, taint);
+        if (finding) report(finding.messageId, command.start, command.end, finding.data, finding.severity);
+        continue;
+      }
       if (base && SHELLS.has(base) && command.args.every((a) => a.value?.startsWith('-'))) {
         const upstream = pipedFrom(command);
         if (upstream && (taint.isTainted(upstream) || readsHookStdin(upstream)))
@@ -78,4 +86,18 @@ function isTaintedUse(node: Parameters<typeof variableUse>[0], taint: StdinTaint
 function readsHookStdin(stage: SyntaxNode): boolean {
   const first = stage.parent?.type === 'pipeline' && stage.parent.namedChildren[0]?.id === stage.id;
   return first && stage.type === 'command' && readsStdin(stage);
+}
+
+/** `xargs` fed the stdin JSON: `xargs -I{} sh -c {}` runs each line as a script; otherwise the words are split unless -0, -d or -I keep lines whole. */
+function xargsFinding(
+  command: ShellCommand,
+  taint: StdinTaint,
+): { messageId: string; data: Record<string, string>; severity?: 'warning' } | undefined {
+  const upstream = pipedFrom(command);
+  if (!upstream || !(taint.isTainted(upstream) || readsHookStdin(upstream))) return undefined;
+  const shellIndex = command.args.findIndex((a) => a.value !== undefined && SHELLS.has(a.value.replace(/^.*\//, '')));
+  if (shellIndex !== -1 && command.args[shellIndex + 1]?.value === '-c')
+    return { messageId: 'shellC', data: { shell: command.args[shellIndex]!.value!.replace(/^.*\//, '') } };
+  if (command.args.some((a) => a.value !== undefined && /^(-[A-Za-z]*[0dI]|--null|--delimiter|--replace)/.test(a.value))) return undefined;
+  return { messageId: 'xargs', data: {}, severity: 'warning' };
 }

@@ -39,3 +39,47 @@ ruleTester(rule, {
     },
   ],
 });
+
+// What reads the input besides a plain `read`: process substitutions, here-strings of it, xargs.
+/** Agent frontmatter with one Claude Code PreToolUse handler whose script starts on line 10, column 13. */
+function preToolUse(script: string): string {
+  const lines = ['---', 'name: gate', 'description: Checks commands.', 'hooks:', '  PreToolUse:', '    - matcher: Bash', '      hooks:'];
+  lines.push('        - type: command', '          command: |', ...script.split('\n').map((line) => `            ${line}`));
+  return [...lines, '---', 'Body.', ''].join('\n');
+}
+
+ruleTester(rule, {
+  accept: [
+    { name: 'xargs -0 keeps each path whole', profile: preToolUse("jq -j '.tool_input.file_path' | xargs -0 ls -l") },
+    { name: "xargs -d '\\n' keeps each line whole", profile: preToolUse("jq -r '.tool_input.file_path' | xargs -d '\\n' ls -l") },
+    { name: 'read from a file of its own', profile: preToolUse('read -r f < ./config\nls $f') },
+    { name: 'xargs fed by something else', profile: preToolUse('ls ./src | xargs wc -l') },
+  ],
+  reject: [
+    {
+      name: 'read from a process substitution that reads stdin',
+      profile: preToolUse('read -r f < <(jq -r .tool_input.file_path)\nls $f'),
+      errors: [{ messageId: 'unquoted', line: 11, column: 16, endColumn: 18 }],
+    },
+    {
+      name: 'mapfile from a process substitution that reads stdin',
+      profile: preToolUse("mapfile -t L < <(jq -r '.tool_input.command')\nls ${L[0]}"),
+      errors: [{ messageId: 'unquoted', line: 11, column: 16, endColumn: 23 }],
+    },
+    {
+      name: 'read from a here-string of the input',
+      profile: preToolUse('IN=$(cat)\nread -r a <<< "$IN"\nls $a'),
+      errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],
+    },
+    {
+      name: 'xargs splitting the input into arguments',
+      profile: preToolUse('jq -r .tool_input.file_path | xargs rm'),
+      errors: [{ messageId: 'xargs', severity: 'warning', line: 10, column: 43, endColumn: 51 }],
+    },
+    {
+      name: 'xargs running each line of the input as a script',
+      profile: preToolUse('jq -r .tool_input.command | xargs -I{} sh -c {}'),
+      errors: [{ messageId: 'shellC', severity: 'error', line: 10, column: 41, endColumn: 60 }],
+    },
+  ],
+});

@@ -29,6 +29,8 @@ const PASS_THROUGH = new Set([
   'dirname',
   'realpath',
 ]);
+/** Builtins that set variables from what they read. */
+const READERS = new Set(['read', 'mapfile', 'readarray']);
 /** jq options that take one or two values (so they are not files). */
 const JQ_TWO_VALUES = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
 const JQ_ONE_VALUE = new Set(['--indent', '-f', '--from-file', '-L']);
@@ -62,7 +64,8 @@ export class StdinTaint {
       if (base === 'read' && !this.hasOwnInput(command) && !pipedFrom(command)) {
         for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
       }
-      if ((base === 'read' || base === 'mapfile' || base === 'readarray') && pipedFrom(command) && this.isTainted(pipedFrom(command)!)) {
+      // Piped tainted text, or its own input (`read -r f < <(jq -r .x)`, `mapfile -t L < <(jq …)`, `read -r a <<< "$INPUT"`).
+      if (READERS.has(base ?? '') && this.readsTainted(command)) {
         for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
       }
     }
@@ -98,6 +101,29 @@ export class StdinTaint {
       const firstStage = parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === command.id;
       if (!firstStage) continue;
       if (readsStdin(command)) return true;
+    }
+    return false;
+  }
+
+  private readsTainted(command: ShellCommand): boolean {
+    const upstream = pipedFrom(command);
+    return (upstream !== undefined && this.isTainted(upstream)) || this.ownInputTainted(command);
+  }
+
+  /** Whether a command's here-string, or the process substitution it reads with `<`, is text from stdin. */
+  private ownInputTainted(command: ShellCommand): boolean {
+    const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+    const statement = node?.parent?.type === 'redirected_statement' ? node.parent : node;
+    if (!statement) return false;
+    for (const redirect of nodesOfType(statement, ['herestring_redirect', 'file_redirect'])) {
+      if (redirect.type === 'herestring_redirect' && this.isTainted(redirect)) return true;
+      const source = redirect.type === 'file_redirect' ? redirect.childForFieldName('destination') : null;
+      if (
+        source?.type === 'process_substitution' &&
+        /^\d*</.test(redirect.text) &&
+        (this.isTainted(source) || this.substitutionReadsStdin(source))
+      )
+        return true;
     }
     return false;
   }
