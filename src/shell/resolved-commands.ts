@@ -6,6 +6,9 @@ import type { SyntaxNode, SyntaxTree } from './parser.js';
 /** A variable's value as one assignment gives it: a text (split when expanded unquoted) or an array's elements. */
 type StaticValue = { text: string } | { elements: string[] };
 
+/** Operators whose word is the value when the variable is unset (`${X:-word}`, `${X-word}`). */
+const DEFAULTS = new Set([':-', '-']);
+
 /** More combinations than this of a command's variables' values are not tried. */
 const MAX_VARIANTS = 16;
 
@@ -13,7 +16,7 @@ const found = new WeakMap<SyntaxTree, PlainCommand[]>();
 
 /**
  * The commands a hook runs through a variable or a function, as they run:
- * `RM="rm -rf"; $RM x`, `cmd=(rm -rf x); "${cmd[@]}"`, `OPTS=-rf; rm $OPTS x`,
+ * `RM="rm -rf"; $RM x`, `cmd=(rm -rf x); "${cmd[@]}"`, `OPTS=-rf; rm $OPTS x`, `"${RM:-rm}" -rf x`,
  * and the call of a function that runs its arguments (`run() { "$@"; };
  * run rm -rf x`, `del() { rm "$@"; }; del -rf x`). A variable is read only
  * when every assignment the script gives it is a static text or array; one
@@ -28,8 +31,8 @@ export function resolvedCommands(tree: SyntaxTree, commands: readonly ShellComma
     const root = tree.rootNode;
     const values =
       nodesOfType(root, ['variable_assignment']).length > 0 ? staticAssignments(root) : new Map<string, StaticValue[] | null>();
-    if (values.size > 0)
-      for (const command of commands) for (const variant of viaVariables(command, values)) result.push(variant, ...unwrapCommand(variant));
+    // With no assignment a `${X:-word}` default still says what runs.
+    for (const command of commands) for (const variant of viaVariables(command, values)) result.push(variant, ...unwrapCommand(variant));
     for (const variant of viaFunctions(root, commands)) result.push(variant, ...unwrapCommand(variant));
     found.set(tree, result);
   }
@@ -90,8 +93,16 @@ function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>):
     node = node.firstNamedChild!;
   }
   const use = variableUse(node);
-  if (!use || use.operator !== undefined || use.length) return undefined;
-  const list = values.get(use.name);
+  if (!use || use.length) return undefined;
+  let list = values.get(use.name);
+  if (use.operator !== undefined) {
+    // `${RM:-rm}`: the default when the variable is unset (or empty), besides what the script assigns.
+    if (!DEFAULTS.has(use.operator)) return undefined;
+    const fallback = node.namedChildren.find((c) => c !== null && c.type !== 'variable_name' && c.type !== 'subscript');
+    const text = fallback ? staticValue(fallback) : '';
+    if (text === undefined) return undefined;
+    list = [...(list ?? []), { text }];
+  }
   if (!list) return undefined;
   const subscript = node.namedChildren.find((c) => c?.type === 'subscript');
   const index = subscript?.childForFieldName('index')?.text;

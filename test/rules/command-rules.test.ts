@@ -33,6 +33,8 @@ ruleTester(commandRmRf, {
     { name: 'a variable of options that do not force', code: 'F=-r\nrm $F ./x' },
     { name: 'a variable whose value the script does not know', code: 'F=-rf\nF=$(cat opts)\nrm $F ./x' },
     { name: 'a function given no options', code: 'del() { rm "$@"; }\ndel ./x' },
+    { name: 'an inline program that prints the words', code: 'python3 -c \'print("use rmtree with care")\'' },
+    { name: 'an inline program that removes one file', code: "node -e \"require('fs').rmSync('./out.json')\"" },
     { name: 'find -delete of the files a test picks', code: "find . -name '*.tmp' -delete" },
     { name: 'find -delete of old files', code: 'find /tmp/cache -type f -mmin +60 -delete' },
   ],
@@ -95,6 +97,34 @@ ruleTester(commandRmRf, {
       errors: [{ messageId: 'findDelete', line: 1, column: 1 }],
     },
     // A command run through a variable or a function is the command it runs, reported where it is written.
+    { name: 'named by a default', code: '"${RM:-rm}" -rf ./x', errors: [{ line: 1, column: 1, endColumn: 20 }] },
+    { name: 'options from a default', code: 'rm ${FLAGS:--rf} ./x', errors: [{ line: 1, column: 1, endColumn: 21 }] },
+    // An inline program that deletes a tree is rm -rf in another language.
+    {
+      name: 'python3 -c shutil.rmtree',
+      code: 'python3 -c "import shutil; shutil.rmtree(\'./build\')"',
+      errors: [{ messageId: 'inlineRmRf', line: 1, column: 1, endColumn: 53 }],
+    },
+    {
+      name: 'node -e rmSync recursive',
+      code: "node -e \"require('fs').rmSync('b', {recursive: true, force: true})\"",
+      errors: [{ messageId: 'inlineRmRf', line: 1, column: 1 }],
+    },
+    {
+      name: 'ruby FileUtils.rm_rf',
+      code: 'ruby -e \'require "fileutils"; FileUtils.rm_rf("b")\'',
+      errors: [{ messageId: 'inlineRmRf', line: 1, column: 1 }],
+    },
+    {
+      name: 'perl remove_tree',
+      code: 'perl -MFile::Path=remove_tree -e \'remove_tree("b")\'',
+      errors: [{ messageId: 'inlineRmRf', line: 1, column: 1 }],
+    },
+    {
+      name: 'rm -rf in os.system',
+      code: 'python3 -c \'import os; os.system("rm -rf ./b")\'',
+      errors: [{ messageId: 'inlineRmRf', line: 1, column: 1 }],
+    },
     { name: 'named by a variable', code: 'RM="rm -rf"\n$RM ./build', errors: [{ line: 2, column: 1, endColumn: 12 }] },
     { name: 'named by an array', code: 'cmd=(rm -rf ./build)\n"${cmd[@]}"', errors: [{ line: 2, column: 1, endColumn: 12 }] },
     { name: 'options from a variable', code: 'OPTS="-r -f"\nrm $OPTS ./x', errors: [{ line: 2, column: 1, endColumn: 13 }] },
