@@ -1,6 +1,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { NUMERIC_ENV } from '../../src/runtime/contract.js';
-import { variableUse, wordTemplate } from '../../src/shell/analysis.js';
+import { commandBase, nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
 import { staticValue } from '../../src/shell/commands.js';
 import { placedNodesOfType } from '../../src/shell/node-index.js';
 import { remembered } from '../../src/shell/node-memo.js';
@@ -80,6 +80,38 @@ export default defineRule<Options>({
           data: { text: expansion.text, quoted: expansion.text },
           range: context.range(expansion.startIndex, expansion.endIndex),
         });
+      });
+    }
+
+    // `printf '{"task":"%s"}' "$TASK"`: the format is the JSON text and each `%s` takes its argument as written.
+    for (const command of context.commands) {
+      if (commandBase(command) !== 'printf') continue;
+      const args = command.args[0]?.value === '-v' ? command.args.slice(2) : command.args;
+      const format = args[0]?.value;
+      if (format === undefined || !format.includes('%')) continue;
+      const conversions: string[] = [];
+      const json = jsonText(
+        format.replace(/%%|%[-+ #0]*\d*(?:\.\d+)?([a-zA-Z])/g, (match, letter: string | undefined) => {
+          if (match === '%%') return '%';
+          conversions.push(letter ?? '');
+          return '\u0000';
+        }),
+      );
+      if (json === undefined) continue;
+      const inString = placeholdersInString(json);
+      conversions.forEach((letter, index) => {
+        const arg = args[index + 1];
+        // Numeric conversions are checked by printf itself; a literal argument is what the author wrote.
+        if (!arg || (letter !== 's' && letter !== 'b') || arg.value !== undefined) return;
+        for (const expansion of nodesOfType(arg.node, ['simple_expansion', 'expansion', 'command_substitution'])) {
+          const shape = safetyOf().shapeOf(expansion);
+          if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') continue;
+          context.report({
+            messageId: inString[index] ? 'spliced' : 'raw',
+            data: { text: expansion.text, quoted: expansion.text },
+            range: context.range(expansion.startIndex, expansion.endIndex),
+          });
+        }
       });
     }
 

@@ -31,8 +31,28 @@ ruleTester(rule, {
       name: 'a date passed on in a command\'s environment (X="$X" cmd) keeps its shape',
       code: `TS=$(date -u +"%Y-%m-%dT%H:%M:%SZ")\nTS="$TS" python3 log.py\necho "{\\"ts\\": \\"$TS\\"}"`,
     },
+    { name: 'printf of a number with %d', code: `printf '{"n":%d}\\n' "$N"` },
+    { name: 'printf of a date into a string', code: `printf '{"ts":"%s"}' "$(date +%s)"` },
+    { name: 'printf with a literal argument', code: `printf '{"status":"%s"}' done` },
+    { name: 'printf of text that is not JSON', code: `printf 'task: %s\\n' "$TASK"` },
   ],
   reject: [
+    // printf's format is the JSON text, and %s pastes its argument in as written.
+    {
+      name: 'printf %s between quotes',
+      code: `printf '{"task":"%s"}\\n' "$TASK" > x.json`,
+      errors: [{ messageId: 'spliced', line: 1, column: 27, endColumn: 32 }],
+    },
+    {
+      name: 'printf -v, %s as a raw value',
+      code: `printf -v J '{"data":%s}' "$SIGNAL_DATA"`,
+      errors: [{ messageId: 'raw', line: 1, column: 28, endColumn: 40 }],
+    },
+    {
+      name: 'the second conversion',
+      code: `printf '{"n":%d,"task":"%s"}' 3 "$TASK"`,
+      errors: [{ messageId: 'spliced', line: 1, column: 34, endColumn: 39 }],
+    },
     {
       name: 'jq -r prints raw text, not JSON',
       code: `r="$(jq -r .reason in.json)"\necho "{\\"reason\\": $r}"`,
