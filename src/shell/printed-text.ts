@@ -1,4 +1,4 @@
-import { commandBase, echoOptions } from './analysis.js';
+import { commandBase, echoOptions, variableUse } from './analysis.js';
 import type { ShellCommand, ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
@@ -79,7 +79,7 @@ export function printedText(command: ShellCommand, source: string): PrintedText 
     case 'printf':
       return printfText(command, source);
     case 'cat':
-      return command.args.every((a) => a.value === '-') ? heredocText(node, source) : undefined;
+      return command.args.every((a) => a.value === '-') ? (heredocText(node, source) ?? herestringText(node, source)) : undefined;
     default:
       return undefined;
   }
@@ -90,7 +90,7 @@ function echoText(command: ShellCommand, source: string): PrintedText | undefine
   const at = options.length;
   const interprets = options.some((option) => option.value!.includes('e'));
   if (command.args.length !== at + 1) return undefined;
-  const text = mapWord(command.args[at]!.node, source);
+  const text = mapWordOrValue(command.args[at]!.node, source);
   return text && !(interprets && text.text.includes('\\')) ? text : undefined;
 }
 
@@ -100,6 +100,32 @@ function printfText(command: ShellCommand, source: string): PrintedText | undefi
   if (!args[0] || args[0].value?.startsWith('-')) return undefined;
   const format = mapWord(args[0].node, source);
   return format && printfOutput(format, args.slice(1), source);
+}
+
+/** The here-string of `cat <<< '…'` (its trailing newline left out). */
+function herestringText(node: SyntaxNode, source: string): PrintedText | undefined {
+  const statement = node.parent?.type === 'redirected_statement' ? node.parent : node;
+  const word = nodesOfType(statement, ['herestring_redirect'])[0]?.firstNamedChild;
+  return word ? mapWordOrValue(word, source) : undefined;
+}
+
+/**
+ * A word's value as `mapWord` reads it; a word that is only a variable
+ * (`"$OUT"`) the script assigns once, to text it spells out, is read as that
+ * text, placed where the assignment writes it.
+ */
+function mapWordOrValue(node: SyntaxNode, source: string): PrintedText | undefined {
+  const mapped = mapWord(node, source);
+  if (mapped?.text !== EXPANSION_MARK) return mapped;
+  const inner = node.type === 'string' ? node.firstNamedChild : node;
+  const use = inner ? variableUse(inner) : undefined;
+  if (!use || use.operator !== undefined || use.length) return mapped;
+  const assignments = nodesOfType(node.tree.rootNode, ['variable_assignment']).filter(
+    (a) => a.childForFieldName('name')?.text === use.name,
+  );
+  const value = assignments.length === 1 ? assignments[0]!.childForFieldName('value') : null;
+  const resolved = value && value.startIndex < node.startIndex ? mapWord(value, source) : undefined;
+  return resolved && !resolved.text.includes(EXPANSION_MARK) ? resolved : mapped;
 }
 
 /** The here-document of `cat <<EOF`. */
@@ -235,7 +261,7 @@ function printfOutput(format: PrintedText, values: readonly ShellWord[], source:
           i += 1;
           continue;
         }
-        const spelled = mapWord(value.node, source);
+        const spelled = mapWordOrValue(value.node, source);
         if (spelled && !(conversion[0] === '%b' && spelled.text.includes('\\'))) {
           spelled.text.split('').forEach((c, k) => out.add(c, spelled.offsets[k]!, spelled.ends[k]));
           i += 1;

@@ -17,6 +17,29 @@ export interface Expected {
 }
 
 export const reject: { name: string; handlers: Handler[]; expected: Expected[] }[] = [
+  // The JSON reaches stdout through a here-string, or a variable the script sets once.
+  {
+    name: 'a here-string fed to cat',
+    handlers: [
+      { event: 'PreToolUse', command: `cat <<< '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "block"}}'` },
+    ],
+    expected: [{ at: '\\"block\\"', message: /Invalid `permissionDecision` "block"/ }],
+  },
+  {
+    name: 'a variable set once, then echoed',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `OUT='{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "block"}}'; echo "$OUT"`,
+      },
+    ],
+    expected: [{ at: '\\"block\\"', message: /Invalid `permissionDecision` "block"/ }],
+  },
+  {
+    name: 'a variable set once, then printed by printf %s',
+    handlers: [{ event: 'PreToolUse', command: `OUT='{"decision": "deny"}'; printf '%s\\n' "$OUT"` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny"/ }],
+  },
   {
     name: 'a top-level decision PreToolUse does not read',
     handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny", "reason": "no"}'` }],
@@ -239,6 +262,10 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
 ];
 
 export const accept: { name: string; handlers: Handler[] }[] = [
+  {
+    name: 'a variable set twice is not read as either value',
+    handlers: [{ event: 'PreToolUse', command: `OUT='{"decision": "deny"}'; [ -n "$X" ] && OUT='{}'; echo "$OUT"` }],
+  },
   {
     name: 'the documented PreToolUse denial',
     handlers: [
