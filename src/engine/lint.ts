@@ -3,6 +3,7 @@ import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import { compareDiagnostics } from '../diagnostics.js';
 import { bodyCodeBlocks } from '../hooks/body-blocks.js';
 import { hookEntries, type HookEntry } from '../hooks/extract.js';
+import { execFormScript } from '../runtimes/claude-code/exec-script.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript, RuntimeId } from '../hooks/types.js';
 import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
@@ -160,9 +161,11 @@ function readProfile(input: LintInput): FileState {
   }
   const claudeCode = claudeCodeConfig(profile);
   if (claudeCode) state.claudeCode = claudeCode;
-  // Shell-form commands are scripts; exec form (`args`) runs no shell, so its words are not shell code.
+  // Shell-form commands are scripts; exec form (`args`) runs no shell, so its words are not shell code, but the
+  // command it runs is read as the single-quoted command line of the same argv (`rm -rf`, `sudo`, `bash -c '…'`).
   for (const hook of configScripts(claudeCode)) {
-    if (hook.claudeCode?.form === 'shell') state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
+    const script = hook.claudeCode?.form === 'shell' ? hook : execFormScript(hook);
+    if (script) state.hooks.push({ hook: script, map: new ScriptSourceMap(script, profile.lines) });
   }
   if (profile.kind === 'script') {
     const hook = scriptFileHook(profile, input.calledBy ?? [], input.inBackground);

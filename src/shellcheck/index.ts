@@ -144,6 +144,8 @@ export function shellcheckAnalyzer(options: ShellCheckOptions): BatchAnalyzer {
         // ShellCheck's findings depend on the text alone, and each copy gets them at its own place.
         const byText = new Map<string, number[]>();
         hooks.forEach(({ hook }, index) => {
+          // An exec-form handler's line is the argv the rules read, not a script anyone wrote: `${X}` in it is a placeholder.
+          if (hook.claudeCode?.form === 'exec') return;
           const same = byText.get(hook.text);
           if (same) same.push(index);
           else byText.set(hook.text, [index]);

@@ -278,3 +278,27 @@ describe('command-custom', () => {
     expect(await lint("bash -c 'kubectl get pods'")).toEqual([]);
   });
 });
+
+// An exec-form Claude Code handler runs its argv without a shell; the command it runs is still read.
+describe('exec-form Claude Code handlers', () => {
+  const lint = async (handler: string): Promise<string[]> => {
+    const text = `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [\n${handler}\n]}]}}\n`;
+    const [result] = await lintInputs([{ filePath: '/virtual/project/.claude/settings.json', text }], {
+      rules: [commandRmRf, commandSudo],
+      config: defaultConfig(),
+    });
+    return result!.diagnostics.map((d) => `${d.ruleId} ${d.line}:${d.column}-${d.endLine}:${d.endColumn}`);
+  };
+  it('finds the command and its flags in command and args, spanning both', async () => {
+    expect(await lint('{"type": "command", "command": "rm", "args": ["-rf", "/tmp/x"]}')).toEqual(['command-rm-rf 2:32-2:63']);
+  });
+  it('finds what a shell given the text with -c runs', async () => {
+    expect(await lint('{"type": "command", "command": "bash", "args": ["-c", "sudo rm -rf ./x"]}')).toEqual([
+      'command-rm-rf 2:32-2:73',
+      'command-sudo 2:32-2:73',
+    ]);
+  });
+  it('reads a quote in an argument as part of it', async () => {
+    expect(await lint(`{"type": "command", "command": "echo", "args": ["it's", "rm -rf x"]}`)).toEqual([]);
+  });
+});
