@@ -2,6 +2,8 @@ import { defineRule } from '../../src/engine/rule.js';
 import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
+import type { SyntaxTree } from '../../src/shell/parser.js';
+import { staticTexts } from '../../src/shell/resolved-commands.js';
 
 /**
  * An exit that answers a condition (in an `if`, `case`, `&&`/`||` list or
@@ -65,7 +67,9 @@ export default defineRule({
     for (const command of exits) {
       if (!refuses(command) && (allowsAt === undefined || command.start < allowsAt)) continue;
       const arg = command.args[0];
-      const code = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
+      const written = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
+      // `exit $((1))`, `CODE=1; … exit $CODE`: the status is as fixed as a written one (the fix is offered only for the latter).
+      const code = written ?? (arg ? computedCode(arg.text, context.tree) : undefined);
       if (code === undefined || code === 0) continue;
       const jsonOnly = spec.block === 'json-only';
       if (!jsonOnly && code === BLOCKING_EXIT_CODE) continue;
@@ -74,8 +78,17 @@ export default defineRule({
         messageId: jsonOnly ? 'jsonOnly' : 'notBlocking',
         data: { code, event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' },
         range: context.range(command.start, command.end),
-        ...(jsonOnly ? {} : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range, text: '2' }] }] }),
+        ...(jsonOnly || written === undefined ? {} : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range, text: '2' }] }] }),
       });
     }
   },
 });
+
+/** The status of `exit $((N))`, or of `exit $VAR` / `exit "$VAR"` when the script sets the variable to one number only. */
+function computedCode(text: string, tree: SyntaxTree): number | undefined {
+  const arithmetic = /^\$\(\(\s*(\d+)\s*\)\)$/.exec(text);
+  if (arithmetic) return Number(arithmetic[1]);
+  const variable = /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(text);
+  const values = variable ? staticTexts(tree, variable[1]!) : undefined;
+  return values && new Set(values).size === 1 && /^\d+$/.test(values[0]!) ? Number(values[0]) : undefined;
+}

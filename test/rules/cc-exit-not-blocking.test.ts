@@ -60,8 +60,21 @@ ruleTester(rule, {
     { name: 'asyncRewake: true (runs in the background)', profile: guard('asyncRewake: true') },
     { name: 'async: true', profile: guard('async: true') },
     { name: 'async: true beside asyncRewake: false', profile: guard('async: true\n          asyncRewake: false') },
+    { name: 'exit $CODE set to 2', profile: command(['CODE=2', 'if jq -r .tool_input.command | grep -q rm; then exit $CODE; fi']) },
+    { name: 'exit $CODE set to either', profile: command(['CODE=1', '[ -n "$X" ] && CODE=2', 'if grep -q rm; then exit $CODE; fi']) },
   ],
   reject: [
+    // A status the script fixes in an expansion is as fixed as a written one.
+    {
+      name: 'exit $((1))',
+      profile: command(['if jq -r .tool_input.command | grep -q rm; then exit $((1)); fi']),
+      errors: [{ messageId: 'notBlocking', line: 10, column: 61, endColumn: 72 }],
+    },
+    {
+      name: 'exit "$CODE" with CODE set to 1',
+      profile: command(['CODE=1', 'if jq -r .tool_input.command | grep -q rm; then exit "$CODE"; fi']),
+      errors: [{ messageId: 'notBlocking', line: 11, column: 61, endColumn: 73 }],
+    },
     {
       name: 'a last exit 1 after an allowing exit 0: refusal is the default',
       profile: command([
