@@ -14,6 +14,9 @@ ruleTester(rule, {
     'git checkout main -- ./src/a.ts',
     'git restore --staged .',
     'git checkout -p .',
+    'git branch -d merged-feature',
+    'git stash pop',
+    'git push -n origin main',
   ],
   reject: [
     { code: 'git push --force origin main', errors: [{ messageId: 'pushForce', severity: 'warning', line: 1, column: 1, endColumn: 29 }] },
@@ -33,5 +36,11 @@ ruleTester(rule, {
     { code: 'git checkout HEAD .', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
     { code: 'git restore .', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
     { code: 'git checkout -f main', errors: [{ messageId: 'discardChanges', line: 1, column: 1 }] },
+    // Deleting a branch or stash throws away commits or changes.
+    { code: 'git branch -D feature', errors: [{ messageId: 'deleteWork', line: 1, column: 1, endColumn: 22 }] },
+    { code: 'git push origin --delete main', errors: [{ messageId: 'deleteWork', line: 1, column: 1 }] },
+    { code: 'git push origin :feature', errors: [{ messageId: 'deleteWork', line: 1, column: 1 }] },
+    { code: 'git stash clear', errors: [{ messageId: 'deleteWork', line: 1, column: 1 }] },
+    { code: 'git stash drop', errors: [{ messageId: 'deleteWork', line: 1, column: 1 }] },
   ],
 });
