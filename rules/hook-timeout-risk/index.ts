@@ -45,6 +45,8 @@ export default defineRule({
       'Unexpected polling `{{keyword}}` loop with no bound (no counter, elapsed-time check or `timeout` ends it; it sleeps with `{{sleep}}`): if what it waits for never comes, it runs until the runtime kills the hook after {{budget}} s, and the rest of the script never runs. Give up after tries that fit in {{budget}} s.',
     longPollingLoop:
       'Unexpected polling `{{keyword}}` loop that can wait {{seconds}} s ({{how}}): the runtime kills the hook after {{budget}} s, so the rest of the script never runs. Keep its waiting below {{budget}} s.',
+    endlessCommand:
+      'Unexpected `{{text}}`: it runs until something stops it, so the runtime kills the hook after {{budget}} s and the rest of the script never runs. Bound it (`ping -c 1`, `timeout 2 …`).',
     follow:
       'Unexpected `{{text}}`: it follows the file forever, so the runtime kills the hook after {{budget}} s and the rest of the script never runs. Read what is there (`tail -n 50`), or bound it with `timeout`.',
     blockingWait:
@@ -70,9 +72,9 @@ export default defineRule({
           data: { text: commandText(context.hook.text, command), budget },
           range: context.range(command.start, command.end),
         });
-      } else if (base === 'tail' && follows(command) && !inBackgroundJob(command)) {
+      } else if (runsForever(command)) {
         context.report({
-          messageId: 'follow',
+          messageId: runsForever(command)!,
           data: { text: commandText(context.hook.text, command), budget },
           range: context.range(command.start, command.end),
         });
@@ -198,6 +200,26 @@ function isConstant(condition: SyntaxNode, value: 'true' | 'false'): boolean {
 function inBackgroundJob(command: PlainCommand): boolean {
   const name: PlainCommand['name'] & { node?: SyntaxNode } = command.name;
   return name.node !== undefined && inBackground(name.node);
+}
+
+/** The finding for a command that does not end on its own in the foreground: `tail -f`, `ping`, `watch`, `yes`. */
+function runsForever(command: PlainCommand): 'follow' | 'endlessCommand' | undefined {
+  if (inBackgroundJob(command)) return undefined;
+  if (commandBase(command) === 'tail') return follows(command) ? 'follow' : undefined;
+  return endlessCommand(command) ? 'endlessCommand' : undefined;
+}
+
+/** `ping host` (Linux pings until stopped without `-c`/`-w`), `watch cmd` (without `-g`), `yes` not piped into a command that stops reading. */
+function endlessCommand(command: PlainCommand): boolean {
+  const base = commandBase(command);
+  const has = (pattern: RegExp): boolean => command.args.some((a) => a.value !== undefined && pattern.test(a.value));
+  if (base === 'ping' || base === 'ping6') return !has(/^(-[A-Za-z]*[cw]|--count|--deadline)/);
+  if (base === 'watch') return !has(/^(-[A-Za-z]*g|--chgexit)/);
+  if (base !== 'yes') return false;
+  const name: PlainCommand['name'] & { node?: SyntaxNode } = command.name;
+  for (let node = name.node?.parent; node; node = node.parent)
+    if (node.type === 'pipeline' || node.type === 'command_substitution') return false;
+  return name.node !== undefined;
 }
 
 /** `tail -f`, `-F`, `--follow` (not ended by `--pid`, which stops when that process does). */
