@@ -60,6 +60,7 @@ export default defineRule({
     const longSleeps = new Set<PlainCommand>();
     // Also what the hook hands to a shell as text (`bash -c 'sleep 30'`) and runs through a variable (`D=10; sleep $D`).
     const commands = everyCommand(context);
+    let forever: string | undefined;
     for (const command of commands) {
       const base = commandBase(command);
       if (boundedByTimeout(commands, command, budget)) continue;
@@ -72,9 +73,9 @@ export default defineRule({
           data: { text: commandText(context.hook.text, command), budget },
           range: context.range(command.start, command.end),
         });
-      } else if (runsForever(command)) {
+      } else if ((forever = runsForever(command, backgroundJobs(context.tree.rootNode, context.hook.text)))) {
         context.report({
-          messageId: runsForever(command)!,
+          messageId: forever,
           data: { text: commandText(context.hook.text, command), budget },
           range: context.range(command.start, command.end),
         });
@@ -196,15 +197,12 @@ function isConstant(condition: SyntaxNode, value: 'true' | 'false'): boolean {
   return value === 'true' ? ALWAYS_TRUE.has(name ?? '') : name === 'false';
 }
 
-/** A command of the hook's own tree that runs as a background job (one read from text handed to a shell has no node). */
-function inBackgroundJob(command: PlainCommand): boolean {
-  const name: PlainCommand['name'] & { node?: SyntaxNode } = command.name;
-  return name.node !== undefined && inBackground(name.node);
-}
-
-/** The finding for a command that does not end on its own in the foreground: `tail -f`, `ping`, `watch`, `yes`. */
-function runsForever(command: PlainCommand): 'follow' | 'endlessCommand' | undefined {
-  if (inBackgroundJob(command)) return undefined;
+/**
+ * The finding for a command that does not end on its own in the foreground: `tail -f`, `ping`, `watch`, `yes`.
+ * `jobs`: the hook's background jobs (a command in text handed to a shell is at its place in the hook's script too).
+ */
+function runsForever(command: PlainCommand, jobs: readonly (readonly [number, number])[]): 'follow' | 'endlessCommand' | undefined {
+  if (inBackgroundJob(jobs, command.start, command.end)) return undefined;
   if (commandBase(command) === 'tail') return follows(command) ? 'follow' : undefined;
   return endlessCommand(command) ? 'endlessCommand' : undefined;
 }
