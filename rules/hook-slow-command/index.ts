@@ -115,7 +115,9 @@ export default defineRule<Options>({
         if (where) context.report({ messageId: 'find', data: { text: text(command), where, budget }, range: range() });
         continue;
       }
-      if (base === 'npx' && pinnedPackage(command)) npxStarts.push(command);
+      // A command run with a variable of several values is read once per value: it is still one start.
+      if (base === 'npx' && pinnedPackage(command) && !npxStarts.some((c) => c.start === command.start && c.end === command.end))
+        npxStarts.push(command);
       if ((base === 'curl' || base === 'wget') && !hasTimeLimit(command, base)) {
         context.report({
           messageId: 'unbounded',

@@ -13,6 +13,8 @@ ruleTester(rule, {
     'find . -maxdepth 2 -name "*.md"',
     'find ./src -name "*.ts"',
     'npx claude-flow@alpha a\nnpx claude-flow@alpha b',
+    // Two starts, though the commands are read once for each value of the variables they are given.
+    'if [ -n "$X" ]; then S=a; R=1; else S=b; R=2; fi\nnpx claude-flow@alpha x --s "$S" --r "$R"\nnpx claude-flow@alpha y --s "$S"',
     'curl --max-time 3 https://x',
     'curl -sm 3 https://x',
     'wget --timeout=3 https://x',
