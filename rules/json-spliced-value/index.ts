@@ -105,7 +105,7 @@ export default defineRule<Options>({
         if (!arg || (letter !== 's' && letter !== 'b') || arg.value !== undefined) return;
         for (const expansion of nodesOfType(arg.node, ['simple_expansion', 'expansion', 'command_substitution'])) {
           const shape = safetyOf().shapeOf(expansion);
-          if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown') continue;
+          if (inString[index] ? shapeWithin(shape, 'text') : shape !== 'unknown' || printsJson(expansion, safetyOf())) continue;
           context.report({
             messageId: inString[index] ? 'spliced' : 'raw',
             data: { text: expansion.text, quoted: expansion.text },

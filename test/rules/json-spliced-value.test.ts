@@ -32,6 +32,11 @@ ruleTester(rule, {
       code: `TS=$(date -u +"%Y-%m-%dT%H:%M:%SZ")\nTS="$TS" python3 log.py\necho "{\\"ts\\": \\"$TS\\"}"`,
     },
     { name: 'printf of a number with %d', code: `printf '{"n":%d}\\n' "$N"` },
+    {
+      // laurigates/claude-plugins' hooks-plugin guards: the reason is escaped by jq, then printf pastes it as the value.
+      name: 'printf %s of a value jq printed as JSON, declared by local first',
+      code: `ask() {\n  local reason="$1" json_reason\n  json_reason=$(printf '%s' "$reason" | jq -Rs .)\n  printf '{"reason":%s}\\n' "$json_reason"\n}`,
+    },
     { name: 'printf of a date into a string', code: `printf '{"ts":"%s"}' "$(date +%s)"` },
     { name: 'printf with a literal argument', code: `printf '{"status":"%s"}' done` },
     { name: 'printf of text that is not JSON', code: `printf 'task: %s\\n' "$TASK"` },
