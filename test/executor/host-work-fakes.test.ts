@@ -280,13 +280,20 @@ open(my $f, '>', "/tmp/ready.$$"); close $f;
 for (1..500) { my @ready = glob("/tmp/ready.*"); last if @ready >= 4; select(undef, undef, undef, 0.01) }
 print $_ "PING
 " for @keep;
-my $answered = 0; for my $s (@keep) { my $r = <$s>; $answered++ if defined $r && $r =~ /PONG/ }
+# Answers within 3 s; a connection still waiting in the kernel's queue for the server is not served.
+use IO::Select; my $select = IO::Select->new(@keep); my $answered = 0; my $until = time + 3;
+while ($select->count && time < $until) {
+  for my $s ($select->can_read(0.2)) { my $r = <$s>; $answered++ if defined $r && $r =~ /PONG/; $select->remove($s) }
+}
+# Every process holds its connections until all have read: one that ended early would free places for another's queued ones.
+open(my $g, '>', "/tmp/done.$$"); close $g;
+for (1..1000) { my @done = glob("/tmp/done.*"); last if @done >= 4; select(undef, undef, undef, 0.01) }
 print "${label}=$answered
 ";`);
     const result = await session.runHook(
       hookScript(
         'pre',
-        `rm -f /tmp/ready.*; for i in 1 2 3; do (${open('/run/vah/redis.sock', 'redis')}) & done; (${open('/run/vah/control.sock', 'control')}) & wait; rm -f /tmp/ready.*`,
+        `rm -f /tmp/ready.* /tmp/done.*; for i in 1 2 3; do (${open('/run/vah/redis.sock', 'redis')}) & done; (${open('/run/vah/control.sock', 'control')}) & wait; rm -f /tmp/ready.* /tmp/done.*`,
       ),
       { timeoutMs: 15_000 },
     );
