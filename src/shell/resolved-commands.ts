@@ -29,9 +29,8 @@ export function resolvedCommands(tree: SyntaxTree, commands: readonly ShellComma
   if (!result) {
     result = [];
     const root = tree.rootNode;
-    const values =
-      nodesOfType(root, ['variable_assignment']).length > 0 ? staticAssignments(root) : new Map<string, StaticValue[] | null>();
     // With no assignment a `${X:-word}` default still says what runs.
+    const values = assignmentsOf(tree);
     for (const command of commands) for (const variant of viaVariables(command, values)) result.push(variant, ...unwrapCommand(variant));
     for (const variant of viaFunctions(root, commands)) result.push(variant, ...unwrapCommand(variant));
     found.set(tree, result);
@@ -46,12 +45,17 @@ const assignedByTree = new WeakMap<SyntaxTree, Map<string, StaticValue[] | null>
  * of it is a static text; undefined otherwise (an array, a computed value, none).
  */
 export function staticTexts(tree: SyntaxTree, name: string): string[] | undefined {
-  let values = assignedByTree.get(tree);
-  if (!values) assignedByTree.set(tree, (values = staticAssignments(tree.rootNode)));
-  const list = values.get(name);
+  const list = assignmentsOf(tree).get(name);
   if (!list) return undefined;
   const texts = list.map((v) => ('text' in v ? v.text : undefined));
   return texts.every((t): t is string => t !== undefined) ? texts : undefined;
+}
+
+/** The script's variables' static values, read once a tree for the resolved commands and for staticTexts. */
+function assignmentsOf(tree: SyntaxTree): Map<string, StaticValue[] | null> {
+  let values = assignedByTree.get(tree);
+  if (!values) assignedByTree.set(tree, (values = staticAssignments(tree.rootNode)));
+  return values;
 }
 
 /** Each variable's values, or null when one of its assignments is not static (or appends, or sets one element). */
