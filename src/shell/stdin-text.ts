@@ -1,4 +1,4 @@
-import { commandBase } from './analysis.js';
+import { commandBase, echoOptions } from './analysis.js';
 import type { ShellCommand } from './commands.js';
 import type { SyntaxNode } from './parser.js';
 import { joinPieces, textOf, wordText, type Piece } from './script-text.js';
@@ -69,9 +69,7 @@ export function pipedText(
 const WRITERS: Record<string, (writer: ShellCommand, text: string) => Piece[] | undefined> = {
   cat: (writer, text) => (writer.args.every((arg) => arg.value === '-') ? known(stdinText(writer, text)) : undefined),
   echo(writer, text) {
-    let first = 0;
-    while (first < writer.args.length && /^-[neE]+$/.test(writer.args[first]!.value ?? '')) first++;
-    const pieces = known(writer.args.slice(first).map((word) => wordText(word, text)));
+    const pieces = known(writer.args.slice(echoOptions(writer.args).length).map((word) => wordText(word, text)));
     return pieces?.every((p) => !p.text.includes('\\')) ? [joinPieces(pieces)] : undefined;
   },
   printf(writer, text) {
