@@ -150,8 +150,26 @@ function splitPlaces(tree: SyntaxNode['tree']): Set<number> {
     splitParts(loop.childrenForFieldName('value'), 0, found);
     addPlaces(places, found, 0);
   }
+  for (const node of nodesOfType(root, ['array', 'test_command'])) {
+    const found: number[] = [];
+    if (node.type === 'array') splitParts(node.children, 0, found);
+    else if (node.firstChild?.type === '[') testOperands(node, found);
+    addPlaces(places, found, 0);
+  }
   return places;
 }
+
+/** The operands of a `[ … ]` test, which the shell splits as a command's words (`[[ … ]]` does not split). */
+function testOperands(node: SyntaxNode, found: number[]): void {
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (TEST_EXPRESSIONS.has(child.type)) testOperands(child, found);
+    else splitParts([child], 0, found);
+  }
+}
+
+/** The nodes a `[ … ]` test's expression is built of, between the test and its operands. */
+const TEST_EXPRESSIONS = new Set(['binary_expression', 'unary_expression', 'parenthesized_expression', 'negated_expression']);
 
 /** Adds the places of the `[start, end)` pairs in `offsets`, which are relative to `base`. */
 function addPlaces(places: Set<number>, offsets: readonly number[], base: number): void {
@@ -178,11 +196,20 @@ function isSplitUpwards(expansion: SyntaxNode): boolean {
     switch (parent.type) {
       case 'concatenation':
         continue;
+      case 'binary_expression':
+      case 'unary_expression':
+      case 'parenthesized_expression':
+      case 'negated_expression':
+        // An operand of a test (`[ $A = x ]`, answered at the test); elsewhere (`$(( … ))`) the walk ends unsplit.
+        continue;
       case 'command_name':
       case 'command':
+      case 'array':
         return true;
       case 'for_statement':
         return parent.childrenForFieldName('value').some((v) => v?.id === child.id);
+      case 'test_command':
+        return parent.firstChild?.type === '[';
       default:
         return false;
     }

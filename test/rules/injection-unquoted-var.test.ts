@@ -9,6 +9,9 @@ ruleTester(rule, {
     'T=$TASK\necho "$T"',
     'local_copy="${SIGNAL_DATA}"',
     '[[ -n $TASK ]] && echo yes',
+    { name: 'a [[ ]] comparison, which does not split', code: '[[ $TASK == x && ( $PHASE = r ) ]] && echo yes' },
+    { name: 'quoted in a [ ] test and an array', code: '[ "$TASK" = x ] && args=("$TASK")' },
+    { name: 'an arithmetic operand', code: 'echo $(( ITERATION + 1 )) && (( $ITERATION > 2 ))' },
     'case $PHASE in\n  review) echo r ;;\nesac',
     'echo ${#TASK}',
     'echo $ITERATION $HOME',
@@ -28,6 +31,17 @@ ruleTester(rule, {
     },
     { name: 'inside a double-quoted $(...)', code: 'echo "$(printf %s $SIGNAL_DATA)"', errors: [{ line: 1, column: 19, endColumn: 31 }] },
     { name: 'as a for list', code: 'for c in $MISSING_COORDINATORS; do echo "$c"; done', errors: [{ line: 1, column: 10, endColumn: 31 }] },
+    { name: 'in an array assignment', code: 'args=($TASK)\n"${args[@]}"', errors: [{ line: 1, column: 7, endColumn: 12 }] },
+    { name: 'in a local array', code: 'f() { local a=(x $TASK); }', errors: [{ line: 1, column: 18, endColumn: 23 }] },
+    { name: 'in a [ ] comparison', code: '[ $TASK = x ] && echo y', errors: [{ line: 1, column: 3, endColumn: 8 }] },
+    {
+      name: 'in nested [ ] tests',
+      code: '[ ! -z $TASK ] && [ x = y -o $PHASE = r ]',
+      errors: [
+        { line: 1, column: 8, endColumn: 13 },
+        { line: 1, column: 30, endColumn: 36 },
+      ],
+    },
     { name: 'with a default', code: 'mkdir -p work/${AGENT_ID:-anon}', errors: [{ line: 1, column: 15, endColumn: 32 }] },
     // A copy of the text is as agent-controlled as the variable it came from.
     {
