@@ -1,6 +1,6 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
-import { staticValue } from '../../src/shell/commands.js';
+import { staticValue } from '../../src/shell/static-value.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Commands that print a fallback value. */

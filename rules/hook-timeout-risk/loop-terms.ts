@@ -1,5 +1,6 @@
 import { nodesOfType } from '../../src/shell/analysis.js';
-import { staticValue, type PlainCommand } from '../../src/shell/commands.js';
+import type { PlainCommand } from '../../src/shell/commands.js';
+import { staticValue } from '../../src/shell/static-value.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 // What the loop analysis reads off the syntax tree: durations, counters, clocks, comparisons, lists.

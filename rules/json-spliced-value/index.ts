@@ -1,7 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { NUMERIC_ENV } from '../../src/runtime/contract.js';
 import { commandBase, nodesOfType, variableUse, wordTemplate } from '../../src/shell/analysis.js';
-import { staticValue } from '../../src/shell/commands.js';
+import { staticValue } from '../../src/shell/static-value.js';
 import { placedNodesOfType } from '../../src/shell/node-index.js';
 import { remembered } from '../../src/shell/node-memo.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';

@@ -1,5 +1,5 @@
-import { ansiCValue } from './ansi-c.js';
 import { WRAPPERS } from './wrappers.js';
+import { staticValue } from './static-value.js';
 import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode, SyntaxTree } from './parser.js';
@@ -326,63 +326,6 @@ export function basename(path: string): string {
 export function toWord(node: SyntaxNode, text: string, start = node.startIndex, end = node.endIndex): ShellWord {
   const wordText = text.slice(start, end);
   return { text: wordText, value: staticValue(node, wordText), start, end, node };
-}
-
-/**
- * The word's value after quote removal, or undefined when it depends on an
- * expansion. `nodeText`, when the caller has it, saves reading the node's text again.
- */
-export function staticValue(node: SyntaxNode, nodeText?: string): string | undefined {
-  const type = node.type;
-  switch (type) {
-    case 'word':
-    case 'number':
-    case 'command_name': {
-      if (type === 'command_name') {
-        const first = node.firstNamedChild;
-        if (first) return staticValue(first);
-      }
-      return type !== 'number' && node.namedChildCount > 0 ? undefined : unescapeWord(nodeText ?? node.text);
-    }
-    case 'raw_string':
-      return (nodeText ?? node.text).slice(1, -1);
-    case 'ansi_c_string':
-      return ansiCValue((nodeText ?? node.text).slice(2, -1));
-    case 'string': {
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type !== 'string_content') return undefined;
-      }
-      return (nodeText ?? node.text).slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
-    }
-    case 'concatenation': {
-      let value = '';
-      for (const child of node.namedChildren) {
-        const part = child ? staticValue(child) : undefined;
-        if (part === undefined) return undefined;
-        value += part;
-      }
-      // Unnamed children (bare punctuation such as `=` or `:`) are part of the text too.
-      return node.namedChildCount === node.childCount ? value : literalConcatenation(node);
-    }
-    default:
-      return undefined;
-  }
-}
-
-function literalConcatenation(node: SyntaxNode): string | undefined {
-  let value = '';
-  for (const child of node.children) {
-    if (!child) continue;
-    const part = child.isNamed ? staticValue(child) : child.text;
-    if (part === undefined) return undefined;
-    value += part;
-  }
-  return value;
-}
-
-function unescapeWord(text: string): string {
-  return text.replace(/\\(.)/gs, '$1');
 }
 
 /** Does the word contain a parameter expansion or command substitution anywhere? */

@@ -1,14 +1,7 @@
 import { commandBase, SHELLS, shellScriptArgument } from './analysis.js';
-import {
-  collectCommands,
-  staticValue,
-  takesNextWord,
-  type PlainCommand,
-  type PlainWord,
-  type ShellCommand,
-  type ShellWord,
-} from './commands.js';
+import { collectCommands, takesNextWord, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
+import { staticValue } from './static-value.js';
 import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
 import { joinPieces, slice, wordText, type Piece } from './script-text.js';
 import { pipedText, stdinText } from './stdin-text.js';

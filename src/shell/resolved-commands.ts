@@ -1,5 +1,6 @@
 import { variableUse } from './analysis.js';
-import { staticValue, unwrapCommand, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
+import { staticValue } from './static-value.js';
+import { unwrapCommand, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode, SyntaxTree } from './parser.js';
 

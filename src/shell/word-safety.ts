@@ -1,5 +1,5 @@
 import { nodesOfType, variableUse } from './analysis.js';
-import { staticValue } from './commands.js';
+import { staticValue } from './static-value.js';
 import type { SyntaxNode } from './parser.js';
 
 /**

@@ -1,0 +1,86 @@
+// A word's value when the script's text alone says what it is: quotes removed,
+// escapes and $'…' decoded, a substitution that prints one static word read.
+import { ansiCValue } from './ansi-c.js';
+import type { SyntaxNode } from './parser.js';
+
+/**
+ * The word's value after quote removal, or undefined when it depends on an
+ * expansion. `nodeText`, when the caller has it, saves reading the node's text again.
+ */
+export function staticValue(node: SyntaxNode, nodeText?: string): string | undefined {
+  const type = node.type;
+  switch (type) {
+    case 'word':
+    case 'number':
+    case 'command_name': {
+      if (type === 'command_name') {
+        const first = node.firstNamedChild;
+        if (first) return staticValue(first);
+      }
+      return type !== 'number' && node.namedChildCount > 0 ? undefined : unescapeWord(nodeText ?? node.text);
+    }
+    case 'raw_string':
+      return (nodeText ?? node.text).slice(1, -1);
+    case 'ansi_c_string':
+      return ansiCValue((nodeText ?? node.text).slice(2, -1));
+    case 'string': {
+      for (const child of node.namedChildren) {
+        if (!child) continue;
+        if (child.type !== 'string_content') return undefined;
+      }
+      return (nodeText ?? node.text).slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
+    }
+    case 'concatenation': {
+      let value = '';
+      for (const child of node.namedChildren) {
+        const part = child ? staticValue(child) : undefined;
+        if (part === undefined) return undefined;
+        value += part;
+      }
+      // Unnamed children (bare punctuation such as `=` or `:`) are part of the text too.
+      return node.namedChildCount === node.childCount ? value : literalConcatenation(node);
+    }
+    case 'command_substitution':
+      return printedWord(node);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What `$(echo rm)` or `` `printf rm` `` prints, when `echo` or `printf` is
+ * given only static words and prints one word the shell neither splits nor
+ * globs: the command it names then runs as if written out (`$(echo rm) -rf x`
+ * is `rm -rf x`). Anything else is known only at run time.
+ */
+function printedWord(node: SyntaxNode): string | undefined {
+  if (node.namedChildCount !== 1) return undefined;
+  const command = node.firstNamedChild;
+  const name = command?.type === 'command' ? command.childForFieldName('name') : null;
+  const printer = name ? staticValue(name) : undefined;
+  if (!command || (printer !== 'echo' && printer !== 'printf')) return undefined;
+  const args = command.childrenForFieldName('argument');
+  // Only the name and its words: no assignment before it, no redirect.
+  if (command.namedChildCount !== args.length + 1) return undefined;
+  const values = args.map((arg) => (arg ? staticValue(arg) : undefined));
+  if (values.some((v) => v === undefined || v.startsWith('-'))) return undefined;
+  const words = values as string[];
+  if (printer === 'printf' && (words.length !== 1 || /[%\\]/.test(words[0]!))) return undefined;
+  const printed = words.join(' ').replace(/\n+$/, '');
+  return /^[\w./:@+,=-]+$/.test(printed) ? printed : undefined;
+}
+
+function literalConcatenation(node: SyntaxNode): string | undefined {
+  let value = '';
+  for (const child of node.children) {
+    if (!child) continue;
+    const part = child.isNamed ? staticValue(child) : child.text;
+    if (part === undefined) return undefined;
+    value += part;
+  }
+  return value;
+}
+
+function unescapeWord(text: string): string {
+  return text.replace(/\\(.)/gs, '$1');
+}
