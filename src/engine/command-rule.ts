@@ -22,6 +22,8 @@ export interface CommandPattern {
   argument?: string | string[];
   /** A regular expression no argument may match (`find -delete` with a `-name` test picks its files). */
   unlessArgument?: string;
+  /** Regular expressions (case-insensitive) that consecutive arguments must match, in order (`-exec` then `rm`). */
+  sequence?: string[];
   messageId: string;
   severity?: Severity;
 }
@@ -110,11 +112,20 @@ export function matchesPattern(command: PlainCommand, pattern: CommandPattern): 
       if (!texts.some((text) => expression.test(text))) return false;
     }
   }
+  if (pattern.sequence !== undefined && !hasSequence(command, pattern.sequence.map(argumentExpression))) return false;
   if (pattern.unlessArgument !== undefined) {
     const expression = argumentExpression(pattern.unlessArgument);
     if (command.args.some((arg) => arg.value !== undefined && expression.test(arg.value))) return false;
   }
   return true;
+}
+
+function hasSequence(command: PlainCommand, expressions: readonly RegExp[]): boolean {
+  const args = command.args;
+  for (let i = 0; i + expressions.length <= args.length; i++) {
+    if (expressions.every((expression, j) => expression.test(args[i + j]!.value ?? args[i + j]!.text))) return true;
+  }
+  return false;
 }
 
 const expressions = new Map<string, RegExp>();

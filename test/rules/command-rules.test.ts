@@ -37,6 +37,12 @@ ruleTester(commandRmRf, {
     { name: 'an inline program that removes one file', code: "node -e \"require('fs').rmSync('./out.json')\"" },
     { name: 'find -delete of the files a test picks', code: "find . -name '*.tmp' -delete" },
     { name: 'find -delete of old files', code: 'find /tmp/cache -type f -mmin +60 -delete' },
+    { name: 'find -exec rm of the files a test picks', code: "find . -name '*.log' -exec rm -f {} +" },
+    { name: 'find -exec of another command', code: 'find . -type f -exec grep -l rm {} +' },
+    { name: 'rsync without --delete', code: 'rsync -a ./dist/ /tmp/out/' },
+    { name: 'rsync --delete as a dry run', code: 'rsync -avn --delete ./dist/ /tmp/out/' },
+    { name: 'a substitution printing more than one word', code: '$(echo rm -i) ./x' },
+    { name: 'a substitution printing a word that is not the command', code: 'echo $(echo rm) -rf' },
   ],
   reject: [
     { code: 'rm -rf "$WORKDIR"', errors: [{ messageId: 'rmRf', line: 1, column: 1, endLine: 1, endColumn: 18 }] },
@@ -99,6 +105,29 @@ ruleTester(commandRmRf, {
     // A command run through a variable or a function is the command it runs, reported where it is written.
     { name: 'named by a default', code: '"${RM:-rm}" -rf ./x', errors: [{ line: 1, column: 1, endColumn: 20 }] },
     { name: 'options from a default', code: 'rm ${FLAGS:--rf} ./x', errors: [{ line: 1, column: 1, endColumn: 21 }] },
+    // A substitution that prints one static word is that word: `$(echo rm)` runs rm.
+    { name: 'named by $(echo rm)', code: '$(echo rm) -rf ./x', errors: [{ messageId: 'rmRf', line: 1, column: 1, endColumn: 19 }] },
+    { name: 'named by backquoted printf', code: '`printf /bin/rm` -rf ./x', errors: [{ line: 1, column: 1 }] },
+    { name: 'a variable set from $(echo rm)', code: 'X=$(echo rm)\n$X -rf ./build', errors: [{ line: 2, column: 1, endColumn: 15 }] },
+    { name: 'options printed by $(echo -rf)', code: 'rm "$(printf -- -rf)" ./x', errors: [] },
+    // find -exec rm with no test deletes every file below its start; `-exec rm -rf` is rmRf at the rm.
+    {
+      name: 'find -exec rm -f of every file',
+      code: 'find . -type f -exec rm -f {} +',
+      errors: [{ messageId: 'findExecRm', line: 1, column: 1, endColumn: 32 }],
+    },
+    { name: 'find -execdir /bin/rm', code: 'find "$D" -execdir /bin/rm {} \\;', errors: [{ messageId: 'findExecRm', line: 1, column: 1 }] },
+    {
+      name: 'find -exec rm -rf: one finding, at the rm',
+      code: 'find . -exec rm -rf {} +',
+      errors: [{ messageId: 'rmRf', line: 1, column: 14 }],
+    },
+    {
+      name: 'rsync --delete, a warning',
+      code: 'rsync -a --delete /tmp/empty/ ./',
+      errors: [{ messageId: 'rsyncDelete', severity: 'warning', line: 1, column: 1, endColumn: 33 }],
+    },
+    { name: 'rsync --delete-after', code: 'rsync -r --delete-after a/ b/', errors: [{ messageId: 'rsyncDelete', line: 1, column: 1 }] },
     // An inline program that deletes a tree is rm -rf in another language.
     {
       name: 'python3 -c shutil.rmtree',
@@ -190,12 +219,38 @@ ruleTester(commandSqlite3, {
 });
 
 ruleTester(commandSudo, {
-  accept: ['echo sudo', 'redis-cli ping', 'command -v sudo >/dev/null && echo has-sudo', 'command -V doas'],
+  accept: [
+    'echo sudo',
+    'redis-cli ping',
+    'command -v sudo >/dev/null && echo has-sudo',
+    'command -V doas',
+    'docker run --rm -v "$PWD:/w" alpine ls /',
+    'docker exec c ls / /tmp',
+    'docker run --mount type=bind,source=/tmp/x,target=/x alpine',
+  ],
   reject: [
     { code: 'if true; then sudo apt-get install -y jq; fi', errors: [{ line: 1, column: 15 }] },
     { name: "systemd's run0", code: 'run0 systemctl restart x', errors: [{ line: 1, column: 1, endColumn: 25 }] },
     { name: 'sudoedit', code: 'sudoedit /etc/hosts', errors: [{ line: 1, column: 1 }] },
     { name: 'named by a variable', code: 'SUDO="sudo -E"\n$SUDO npm i -g x', errors: [{ line: 2, column: 1, endColumn: 17 }] },
+    // A privileged container, or one given the host's root, is root on the host.
+    {
+      name: 'docker run --privileged',
+      code: 'docker run --rm --privileged alpine sh',
+      errors: [{ messageId: 'container', line: 1, column: 1, endColumn: 39 }],
+    },
+    {
+      name: 'the host root mounted',
+      code: 'podman run -v /:/host alpine cat /host/etc/shadow',
+      errors: [{ messageId: 'container', line: 1, column: 1 }],
+    },
+    { name: '--volume=/:', code: 'docker run --volume=/:/h alpine', errors: [{ messageId: 'container', line: 1, column: 1 }] },
+    {
+      name: '--mount with source=/',
+      code: 'docker run --mount type=bind,source=/,target=/h alpine',
+      errors: [{ messageId: 'container', line: 1, column: 1 }],
+    },
+    { name: 'all capabilities', code: 'docker run --cap-add=ALL alpine', errors: [{ messageId: 'container', line: 1, column: 1 }] },
   ],
 });
 
@@ -251,11 +306,18 @@ ruleTester(commandDd, {
 });
 
 ruleTester(commandMkfs, {
-  accept: ['echo mkfs'],
+  accept: ['echo mkfs', 'wipefs /dev/sdb', 'wipefs -n -a /dev/sdb', 'sgdisk -p /dev/sdb', 'parted -l', 'parted /dev/sdb print'],
   reject: [
     { code: 'mkfs.ext4 /dev/sdb1', errors: [{ line: 1, column: 1 }] },
     { code: 'mkdosfs -F 32 /dev/sdb1', errors: [{ line: 1, column: 1 }] },
     { code: 'mkntfs -f /dev/sdb1', errors: [{ line: 1, column: 1 }] },
+    // Erasing signatures, blocks or the partition table destroys the device's contents as formatting does.
+    { code: 'wipefs -a /dev/sdb', errors: [{ messageId: 'wipe', line: 1, column: 1, endColumn: 19 }] },
+    { code: 'wipefs --all --force /dev/sdb', errors: [{ messageId: 'wipe', line: 1, column: 1 }] },
+    { code: 'blkdiscard /dev/nvme0n1', errors: [{ messageId: 'wipe', line: 1, column: 1 }] },
+    { code: 'sgdisk --zap-all /dev/sdb', errors: [{ messageId: 'wipe', line: 1, column: 1 }] },
+    { code: 'sgdisk -Z /dev/sdb', errors: [{ messageId: 'wipe', line: 1, column: 1 }] },
+    { code: 'parted -s /dev/sdb mklabel gpt', errors: [{ messageId: 'wipe', line: 1, column: 1 }] },
   ],
 });
 
