@@ -5,7 +5,7 @@ import { takesNextWord, type PlainCommand } from '../../src/shell/commands.js';
 import { nestedRedirects } from '../../src/shell/nested.js';
 
 interface Options {
-  /** Hosts a hook may reach with `curl`/`wget` (e.g. `localhost`); every URL of the call must be on the list. */
+  /** Hosts a hook may reach with `curl`/`wget` or git by URL (e.g. `localhost`); every URL of the call must be on the list. */
   allowedHosts?: string[];
 }
 
@@ -91,7 +91,8 @@ const REMOTE_RSYNC = /^(?:rsync:\/\/|[^/\s:]+::?)/;
 export default defineRule<Options>({
   id: 'network-access',
   meta: {
-    description: 'A network client (`curl`, `wget`, `ssh`, `nc`, `dig`, remote `rsync`, …) or a `/dev/tcp` redirect in a hook.',
+    description:
+      'A network client (`curl`, `wget`, `ssh`, `nc`, `dig`, remote `rsync`, `git clone`/`push` to a URL, …) or a `/dev/tcp` redirect in a hook.',
     severity: 'warning',
     category: 'runtime',
     securitySeverity: 5.0,
@@ -119,7 +120,11 @@ export default defineRule<Options>({
         context.report({ messageId: 'inline', data: { tool, api }, range: context.range(command.start, command.end) });
         continue;
       }
-      if (tool === 'openssl') {
+      if (tool === 'git') {
+        const remote = gitRemoteCall(command);
+        if (!remote || allowed.has(remote.host)) continue;
+        tool = remote.tool;
+      } else if (tool === 'openssl') {
         // Only `openssl s_client` connects; the other subcommands work on local files.
         if (command.args[0]?.value !== 's_client') continue;
         tool = 'openssl s_client';
@@ -156,6 +161,36 @@ function inlineNetworkApi(command: PlainCommand, options: readonly string[]): st
   for (const program of programs) {
     const match = NETWORK_API.exec(program);
     if (match) return match[0].replace(/\s+/g, '');
+  }
+  return undefined;
+}
+
+/** git's subcommands that talk to a remote repository. */
+const GIT_REMOTE = new Set(['clone', 'fetch', 'pull', 'push', 'ls-remote']);
+/** git's own options before the subcommand that take the next word (`git -C dir push`). */
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+/**
+ * `git clone URL`, `git push URL`, … with the host of the URL: a repository
+ * the hook names by its address sends to or fetches from a place chosen in the
+ * hook. The configured remote (`git push`, `git pull origin main`) is git's
+ * ordinary work and is not reported (README: Not reported).
+ */
+function gitRemoteCall(command: PlainCommand): { tool: string; host: string } | undefined {
+  const args = command.args;
+  let i = 0;
+  while (i < args.length && args[i]!.value?.startsWith('-')) i += GIT_VALUE_OPTIONS.has(args[i]!.value!) ? 2 : 1;
+  const subcommand = args[i]?.value;
+  if (subcommand === undefined || !GIT_REMOTE.has(subcommand)) return undefined;
+  // `https://host/…`, `ssh://user@host/…`, `git://host/…` (not `file:///…`), and scp's `user@host:path`;
+  // any word after the subcommand (`git clone --depth 1 URL`), since no option value or refspec looks like one.
+  for (const arg of args.slice(i + 1)) {
+    const where = arg.value;
+    const host =
+      where === undefined
+        ? undefined
+        : (/^[a-z][a-z0-9+.-]*:\/\/(?:[^/@]*@)?([^/:]+)/i.exec(where) ?? /^[^/@:\s]+@([^/:\s]+):/.exec(where))?.[1];
+    if (host !== undefined) return { tool: `git ${subcommand}`, host: host.toLowerCase() };
   }
   return undefined;
 }

