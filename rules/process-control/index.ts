@@ -55,8 +55,16 @@ function finderVariables(root: SyntaxNode, commands: readonly ShellCommand[]): M
   return found;
 }
 
+/** Commands that stop or restart the whole machine (`init 0`/`telinit 6` are read with their runlevel). */
+const MACHINE_STOPPERS = ['reboot', 'shutdown', 'poweroff', 'halt', 'init', 'telinit'];
+/** `systemctl` verbs that stop or restart services, or the machine. */
+const SYSTEMCTL_SERVICE = new Set(['stop', 'kill', 'restart', 'try-restart', 'reload-or-restart', 'try-reload-or-restart', 'isolate']);
+const SYSTEMCTL_MACHINE = new Set(['poweroff', 'reboot', 'halt', 'kexec', 'soft-reboot', 'rescue', 'emergency']);
+/** `service NAME` actions that stop or restart it. */
+const SERVICE_ACTIONS = new Set(['stop', 'restart', 'force-reload', 'force-stop', 'try-restart']);
+
 /** The commands this rule reads; every other command is passed over before its place is worked out. */
-const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs', 'fuser']);
+const SIGNALLERS = new Set(['killall', 'killall5', 'pkill', 'kill', 'xargs', 'fuser', 'systemctl', 'service', ...MACHINE_STOPPERS]);
 
 /** A word of the hook's own tree (a command read from text handed to a shell has none). */
 function hasNode(word: PlainWord): word is ShellWord {
@@ -71,7 +79,8 @@ function hasNode(word: PlainWord): word is ShellWord {
 export default defineRule({
   id: 'process-control',
   meta: {
-    description: 'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`).',
+    description:
+      'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`), stops a system service (`systemctl stop`) or the machine (`reboot`).',
     severity: 'warning',
     category: 'runtime',
     runtimes: ['claude-flow', 'claude-code'],
@@ -83,6 +92,9 @@ export default defineRule({
     everyProcess: 'Unexpected `kill {{pid}}`: PID {{pid}} signals {{target}}. Kill the PIDs the hook started.',
     foundPids:
       'Unexpected `kill` of PIDs found by `{{finder}}`: they belong to processes the hook did not start. Kill the PIDs the hook started (`$!`).',
+    service:
+      'Unexpected `{{tool}}`: it stops or restarts a system service the hook did not start (a database, the Redis agents coordinate through) for every user of the machine. Leave services to their owner.',
+    machine: 'Unexpected `{{tool}}`: it stops every process on the machine, the runtime and other agents included.',
     fuserKill:
       'Unexpected `fuser -k`: it kills every process that uses the file, directory or port, including the runtime and other agents. Kill the PIDs the hook started (`$!`).',
   },
@@ -99,6 +111,7 @@ export default defineRule({
     };
     // Also what the hook hands to a shell as text (`bash -c 'pkill node'`) and runs through a variable or function.
     const all = everyCommand(context);
+    let functions: Set<string | undefined> | undefined;
     for (const command of all) {
       const base = commandBase(command);
       if (!SIGNALLERS.has(base ?? '')) continue;
@@ -109,6 +122,11 @@ export default defineRule({
         if (ownChildrenOnly(command)) continue;
         const full = command.args.some((a) => (a.value !== undefined && /^-[A-Za-z]*f/.test(a.value)) || a.value === '--full');
         context.report({ messageId: 'byName', data: { tool: full ? 'pkill -f' : 'pkill', full: full ? ' or command line' : '' }, range });
+      } else if (base === 'systemctl' || base === 'service' || MACHINE_STOPPERS.includes(base!)) {
+        // A function of the script's own may be called `shutdown` or `halt`.
+        functions ??= new Set(nodesOfType(context.tree.rootNode, ['function_definition']).map((f) => f.childForFieldName('name')?.text));
+        const finding = functions.has(command.name.value) ? undefined : serviceFinding(command, base!);
+        if (finding) context.report({ ...finding, range });
       } else if (base === 'fuser') {
         if (command.args.some((a) => a.value === '--kill' || (a.value !== undefined && /^-[A-Za-z]*k/.test(a.value))))
           context.report({ messageId: 'fuserKill', range });
@@ -146,6 +164,29 @@ function killFinding(
     if (finder) return { messageId: 'foundPids', data: { finder } };
   }
   return undefined;
+}
+
+/** `systemctl stop x`, `service x restart`, `reboot`, `init 0`: what it stops, as the finding's message. */
+function serviceFinding(command: PlainCommand, base: string): { messageId: string; data: Record<string, string> } | undefined {
+  const words = command.args.map((a) => a.value).filter((v): v is string => v !== undefined && !v.startsWith('-'));
+  const options = command.args.map((a) => a.value ?? '').filter((v) => v.startsWith('-'));
+  if (base === 'systemctl') {
+    const verb = words[0];
+    if (verb !== undefined && SYSTEMCTL_SERVICE.has(verb)) return { messageId: 'service', data: { tool: `systemctl ${verb}` } };
+    if (verb !== undefined && SYSTEMCTL_MACHINE.has(verb)) return { messageId: 'machine', data: { tool: `systemctl ${verb}` } };
+    return undefined;
+  }
+  if (base === 'service') {
+    const action = words[1];
+    return action !== undefined && SERVICE_ACTIONS.has(action) ? { messageId: 'service', data: { tool: `service ${action}` } } : undefined;
+  }
+  if (base === 'init' || base === 'telinit') {
+    const level = words[0];
+    return level === '0' || level === '6' ? { messageId: 'machine', data: { tool: `${base} ${level}` } } : undefined;
+  }
+  // `shutdown -c` cancels a pending shutdown; `--help` and `--version` only print.
+  if (options.some((o) => o === '-c' || o === '--help' || o === '--version')) return undefined;
+  return { messageId: 'machine', data: { tool: base } };
 }
 
 /** `pkill -P $$` (children of this shell) stays within the hook. */

@@ -15,8 +15,33 @@ ruleTester(rule, {
     { name: 'a PID read from its own file', code: 'PID=$(cat /tmp/w.pid)\nkill "$PID"' },
     { name: 'fuser that only lists', code: 'fuser -v 3000/tcp' },
     { name: 'a finder that only checks', code: 'pgrep node >/dev/null && echo running' },
+    { name: 'systemctl that only asks', code: 'systemctl is-active redis && systemctl status --no-pager redis' },
+    { name: 'service status', code: 'service redis-server status' },
+    { name: 'shutdown -c cancels', code: 'shutdown -c' },
+    { name: 'a function of its own called shutdown', code: 'shutdown() { redis-cli publish bye 1; }\nshutdown' },
+    { name: 'init of another runlevel', code: 'init 3' },
   ],
   reject: [
+    // Stopping a service or the machine reaches every agent and user, as killing by name does.
+    {
+      name: 'systemctl stop',
+      code: 'systemctl stop redis-server',
+      errors: [{ messageId: 'service', line: 1, column: 1, endColumn: 28, message: /`systemctl stop`/ }],
+    },
+    { name: 'systemctl --user restart', code: 'systemctl --user restart x', errors: [{ messageId: 'service', line: 1, column: 1 }] },
+    {
+      name: 'service restart',
+      code: 'service redis-server restart',
+      errors: [{ messageId: 'service', line: 1, column: 1, message: /`service restart`/ }],
+    },
+    { name: 'reboot', code: 'reboot', errors: [{ messageId: 'machine', line: 1, column: 1, endColumn: 7 }] },
+    {
+      name: 'shutdown now inside bash -c',
+      code: "bash -c 'shutdown -h now'",
+      errors: [{ messageId: 'machine', line: 1, column: 10, endColumn: 25 }],
+    },
+    { name: 'systemctl poweroff', code: 'systemctl poweroff', errors: [{ messageId: 'machine', line: 1, column: 1 }] },
+    { name: 'init 0', code: 'init 0', errors: [{ messageId: 'machine', line: 1, column: 1, message: /`init 0`/ }] },
     {
       name: 'pkill -f',
       code: 'pkill -f "claude-flow"',
