@@ -1,6 +1,8 @@
+import { posix } from 'node:path';
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, variableUse, wordTemplate } from '../../src/shell/analysis.js';
-import { staticValue, type ShellCommand } from '../../src/shell/commands.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import { staticValue } from '../../src/shell/static-value.js';
 import { placedNodesOfType } from '../../src/shell/node-index.js';
 import { remembered } from '../../src/shell/node-memo.js';
 import { staticTexts } from '../../src/shell/resolved-commands.js';
@@ -90,6 +92,8 @@ const OUTPUT_OPTIONS: Record<string, string[]> = {
 };
 /** Commands whose first operand is a program or pattern, not a file (unless given with -e/-f). */
 const PROGRAM_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'jq', 'yq']);
+/** Commands after which a relative path is no longer the workspace's. */
+const CHANGES_DIRECTORY = new Set(['cd', 'pushd', 'popd']);
 /** Places every hook may use: temporary files, the standard streams, the runtime's own commands. */
 const ALLOWED_PREFIXES = [
   '/tmp',
@@ -118,7 +122,8 @@ const ALLOWED_PREFIXES = [
 export default defineRule<Options>({
   id: 'path-outside-workspace',
   meta: {
-    description: 'A file command or redirect uses an absolute path outside the workspace and the temporary directories.',
+    description:
+      'A file command or redirect uses a path outside the workspace and the temporary directories (absolute, in the home directory, or climbing out with `..`).',
     severity: 'warning',
     category: 'runtime',
     securitySeverity: 5.0,
@@ -135,8 +140,10 @@ export default defineRule<Options>({
   defaultOptions: { allowedPaths: [] },
   checkScript(context) {
     const allowed = [...ALLOWED_PREFIXES, ...(context.options.allowedPaths ?? [])];
+    // A relative path is the workspace's while the script stays where the runtime started it.
+    const staysPut = !context.commands.some((c) => CHANGES_DIRECTORY.has(commandBase(c) ?? ''));
     const reportIfOutside = (path: string | undefined, start: number, end: number): void => {
-      if (path === undefined || !isOutside(path, allowed)) return;
+      if (path === undefined || !isOutside(path, allowed, staysPut)) return;
       context.report({ messageId: 'outside', data: { path }, range: context.range(start, end) });
     };
     const check = (node: SyntaxNode, value: string | undefined, start = node.startIndex): void =>
@@ -232,10 +239,20 @@ function pathThroughVariable(node: SyntaxNode): string | undefined {
   return paths?.find((path) => path.startsWith('/') || path.startsWith('~')) ?? paths?.[0];
 }
 
-function isOutside(path: string, allowed: readonly string[]): boolean {
+/**
+ * Whether a path is outside the workspace and the allowed places: `~/…`, an
+ * absolute path once its `..` are resolved (`/tmp/../etc` is `/etc`), and,
+ * while the script has not changed directory, a relative path that climbs out
+ * (`../../etc/passwd`).
+ */
+function isOutside(path: string, allowed: readonly string[], relativeToWorkspace: boolean): boolean {
   if (path.startsWith('~')) return true;
-  if (!path.startsWith('/')) return false;
-  const normalised = path.replace(/\/+/g, '/');
+  if (!path.startsWith('/')) {
+    if (!relativeToWorkspace || path === '') return false;
+    const climbed = posix.normalize(path);
+    return climbed === '..' || climbed.startsWith('../');
+  }
+  const normalised = posix.normalize(path);
   return !allowed.some(
     (prefix) =>
       normalised === prefix ||

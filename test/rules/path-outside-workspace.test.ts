@@ -22,9 +22,21 @@ ruleTester(rule, {
     { name: 'a variable set to the temporary directory', code: 'F=/tmp/agent.log\necho x >> "$F"' },
     { name: 'a variable the script computes', code: 'D=$(mktemp -d)\nrm -f "$D/x"' },
     { name: 'cd back', code: 'cd - >/dev/null' },
+    { name: 'a relative path that stays inside', code: 'cat ./docs/../README.md src/a/../../b.txt' },
+    { name: 'a relative path after cd', code: 'cd ./packages/a && cat ../../README.md' },
+    { name: 'an absolute path whose .. stays in /tmp', code: 'cat /tmp/a/../b.log' },
     { name: "curl's URL is not a file", code: 'curl -s -o ./out.json https://example.com/etc/x' },
   ],
   reject: [
+    // `..` climbs out of the workspace (relative, while the script stays where it started) or out of an allowed place.
+    {
+      name: 'a relative path that climbs out',
+      code: 'cat ../../etc/passwd',
+      errors: [{ messageId: 'outside', line: 1, column: 5, endColumn: 21, message: /`\.\.\/\.\.\/etc\/passwd`/ }],
+    },
+    { name: 'a redirect to the parent', code: 'echo x >> ../notes.md', errors: [{ line: 1, column: 11, endColumn: 22 }] },
+    { name: '.. through an inside directory', code: 'cp secrets ./a/../../x', errors: [{ line: 1, column: 12, endColumn: 23 }] },
+    { name: '/tmp/.. is /', code: 'cat /tmp/../etc/shadow', errors: [{ line: 1, column: 5, endColumn: 23 }] },
     {
       name: 'redirect into /etc',
       code: 'echo x > /etc/x',
