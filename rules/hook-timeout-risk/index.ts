@@ -207,12 +207,22 @@ function runsForever(command: PlainCommand, jobs: readonly (readonly [number, nu
   return endlessCommand(command) ? 'endlessCommand' : undefined;
 }
 
-/** `ping host` (Linux pings until stopped without `-c`/`-w`), `watch cmd` (without `-g`), `yes` not piped into a command that stops reading. */
+/**
+ * `ping host` (Linux pings until stopped without `-c`/`-w`), `watch cmd` (without `-g`), watchers and log
+ * followers, `yes` not piped into a command that stops reading.
+ */
 function endlessCommand(command: PlainCommand): boolean {
   const base = commandBase(command);
   const has = (pattern: RegExp): boolean => command.args.some((a) => a.value !== undefined && pattern.test(a.value));
   if (base === 'ping' || base === 'ping6') return !has(/^(-[A-Za-z]*[cw]|--count|--deadline)/);
   if (base === 'watch') return !has(/^(-[A-Za-z]*g|--chgexit)/);
+  // Watchers and log followers: `inotifywait -m` (without `-t`), `journalctl -f`, `dmesg -w`.
+  if (base === 'inotifywait' || base === 'fswatch')
+    return base === 'fswatch'
+      ? !has(/^(-1|--one-event)$/)
+      : has(/^(-[A-Za-z]*m[A-Za-z]*|--monitor)$/) && !has(/^(-[A-Za-z]*t[A-Za-z]*|--timeout(=.*)?)$/);
+  if (base === 'journalctl') return has(/^(-[A-Za-z]*f|--follow)$/);
+  if (base === 'dmesg') return has(/^(-[A-Za-z]*[wW]|--follow|--follow-new)$/);
   if (base !== 'yes') return false;
   const name: PlainCommand['name'] & { node?: SyntaxNode } = command.name;
   for (let node = name.node?.parent; node; node = node.parent)
