@@ -234,6 +234,16 @@ describe.skipIf(!available)('ShellCheck integration', () => {
     expect(raised!.diagnostics.find((d) => d.ruleId === 'shellcheck/SC2126')!.severity).toBe('warning');
   });
 
+  it("ShellCheck's notes that it did not follow a sourced file are info: it never can, each hook being a file of its own", async () => {
+    const profile = '---\nname: sc\nhooks:\n  pre: |\n    . ./common.sh\n    source "$1"\n    echo $1\n---\n';
+    const found = await lint(profile);
+    expect(found.filter((d) => /SC10(90|91)|SC2086/.test(d.ruleId)).map((d) => `${d.line} ${d.ruleId} ${d.severity}`)).toEqual([
+      '5 shellcheck/SC1091 info',
+      '6 shellcheck/SC1090 info',
+      '7 shellcheck/SC2086 warning',
+    ]);
+  });
+
   it('checks a script copied word for word into several hooks once, and reports it at each copy', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vah-counting-shellcheck-'));
     const log = join(dir, 'files');

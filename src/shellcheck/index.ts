@@ -304,10 +304,19 @@ export const STYLE_ONLY_CODES: ReadonlySet<number> = new Set([
   2001, 2002, 2003, 2004, 2005, 2009, 2010, 2012, 2116, 2126, 2129, 2155, 2181,
 ]);
 
+/**
+ * ShellCheck's notes that it did not read a file the script sources (SC1090: a
+ * path known only at run time; SC1091: a file not given to it). Each hook
+ * reaches ShellCheck as a file of its own in a private directory, so no
+ * sourced file can be given to it: the note says nothing about the hook and
+ * is `info` by default, as the style-only codes are.
+ */
+export const UNFOLLOWED_SOURCE_CODES: ReadonlySet<number> = new Set([1090, 1091]);
+
 function severityOf(comment: ShellCheckComment, options: ShellCheckOptions): Severity | undefined {
   const { level } = comment;
   if (level === 'error') return 'error';
-  if (level !== 'style' && !STYLE_ONLY_CODES.has(comment.code)) {
+  if (level !== 'style' && !STYLE_ONLY_CODES.has(comment.code) && !UNFOLLOWED_SOURCE_CODES.has(comment.code)) {
     if (level === 'warning') return 'warning';
     return options.infoSeverity === 'off' ? undefined : 'warning';
   }
