@@ -218,7 +218,8 @@ function watchedHook(hook: HookScript, read: () => void): HookScript {
 function identity(hook: HookScript): string {
   const { text: _text, keyRange: _k, valueRange: _v, segments: _s, claudeCode, ...rest } = hook;
   if (!claudeCode) return JSON.stringify(rest);
-  const { fields: _f, ...meta } = claudeCode;
+  // `argSegments` are positions, and stand in an exec-form hook's `segments` too (positionOf).
+  const { fields: _f, argSegments: _a, ...meta } = claudeCode;
   return JSON.stringify([rest, meta]);
 }
 

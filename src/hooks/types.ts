@@ -83,6 +83,8 @@ export interface ClaudeCodeHookMeta {
   /** Shell form runs `sh -c COMMAND`; exec form (with `args`) spawns COMMAND with ARGS, no shell. */
   form: 'shell' | 'exec';
   args?: string[];
+  /** Exec form: where each of `args` stands in the file, as a hook's `segments` (empty where an item is not a string). */
+  argSegments?: SourceSegment[][];
   shell?: string;
   /** Runs in the background (`async: true`, or `asyncRewake: true`); for a script file: every hook that runs it does. */
   async?: boolean;

@@ -354,10 +354,18 @@ describe('exec-form Claude Code handlers', () => {
   it('finds the command and its flags in command and args, spanning both', async () => {
     expect(await lint('{"type": "command", "command": "rm", "args": ["-rf", "/tmp/x"]}')).toEqual(['command-rm-rf 2:32-2:63']);
   });
-  it('finds what a shell given the text with -c runs', async () => {
+  it('finds what a shell given the text with -c runs, at its place in the argument', async () => {
     expect(await lint('{"type": "command", "command": "bash", "args": ["-c", "sudo rm -rf ./x"]}')).toEqual([
-      'command-rm-rf 2:32-2:73',
-      'command-sudo 2:32-2:73',
+      'command-sudo 2:56-2:71',
+      'command-rm-rf 2:61-2:71',
+    ]);
+  });
+  it('places a finding in an argument with JSON escapes, and one in an argument with a quote on the whole argv', async () => {
+    expect(await lint('{"type": "command", "command": "sh", "args": ["-c", "echo \\"a\\" && rm -rf ./x"]}')).toEqual([
+      'command-rm-rf 2:68-2:78',
+    ]);
+    expect(await lint(`{"type": "command", "command": "sh", "args": ["-c", "echo 'a' && rm -rf ./x"]}`)).toEqual([
+      'command-rm-rf 2:32-2:78',
     ]);
   });
   it('reads a quote in an argument as part of it', async () => {

@@ -179,7 +179,10 @@ function commandScript(
   };
   if (group.matcher?.value.kind === 'string') meta.matcher = group.matcher.value.value as string;
   if (timeout?.value.kind === 'number') meta.timeout = timeout.value.value as number;
-  if (args?.value.kind === 'array') meta.args = args.value.items.map((item) => ('value' in item ? String(item.value) : ''));
+  if (args?.value.kind === 'array') {
+    meta.args = args.value.items.map((item) => ('value' in item ? String(item.value) : ''));
+    meta.argSegments = args.value.items.map((item) => (item.kind === 'string' && item.script ? item.script().segments : []));
+  }
   if (shell?.value.kind === 'string') meta.shell = shell.value.value as string;
   if (isAsync?.value.kind === 'boolean') meta.async = isAsync.value.value as boolean;
   // `asyncRewake: true` runs the handler in the background too (§2.4).
