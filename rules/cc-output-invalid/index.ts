@@ -10,7 +10,7 @@ import {
 import { defineRule } from '../../src/engine/rule.js';
 import { eventSpec, eventsOfHook, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
 import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-code/output-json.js';
-import { EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
+import { ANY_VALUE_MARK, EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
 
 /** Problems about a field's value, which say nothing when the shell fills that value in at run time. */
 const VALUE_PROBLEMS = new Set(['invalid-value', 'event-name-mismatch']);
@@ -89,7 +89,7 @@ export default defineRule({
         context.report({
           messageId: 'problem',
           // A value the shell fills in shows as `…`, not as the marker that stands for it.
-          data: { message: problem.message.replaceAll(EXPANSION_MARK, '…') },
+          data: { message: problem.message.replaceAll(EXPANSION_MARK, '…').replaceAll(ANY_VALUE_MARK, '…') },
           severity: problem.severity,
           range: at(place.offset, place.offset + place.length),
         });
@@ -136,7 +136,10 @@ const NESTED_CHOICES = new Set(['behavior']);
 
 /** The output contract's problems with this object (`named`: the event it names), for every event the hook runs on, with what the shell fills in taken as unknown. */
 function problemsOf(tree: JsonNode, events: readonly string[], named: string | undefined): OutputProblem[] {
-  const dynamic = dynamicPaths(tree);
+  const dynamic = dynamicPaths(tree, EXPANSION_MARK);
+  // A jq expression's value may be of any type: nothing is said of it, or of what holds it, but that its key is known.
+  const anyType = dynamicPaths(tree, ANY_VALUE_MARK);
+  dynamic.push(...anyType);
   // An object that names one of the hook's events is that event's output (a script shared by several events branches on it).
   const judged = named && events.includes(named) ? [named] : events;
   const unknownChoices = dynamic.filter((path) => NESTED_CHOICES.has(path[path.length - 1]!));
@@ -152,7 +155,14 @@ function problemsOf(tree: JsonNode, events: readonly string[], named: string | u
     }
     const problems: OutputProblem[] = [];
     checkOutputJson(event, json, problems);
-    return problems.filter((p) => !(VALUE_PROBLEMS.has(p.id) && unknownChoices.some((d) => startsWith(d, p.path ?? []))));
+    return problems.filter(
+      (p) =>
+        !(
+          VALUE_PROBLEMS.has(p.id) &&
+          (unknownChoices.some((d) => startsWith(d, p.path ?? [])) ||
+            anyType.some((d) => startsWith(d, p.path ?? []) || startsWith(p.path ?? [], d)))
+        ),
+    );
   });
   // With several events, only what is wrong for each of them is reported (once, as the first event says it).
   const key = (p: OutputProblem): string => `${p.id} ${(p.path ?? []).join('.')}`;
@@ -168,14 +178,14 @@ function without(object: Record<string, unknown>, dropped: ReadonlySet<string>, 
 /** The event the object names in `hookSpecificOutput.hookEventName`, when the script spells it out. */
 function namedEvent(tree: JsonNode): string | undefined {
   const value: unknown = locate(tree, ['hookSpecificOutput', 'hookEventName'])?.value;
-  return typeof value === 'string' && !value.includes(EXPANSION_MARK) ? value : undefined;
+  return typeof value === 'string' && !value.includes(EXPANSION_MARK) && !value.includes(ANY_VALUE_MARK) ? value : undefined;
 }
 
-/** The paths of string values the shell fills in (they hold an expansion); the tree is at most MAX_DEPTH deep. */
-function dynamicPaths(tree: JsonNode): string[][] {
+/** The paths of string values that hold `mark`: filled in at run time; the tree is at most MAX_DEPTH deep. */
+function dynamicPaths(tree: JsonNode, mark: string): string[][] {
   const found: string[][] = [];
   const visit = (node: JsonNode, path: string[]): void => {
-    if (node.type === 'string' && typeof node.value === 'string' && node.value.includes(EXPANSION_MARK)) found.push(path);
+    if (node.type === 'string' && typeof node.value === 'string' && node.value.includes(mark)) found.push(path);
     if (node.type === 'object')
       for (const property of node.children ?? []) {
         const [key, value] = property.children ?? [];

@@ -1,5 +1,6 @@
 import { commandBase, echoOptions, variableUse } from './analysis.js';
 import type { ShellCommand, ShellWord } from './commands.js';
+import { jqOutput } from './jq-output.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -22,6 +23,8 @@ export interface PrintedText {
 
 /** Stands for a value the shell substitutes at run time (a private-use character: valid inside a JSON string). */
 export const EXPANSION_MARK = '\uE000';
+/** Stands, inside a JSON string, for a value of any type known only at run time (a jq expression: `.x`, `$n + 1`). */
+export const ANY_VALUE_MARK = '\uE001';
 
 const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion']);
 
@@ -64,7 +67,7 @@ function redirectsStdout(statement: SyntaxNode): boolean {
 }
 
 /**
- * The text `echo ARG`, `printf FORMAT [ARGS]` or `cat <<EOF` writes to
+ * The text `echo ARG`, `printf FORMAT [ARGS]`, `cat <<EOF` or `jq -n '{…}'` writes to
  * stdout, when it is one piece the script spells out; undefined for any
  * other command, output that goes elsewhere, or text the shell would
  * reshape in ways not followed here (`echo -e` escapes, unquoted globs and
@@ -80,6 +83,8 @@ export function printedText(command: ShellCommand, source: string): PrintedText 
       return printfText(command, source);
     case 'cat':
       return command.args.every((a) => a.value === '-') ? (heredocText(node, source) ?? herestringText(node, source)) : undefined;
+    case 'jq':
+      return jqText(command, source);
     default:
       return undefined;
   }
@@ -100,6 +105,42 @@ function printfText(command: ShellCommand, source: string): PrintedText | undefi
   if (!args[0] || args[0].value?.startsWith('-')) return undefined;
   const format = mapWord(args[0].node, source);
   return format && printfOutput(format, args.slice(1), source);
+}
+
+/** jq options that take the next word (`--arg`, `--argjson`, `--slurpfile` and `--rawfile` take two). */
+const JQ_VALUE_OPTIONS: Record<string, number> = { '--arg': 2, '--argjson': 2, '--slurpfile': 2, '--rawfile': 2, '--indent': 1, '-L': 1 };
+
+/**
+ * The JSON `jq -n FILTER` prints when its filter builds one object or array
+ * (src/shell/jq-output.ts): `jq -n --arg r "$R" '{decision: "block", reason: $r}'`.
+ */
+function jqText(command: ShellCommand, source: string): PrintedText | undefined {
+  const strings = new Set<string>();
+  let nullInput = false;
+  let filter: ShellWord | undefined;
+  const args = command.args;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === undefined) {
+      if (filter) continue;
+      return undefined;
+    }
+    if (value === '--args' || value === '--jsonargs') break;
+    const takes = JQ_VALUE_OPTIONS[value];
+    if (takes !== undefined) {
+      if (value === '--arg' && args[i + 1]?.value) strings.add(args[i + 1]!.value!);
+      i += takes;
+    } else if (value === '--null-input') nullInput = true;
+    // A filter read from a file, or output that is not the JSON text alone.
+    else if (['-f', '--from-file', '--seq', '--stream', '-h', '--help'].includes(value)) return undefined;
+    else if (/^-[A-Za-z]+$/.test(value)) {
+      if (value.includes('f')) return undefined;
+      if (value.includes('n')) nullInput = true;
+    } else if (!value.startsWith('--') && !filter) filter = args[i];
+  }
+  const text = nullInput && filter ? mapWord(filter.node, source) : undefined;
+  if (!text || text.text.includes(EXPANSION_MARK)) return undefined;
+  return jqOutput(text, strings, { string: EXPANSION_MARK, any: ANY_VALUE_MARK });
 }
 
 /** The here-string of `cat <<< '…'` (its trailing newline left out). */
