@@ -3,8 +3,10 @@ import { jqOutput } from '../../src/shell/jq-output.js';
 
 const marks = { string: 'S', any: 'A' };
 /** The filter as printed text placed on itself: character i comes from offset i. */
-const read = (filter: string, strings: string[] = []) =>
-  jqOutput({ text: filter, offsets: [...filter].map((_, i) => i), ends: [...filter].map((_, i) => i + 1) }, new Set(strings), marks);
+const read = (filter: string, strings: string[] = []) => {
+  const offsets = Array.from({ length: filter.length }, (_, i) => i);
+  return jqOutput({ text: filter, offsets, ends: offsets.map((i) => i + 1) }, new Set(strings), marks);
+};
 
 describe('jqOutput: the JSON jq -n prints for a filter built of literals', () => {
   it('quotes bare keys, copies strings and literals, and marks what is known only at run time', () => {
