@@ -88,6 +88,26 @@ describe('CLI', () => {
     expect(JSON.parse(glob.out).map((r: { filePath: string }) => r.filePath)).toEqual([join(dir, 'agents', 'a.md')]);
   });
 
+  it("a project's root is linted as --all finds it; a directory below it, whole", async () => {
+    const dir = tempTree({
+      '.claude/agents/a.md': BAD,
+      '.claude/settings.json': '{"hooks": {}}',
+      'docs/notes.md': 'Notes without a heading or frontmatter.\n',
+      'rules/style.md': '---\ndescription: a Cursor rule\nglobs: "*.ts"\n---\nUse tabs.\n',
+    });
+    const files = async (args: string[]) =>
+      JSON.parse((await run([...args, '--no-shellcheck', '--format', 'json'], dir)).out).map((r: { filePath: string }) =>
+        relative(dir, r.filePath),
+      );
+    expect(await files(['.'])).toEqual([join('.claude', 'agents', 'a.md'), join('.claude', 'settings.json')]);
+    expect(await files([dir])).toEqual([join('.claude', 'agents', 'a.md'), join('.claude', 'settings.json')]);
+    expect(await files(['docs', 'rules'])).toEqual([join('docs', 'notes.md'), join('rules', 'style.md')]);
+    const empty = tempTree({ '.claude/commands/x.md': GOOD, 'README.md': '# r\n' });
+    const none = await run(['.', '--no-shellcheck'], empty);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/No agent profiles or hook configurations in the project \./);
+  });
+
   it('--max-warnings and --quiet', async () => {
     const dir = tempTree({ 'w.md': WARN });
     expect((await run(['w.md', '--no-shellcheck'], dir)).code).toBe(0);

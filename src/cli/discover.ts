@@ -51,6 +51,18 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     const info = statOrUndefined(path);
     if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
     if (info.isDirectory()) {
+      // A project's root (`validate-agent-hooks .`) holds docs, rules and notes beside its hooks: only
+      // what --all finds there is linted. Any other directory (an agents directory, a copy of one) is
+      // read whole.
+      if (isProjectRoot(path)) {
+        const files = await projectHookFiles(path);
+        if (files.length === 0)
+          throw new UsageError(
+            `No agent profiles or hook configurations in the project ${pattern} (${AGENTS_DIR}/**/*.md, .claude/settings.json, .claude/skills/**/SKILL.md, or a plugin's files); name the files to lint them.`,
+          );
+        files.forEach((f) => found.add(f));
+        continue;
+      }
       const entries = filesUnder(path);
       const files = [...markdownIn(entries), ...hookJsonIn(entries)];
       if (files.length === 0) throw new UsageError(`No *.md files under the directory ${pattern}.`);
@@ -60,6 +72,14 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     }
   }
   return [...found];
+}
+
+/** A directory with a `.claude` directory or a plugin manifest: a project whose hook files `projectHookFiles` knows. */
+function isProjectRoot(dir: string): boolean {
+  return (
+    statOrUndefined(join(dir, '.claude'))?.isDirectory() === true ||
+    statOrUndefined(join(dir, '.claude-plugin', 'plugin.json'))?.isFile() === true
+  );
 }
 
 // Discovery and reading are synchronous: on the corpus (139 profiles in 56 directories) Node 20's
