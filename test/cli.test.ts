@@ -88,19 +88,27 @@ describe('CLI', () => {
     expect(JSON.parse(glob.out).map((r: { filePath: string }) => r.filePath)).toEqual([join(dir, 'agents', 'a.md')]);
   });
 
-  it("a project's root is linted as --all finds it; a directory below it, whole", async () => {
+  it("a project's root is linted as --all finds it there and in the projects below it; a directory below it, whole", async () => {
     const dir = tempTree({
       '.claude/agents/a.md': BAD,
       '.claude/settings.json': '{"hooks": {}}',
       'docs/notes.md': 'Notes without a heading or frontmatter.\n',
       'rules/style.md': '---\ndescription: a Cursor rule\nglobs: "*.ts"\n---\nUse tabs.\n',
+      'packages/p/.claude/agents/b.md': GOOD,
+      'packages/p/README.md': 'Not a profile.\n',
+      'node_modules/dep/.claude/agents/c.md': BAD,
     });
     const files = async (args: string[]) =>
       JSON.parse((await run([...args, '--no-shellcheck', '--format', 'json'], dir)).out).map((r: { filePath: string }) =>
         relative(dir, r.filePath),
       );
-    expect(await files(['.'])).toEqual([join('.claude', 'agents', 'a.md'), join('.claude', 'settings.json')]);
-    expect(await files([dir])).toEqual([join('.claude', 'agents', 'a.md'), join('.claude', 'settings.json')]);
+    const project = [
+      join('.claude', 'agents', 'a.md'),
+      join('.claude', 'settings.json'),
+      join('packages', 'p', '.claude', 'agents', 'b.md'),
+    ];
+    expect(await files(['.'])).toEqual(project);
+    expect(await files([dir])).toEqual(project);
     expect(await files(['docs', 'rules'])).toEqual([join('docs', 'notes.md'), join('rules', 'style.md')]);
     const empty = tempTree({ '.claude/commands/x.md': GOOD, 'README.md': '# r\n' });
     const none = await run(['.', '--no-shellcheck'], empty);

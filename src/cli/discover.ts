@@ -52,10 +52,11 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
     if (info.isDirectory()) {
       // A project's root (`validate-agent-hooks .`) holds docs, rules and notes beside its hooks: only
-      // what --all finds there is linted. Any other directory (an agents directory, a copy of one) is
-      // read whole.
+      // what --all finds there, and in the projects and plugins below it, is linted. Any other directory
+      // (an agents directory, a copy of one) is read whole.
       if (isProjectRoot(path)) {
-        const files = await projectHookFiles(path);
+        const files: string[] = [];
+        for (const root of projectRootsUnder(path)) pushAll(files, await projectHookFiles(root));
         if (files.length === 0)
           throw new UsageError(
             `No agent profiles or hook configurations in the project ${pattern} (${AGENTS_DIR}/**/*.md, .claude/settings.json, .claude/skills/**/SKILL.md, or a plugin's files); name the files to lint them.`,
@@ -73,6 +74,30 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
   }
   return [...found];
 }
+
+/** The project roots at and below a directory (a monorepo's packages, a repository's plugins), not inside `node_modules` or `.git`, symbolic links not followed. */
+function projectRootsUnder(dir: string): string[] {
+  const roots: string[] = [];
+  const visit = (at: string, depth: number): void => {
+    if (isProjectRoot(at)) roots.push(at);
+    if (depth >= MAX_PROJECT_DEPTH) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
+      if (entry.isDirectory() && !NOT_PROJECTS.has(entry.name)) visit(join(at, entry.name), depth + 1);
+  };
+  visit(dir, 0);
+  return roots;
+}
+
+/** Directories never searched for projects: dependencies, version control, and a project's own hook directories. */
+const NOT_PROJECTS = new Set(['node_modules', '.git', '.claude', '.claude-plugin']);
+/** Directory levels searched below a project's root for further projects. */
+const MAX_PROJECT_DEPTH = 12;
 
 /** A directory with a `.claude` directory or a plugin manifest: a project whose hook files `projectHookFiles` knows. */
 function isProjectRoot(dir: string): boolean {
