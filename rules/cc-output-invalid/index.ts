@@ -8,7 +8,7 @@ import {
   SyntaxKind,
 } from 'jsonc-parser';
 import { defineRule } from '../../src/engine/rule.js';
-import { eventSpec, eventsOfHook, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
+import { eventSpec, eventsOfHook, OUTPUT_FIELD_TYPES, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
 import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-code/output-json.js';
 import { ANY_VALUE_MARK, EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
 
@@ -49,8 +49,9 @@ export default defineRule({
     if (events.length === 0 || context.hook.claudeCode?.async) return;
     const source = context.hook.text;
     for (const command of context.commands) {
-      const printed = printedText(command, source);
-      if (!printed || !printed.text.trimStart().startsWith('{')) continue;
+      const spelled = printedText(command, source);
+      if (!spelled || !spelled.text.trimStart().startsWith('{')) continue;
+      const printed = quoteRawValues(spelled);
       // From the first character's source to the last one's, both inside the printed text.
       const last = printed.text.length - 1;
       const at = (start: number, end: number) =>
@@ -97,6 +98,38 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * A member's value the shell fills in raw (`{"continue": $GO}`) as a value of
+ * any type (a string holding ANY_VALUE_MARK, placed on the expansion): its key
+ * is still judged, and the rest of the object. A raw expansion anywhere else
+ * (a key, members spliced in: `{"a": 1, $REST}`) is left as it is, and the
+ * print is not read.
+ */
+function quoteRawValues(printed: PrintedText): PrintedText {
+  if (!printed.text.includes(EXPANSION_MARK)) return printed;
+  const out: PrintedText = { text: '', offsets: [], ends: [] };
+  const push = (char: string, i: number): void => {
+    out.text += char;
+    out.offsets.push(printed.offsets[i]!);
+    out.ends.push(printed.ends[i]!);
+  };
+  const { text } = printed;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (inString) {
+      if (char === '\\' && i + 1 < text.length) push(char, i++);
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === EXPANSION_MARK && out.text.trimEnd().endsWith(':') && /^\s*[,}]/.test(text.slice(i + 1))) {
+      for (const quoted of ['"', ANY_VALUE_MARK, '"']) push(quoted, i);
+      continue;
+    }
+    push(text[i]!, i);
+  }
+  return out;
+}
 
 /** JSON nested deeper than this is not read (hook output nests three or four levels). */
 const MAX_DEPTH = 64;
@@ -149,6 +182,8 @@ function problemsOf(tree: JsonNode, events: readonly string[], named: string | u
   const perEvent = judged.map((event) => {
     const json = without(value, dropped, '');
     const specific = value.hookSpecificOutput;
+    // A whole `hookSpecificOutput` known only at run time says nothing to judge.
+    if (specific === ANY_VALUE_MARK) delete json.hookSpecificOutput;
     if (specific && typeof specific === 'object' && !Array.isArray(specific)) {
       json.hookSpecificOutput = without(specific as Record<string, unknown>, dropped, 'hookSpecificOutput.');
       if (eventNameFilledIn) (json.hookSpecificOutput as Record<string, unknown>).hookEventName = event;
@@ -170,10 +205,22 @@ function problemsOf(tree: JsonNode, events: readonly string[], named: string | u
   return perEvent[0]!.filter((p) => everywhere.every((keys) => keys.has(key(p))));
 }
 
-/** A copy of the object without the keys (written as paths under `prefix`) in `dropped`. */
+/**
+ * A copy of the object without the keys (written as paths under `prefix`) in
+ * `dropped`, and with a value of any type (ANY_VALUE_MARK) of a typed field
+ * standing in as one of that type: the field is still judged as a key, and
+ * the rest of the object is judged as if it held a valid value.
+ */
 function without(object: Record<string, unknown>, dropped: ReadonlySet<string>, prefix: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(object).filter(([key]) => !dropped.has(prefix + key)));
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([key]) => !dropped.has(prefix + key))
+      .map(([key, value]) => [key, value === ANY_VALUE_MARK ? (STAND_IN[OUTPUT_FIELD_TYPES[key] ?? ''] ?? value) : value]),
+  );
 }
+
+/** A valid value of each type a field may need, for a value known only at run time. */
+const STAND_IN: Record<string, unknown> = { boolean: true, object: {}, 'string[]': [], string: '' };
 
 /** The event the object names in `hookSpecificOutput.hookEventName`, when the script spells it out. */
 function namedEvent(tree: JsonNode): string | undefined {

@@ -53,7 +53,9 @@ describe('real Claude Code configurations kept in fixtures/', () => {
 
   it('corca-ai cwf plugin: hooks.json and the shell scripts it runs', async () => {
     // check-deletion-safety.sh prints a block decision and exits 1: Claude Code reads JSON only on exit 0, so nothing is
-    // blocked (cc-exit-not-blocking), and the decision is the deprecated top-level one (cc-output-invalid).
+    // blocked (cc-exit-not-blocking), and the decision is the deprecated top-level one (cc-output-invalid), in both
+    // its prints (the second's reason a raw `${reason_json}`); workflow-gate.sh gives UserPromptSubmit its context
+    // at the top level, where Claude Code does not read it (cc-output-invalid).
     // attention.sh and heartbeat.sh eval a parser's output; start-timer.sh builds `bash -c "…$DELAY_SECONDS…"`.
     // Slack's curl has no time limit; one timeout of 5000 (seconds); 16 unquoted ${CLAUDE_PLUGIN_ROOT}.
     // json-spliced-value: values the scripts escape with their own helpers (json_escape_string, slack_escape_json, a
@@ -65,7 +67,7 @@ describe('real Claude Code configurations kept in fixtures/', () => {
       16,
       {
         'cc-exit-not-blocking': 1,
-        'cc-output-invalid': 1,
+        'cc-output-invalid': 3,
         'cc-path-unquoted': 16,
         'cc-timeout-milliseconds': 1,
         'hook-slow-command': 1,

@@ -43,6 +43,17 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
     ],
     expected: [{ at: '\\"PostToolUse\\"', message: /Unexpected `hookEventName: "PostToolUse"` in the output of a PreToolUse hook/ }],
   },
+  // A raw value the shell fills in is a value of any type: the rest of the object is still judged.
+  {
+    name: 'a raw value beside a wrong field',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo "{\\"continue\\": $GO, \\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"block\\", \\"updatedInput\\": $NEW}}"`,
+      },
+    ],
+    expected: [{ at: '\\\\\\"block\\\\\\"', message: /Invalid `permissionDecision` "block"/ }],
+  },
   // The JSON reaches stdout through a here-string, or a variable the script sets once.
   {
     name: 'a here-string fed to cat',
@@ -344,9 +355,10 @@ export const accept: { name: string; handlers: Handler[] }[] = [
     ],
   },
   {
-    name: 'a raw value the shell fills in',
-    handlers: [{ event: 'PreToolUse', command: `echo "{\\"continue\\": $GO, \\"decision\\": \\"deny\\"}"` }],
+    name: 'a raw value the shell fills in, of a type not known',
+    handlers: [{ event: 'Stop', command: `echo "{\\"continue\\": $GO, \\"stopReason\\": \\"done\\", \\"systemMessage\\": $Q}"` }],
   },
+  { name: 'members the shell splices in', handlers: [{ event: 'PreToolUse', command: `echo "{\\"decison\\": 1, $REST}"` }] },
   { name: 'a key the shell fills in', handlers: [{ event: 'PreToolUse', command: `echo "{\\"$KEY\\": \\"deny\\"}"` }] },
   {
     name: 'an object printed line by line',
