@@ -77,7 +77,7 @@ export interface LintResultWithOutput extends LintResult {
   output?: string;
 }
 
-/** Lints files, directories (their `*.md`) and glob patterns, skipping the configuration's ignorePatterns. */
+/** Lints files, directories (their `*.md` and hooks JSON; a project's root as `--all` finds it) and glob patterns, skipping the configuration's ignorePatterns. */
 export async function lintFiles(paths: readonly string[], options: LintOptions = {}): Promise<LintResultWithOutput[]> {
   const cwd = options.cwd ?? process.cwd();
   const resolver = configResolver(options, cwd);
