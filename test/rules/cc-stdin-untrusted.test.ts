@@ -54,8 +54,15 @@ ruleTester(rule, {
     { name: "xargs -d '\\n' keeps each line whole", profile: preToolUse("jq -r '.tool_input.file_path' | xargs -d '\\n' ls -l") },
     { name: 'read from a file of its own', profile: preToolUse('read -r f < ./config\nls $f') },
     { name: 'xargs fed by something else', profile: preToolUse('ls ./src | xargs wc -l') },
+    { name: 'a function that reads a file of its own', profile: preToolUse('conf() { jq -r .x ./c.json; }\nls $(conf)') },
+    { name: 'a function reading stdin, its output piped into it', profile: preToolUse('f() { cat; }\nls $(echo ./src | f)') },
   ],
   reject: [
+    {
+      name: 'a function that reads the input, called in a substitution',
+      profile: preToolUse("input() { jq -r '.tool_input.file_path'; }\nF=$(input)\nls $F"),
+      errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],
+    },
     {
       name: 'read from a process substitution that reads stdin',
       profile: preToolUse('read -r f < <(jq -r .tool_input.file_path)\nls $f'),

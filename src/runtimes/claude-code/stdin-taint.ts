@@ -44,11 +44,17 @@ const JQ_ONE_VALUE = new Set(['--indent', '-f', '--from-file', '-L']);
  */
 export class StdinTaint {
   readonly variables = new Set<string>();
+  /** Functions that read the hook's stdin, which a call inherits: `input() { cat; }`, `$(input)`. */
+  private readonly readingFunctions = new Set<string>();
 
   constructor(
     private readonly root: SyntaxNode,
     private readonly commands: readonly ShellCommand[],
   ) {
+    for (const definition of nodesOfType(root, ['function_definition'])) {
+      const name = definition.childForFieldName('name')?.text;
+      if (name && nodesOfType(definition, ['command']).some((c) => firstStage(c) && readsStdin(c))) this.readingFunctions.add(name);
+    }
     // Twice, so a variable tainted late (in a loop or function defined first) taints what reads it earlier.
     for (let pass = 0; pass < 2; pass++) this.collect();
   }
@@ -94,13 +100,11 @@ export class StdinTaint {
     return reshapesOnly && substitution.namedChildren.some((child) => child !== null && this.isTainted(child));
   }
 
-  /** `$(cat)`, `$(jq -r .x)`, `$(cat | jq …)`: the first stage of a pipeline inside reads stdin. */
+  /** `$(cat)`, `$(jq -r .x)`, `$(cat | jq …)`, `$(input)` of a function that reads it: the first stage of a pipeline inside reads stdin. */
   private substitutionReadsStdin(substitution: SyntaxNode): boolean {
     for (const command of nodesOfType(substitution, ['command'])) {
-      const parent = command.parent;
-      const firstStage = parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === command.id;
-      if (!firstStage) continue;
-      if (readsStdin(command)) return true;
+      if (!firstStage(command)) continue;
+      if (readsStdin(command) || this.readingFunctions.has(command.childForFieldName('name')?.text ?? '')) return true;
     }
     return false;
   }
@@ -143,6 +147,12 @@ export class StdinTaint {
       nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).length > 0
     );
   }
+}
+
+/** Not a later stage of a pipeline (whose input is the stage before). */
+function firstStage(command: SyntaxNode): boolean {
+  const parent = command.parent;
+  return parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === command.id;
 }
 
 /** A command node that reads its standard input: a reader with no file argument and no input redirection. */
