@@ -4,7 +4,7 @@ import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
 import type { PlainCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
-import { sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
+import { inlineSleepSeconds, sleepSeconds, UNIT_SECONDS } from './loop-terms.js';
 import { backgroundJobs, inBackgroundJob } from '../../src/shell/background.js';
 import { LOOP_EXITS, pollingLoops } from './loops.js';
 
@@ -64,8 +64,9 @@ export default defineRule({
     for (const command of commands) {
       const base = commandBase(command);
       if (boundedByTimeout(commands, command, budget)) continue;
-      if (base === 'sleep') {
-        const seconds = sleepSeconds(command);
+      // `sleep 30`, and the sleeps of inline programs (`python3 -c 'import time; time.sleep(30)'`).
+      const seconds = base === 'sleep' ? sleepSeconds(command) : inlineSleepSeconds(command, base);
+      if (base === 'sleep' || seconds !== undefined) {
         if (seconds === undefined || seconds < budget) continue;
         longSleeps.add(command);
         context.report({

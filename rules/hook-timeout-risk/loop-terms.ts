@@ -51,6 +51,31 @@ export function sleepSeconds(command: PlainCommand): number | undefined {
   return command.args.length ? total : undefined;
 }
 
+const PYTHON_SLEEP = /(?:\btime\.|(?:^|[;:\n])\s*)sleep\(\s*(\d+(?:\.\d*)?)\s*\)/g;
+const STATEMENT_SLEEP = /(?:^|[;{}\n])\s*sleep\s*\(?\s*(\d+(?:\.\d*)?)/g;
+/** Interpreters and the options that give them a program on the command line, with the sleeps their programs write. */
+const INLINE_SLEEPS: Record<string, { options: readonly string[]; sleep: RegExp; unit: number }> = {
+  // `time.sleep(N)`, or `sleep(N)` where a statement starts (`from time import sleep`).
+  python: { options: ['-c'], sleep: PYTHON_SLEEP, unit: 1 },
+  python3: { options: ['-c'], sleep: PYTHON_SLEEP, unit: 1 },
+  // `sleep N` or `sleep(N)` where a statement starts: not the word in a string (`print "sleep 30"`).
+  perl: { options: ['-e', '-E'], sleep: STATEMENT_SLEEP, unit: 1 },
+  ruby: { options: ['-e'], sleep: STATEMENT_SLEEP, unit: 1 },
+  node: { options: ['-e', '--eval'], sleep: /\bsetTimeout\s*\([^,()]*(?:\([^()]*\)[^,()]*)*,\s*(\d+)\s*\)/g, unit: 0.001 },
+};
+
+/** The longest sleep an inline program writes (`python3 -c 'import time; time.sleep(30)'`), in seconds. */
+export function inlineSleepSeconds(command: PlainCommand, base: string | undefined): number | undefined {
+  const inline = base === undefined ? undefined : INLINE_SLEEPS[base];
+  if (!inline) return undefined;
+  let longest: number | undefined;
+  command.args.forEach((arg, i) => {
+    const program = arg.value !== undefined && inline.options.includes(arg.value) ? command.args[i + 1]?.value : undefined;
+    for (const match of program?.matchAll(inline.sleep) ?? []) longest = Math.max(longest ?? 0, Number(match[1]) * inline.unit);
+  });
+  return longest;
+}
+
 export function present(nodes: (SyntaxNode | null)[]): SyntaxNode[] {
   return nodes.filter((n): n is SyntaxNode => n !== null);
 }

@@ -35,6 +35,9 @@ ruleTester(rule, {
     'fswatch -1 ./src',
     'journalctl -n 20 --no-pager',
     'dmesg | tail -n 5',
+    "python3 -c 'import time; time.sleep(0.5); print(1)'",
+    "node -e 'setTimeout(() => process.exit(0), 200)'",
+    "perl -e 'print qq(sleep 30)' > /dev/null",
     'while [ "$x" ]; do x=; done',
     'for ((i = 0; ; i++)); do [ $i -gt 3 ] && break; done',
     { name: 'a variable the script computes', code: 'D=$(cat delay)\nsleep $D' },
@@ -104,6 +107,23 @@ ruleTester(rule, {
     },
     { name: 'yes on its own', code: 'yes > /dev/null', errors: [{ messageId: 'endlessCommand', line: 1, column: 1, endColumn: 4 }] },
     { name: 'watch', code: 'watch -n 1 ls', errors: [{ messageId: 'endlessCommand', line: 1, column: 1, endColumn: 14 }] },
+    // An inline program's sleep holds the hook as `sleep` does.
+    {
+      name: 'python3 -c time.sleep',
+      code: "python3 -c 'import time; time.sleep(30)'",
+      errors: [{ messageId: 'sleep', severity: 'error', line: 1, column: 1, endColumn: 41 }],
+    },
+    {
+      name: 'from time import sleep',
+      code: 'python -c "from time import sleep\nsleep(10)"',
+      errors: [{ messageId: 'sleep', line: 1, column: 1 }],
+    },
+    { name: 'perl sleep', code: "perl -e 'sleep 60'", errors: [{ messageId: 'sleep', line: 1, column: 1 }] },
+    {
+      name: 'node setTimeout of 10 s',
+      code: "node -e 'setTimeout(() => {}, 10000)'",
+      errors: [{ messageId: 'sleep', line: 1, column: 1 }],
+    },
     // Watchers and log followers do not end on their own.
     {
       name: 'inotifywait -m',
