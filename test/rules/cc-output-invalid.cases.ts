@@ -1,6 +1,8 @@
 // The cases cc-output-invalid.test.ts runs: each handler's command and, for a rejected one, each
 // finding's place (the text of the one-line settings file it starts at and spans) and message.
 
+import { runTimeValueAccepts, runTimeValueRejects } from './cc-output-invalid.run-time-cases.js';
+
 export interface Handler {
   event: string;
   command: string;
@@ -17,43 +19,7 @@ export interface Expected {
 }
 
 export const reject: { name: string; handlers: Handler[]; expected: Expected[] }[] = [
-  // `jq -n` builds the JSON from its filter: bare keys, jq strings, and values known only at run time.
-  {
-    name: 'jq -n with a value PreToolUse does not know',
-    handlers: [
-      {
-        event: 'PreToolUse',
-        command: `jq -n --arg r "$R" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "block", permissionDecisionReason: $r}}'`,
-      },
-    ],
-    expected: [{ at: '\\"block\\"', message: /Invalid `permissionDecision` "block"/ }],
-  },
-  {
-    name: 'jq -nc with a bare key at the wrong level',
-    handlers: [{ event: 'PreToolUse', command: `jq -nc '{permissionDecision: "deny", reason: .r}'` }],
-    expected: [{ at: 'permissionDecision', message: /Unexpected `permissionDecision` at the top level/ }],
-  },
-  {
-    name: 'jq -n naming another event, its options after the filter',
-    handlers: [
-      {
-        event: 'PreToolUse',
-        command: `jq -n '{hookSpecificOutput: {hookEventName: "PostToolUse", additionalContext: "\\($c)"}}' --arg c x`,
-      },
-    ],
-    expected: [{ at: '\\"PostToolUse\\"', message: /Unexpected `hookEventName: "PostToolUse"` in the output of a PreToolUse hook/ }],
-  },
-  // A raw value the shell fills in is a value of any type: the rest of the object is still judged.
-  {
-    name: 'a raw value beside a wrong field',
-    handlers: [
-      {
-        event: 'PreToolUse',
-        command: `echo "{\\"continue\\": $GO, \\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"block\\", \\"updatedInput\\": $NEW}}"`,
-      },
-    ],
-    expected: [{ at: '\\\\\\"block\\\\\\"', message: /Invalid `permissionDecision` "block"/ }],
-  },
+  ...runTimeValueRejects,
   // The JSON reaches stdout through a here-string, or a variable the script sets once.
   {
     name: 'a here-string fed to cat',
@@ -299,30 +265,7 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
 ];
 
 export const accept: { name: string; handlers: Handler[] }[] = [
-  {
-    name: 'jq -n values of any type: --argjson, an expression, an unknown variable',
-    handlers: [
-      { event: 'Stop', command: `jq -n --argjson c "$C" '{continue: $c, decision: $d, reason: ("x: " + $r), systemMessage: .q}'` },
-    ],
-  },
-  {
-    name: 'jq -n with an interpolated reason and the documented denial',
-    handlers: [
-      {
-        event: 'PreToolUse',
-        command: `jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no \\(.x)"}}'`,
-      },
-    ],
-  },
-  {
-    name: 'jq whose output is not the object (piped on, no -n, a filter file)',
-    handlers: [
-      { event: 'PreToolUse', command: `jq -n '{permissionDecision: 1} | tojson'` },
-      { event: 'PreToolUse', command: `jq '{permissionDecision: 1}'` },
-      { event: 'PreToolUse', command: `jq -n -f filter.jq` },
-      { event: 'PreToolUse', command: `jq -n '{(.k): 1}'` },
-    ],
-  },
+  ...runTimeValueAccepts,
   {
     name: 'a variable set twice is not read as either value',
     handlers: [{ event: 'PreToolUse', command: `OUT='{"decision": "deny"}'; [ -n "$X" ] && OUT='{}'; echo "$OUT"` }],
