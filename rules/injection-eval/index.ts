@@ -17,7 +17,8 @@ const DATA_SOURCES = new Set(['redis-cli', 'sqlite-memory', 'curl', 'wget', 'cat
 export default defineRule({
   id: 'injection-eval',
   meta: {
-    description: '`eval`, `bash -c`, `source <(...)` or a pipe into a shell re-parses a string built from an expansion.',
+    description:
+      '`eval`, `bash -c`, `source <(...)` or a pipe into a shell (or an interpreter reading its program from stdin) re-parses a string built from an expansion.',
     severity: 'error',
     category: 'injection',
     runtimes: ['claude-flow', 'claude-code'],
@@ -32,6 +33,10 @@ export default defineRule({
     pipeRemote:
       'Disallowed pipe of `{{source}}` output into `{{shell}}`: whatever the server sends runs as shell code in the hook, with no chance to review it. Download to a file, check it (checksum, signature), then run it.',
     pipeText: 'Disallowed pipe into `{{shell}}`: the text that reaches it is parsed as shell code. Run the commands directly.',
+    pipeProgram:
+      'Disallowed pipe of expanded text into `{{interpreter}}`, which runs what it reads as its program: a value that holds code runs. Pass data as an argument or on a file the program opens.',
+    pipeRemoteProgram:
+      'Disallowed pipe of `{{source}}` output into `{{interpreter}}`, which runs what it reads as its program: whatever the server sends runs in the hook, with no chance to review it. Download to a file, check it (checksum, signature), then run it.',
     xargsReplace:
       'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
   },
@@ -72,10 +77,8 @@ export default defineRule({
         }
         continue;
       }
-      if (base && SHELLS.has(base) && readsScriptFromStdin(command)) {
-        const finding = pipeIntoShell(command, base);
-        if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
-      }
+      const finding = base ? pipeFinding(command, base) : undefined;
+      if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
     }
     // `bash -c 'eval "$1"'`, `sh -c "bash -c \"\$X\""`: the same re-parsing inside text handed to a shell,
     // unless the text itself was reported above (`bash -c "eval $X"`: one finding, not two).
@@ -141,6 +144,41 @@ function pipeIntoShell(
   return fetcher
     ? { messageId: 'pipeRemote', data: { source: commandName(fetcher), shell }, ...range }
     : { messageId: 'pipeText', data: { shell }, ...range };
+}
+
+/** A pipe into a shell that reads its script from it, or into an interpreter that reads its program from it. */
+function pipeFinding(
+  command: ShellCommand,
+  base: string,
+): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
+  if (SHELLS.has(base) && readsScriptFromStdin(command)) return pipeIntoShell(command, base);
+  if (INTERPRETERS.has(base) && readsProgramFromStdin(command)) return pipeIntoInterpreter(command, base);
+  return undefined;
+}
+
+/** Interpreters that, given no program file or inline program, run what they read on stdin. */
+const INTERPRETERS = new Set(['python', 'python3', 'node', 'nodejs', 'perl', 'ruby', 'php', 'bun']);
+
+/** `python3`, `python3 -`, `node`, `perl -w`: no program file, no inline program (`-c`, `-e`, `-m`, `-r`), so stdin is the program. */
+function readsProgramFromStdin(command: ShellCommand): boolean {
+  if (command.wrappedBy) return false;
+  return command.args.every(
+    (arg) => arg.value === '-' || (arg.value !== undefined && /^-[A-Za-z]+$/.test(arg.value) && !/[cemrpEMX]/.test(arg.value)),
+  );
+}
+
+/** A download or expanded text piped into an interpreter that runs it as its program (plain text is the author's own program). */
+function pipeIntoInterpreter(
+  command: ShellCommand,
+  interpreter: string,
+): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
+  const upstream = upstreamStages(command);
+  if (upstream.length === 0) return undefined;
+  const range = { start: upstream[0]!.startIndex, end: command.name.end };
+  const fetcher = upstream.flatMap((stage) => nodesOfType(stage, ['command'])).find((c) => FETCHERS.has(commandName(c)));
+  if (fetcher) return { messageId: 'pipeRemoteProgram', data: { source: commandName(fetcher), interpreter }, ...range };
+  const expansion = expandedUpstream(command);
+  return expansion ? { messageId: 'pipeProgram', data: { interpreter }, start: expansion.startIndex, end: expansion.endIndex } : undefined;
 }
 
 /** Programs that download: their output piped into a shell runs remote code. */

@@ -17,8 +17,37 @@ ruleTester(rule, {
     // Text handed to a shell that evaluates only what is written in it.
     'bash -c \'eval "set -- a b"; echo "$1"\' _ x',
     'sudo sh -c \'bash -c "ls -la"\'',
+    // An interpreter given a program of its own, or the author's own text on stdin.
+    "echo 'print(1)' | python3",
+    'echo "$TASK" | python3 ./summarize.py',
+    'echo "$TASK" | python3 -c "import sys; print(len(sys.stdin.read()))"',
+    'curl -s https://x.example/data.json | node ./parse.js',
+    'echo "$TASK" | python3 -m json.tool',
   ],
   reject: [
+    // A download or expanded text piped into an interpreter that reads its program from stdin runs it.
+    {
+      name: 'a download piped into python3',
+      code: 'curl -s https://x.example/a.py | python3',
+      errors: [
+        { messageId: 'pipeRemoteProgram', severity: 'error', line: 1, column: 1, endColumn: 41, message: /`curl` output into `python3`/ },
+      ],
+    },
+    {
+      name: 'wget into perl -w',
+      code: 'wget -qO- https://x/a.pl | perl -w',
+      errors: [{ messageId: 'pipeRemoteProgram', line: 1, column: 1 }],
+    },
+    {
+      name: 'expanded text into node',
+      code: 'echo "$SIGNAL_DATA" | node',
+      errors: [{ messageId: 'pipeProgram', line: 1, column: 7, endColumn: 19 }],
+    },
+    {
+      name: 'expanded text into python3 -',
+      code: 'printf %s "$X" | python3 -',
+      errors: [{ messageId: 'pipeProgram', line: 1, column: 12 }],
+    },
     {
       name: 'a download piped into a shell, with no expansion',
       code: 'curl -fsSL https://get.example.com/i.sh | bash',
