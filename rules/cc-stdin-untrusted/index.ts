@@ -2,7 +2,15 @@ import { defineRule } from '../../src/engine/rule.js';
 import { StdinTaint, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
-import { commandBase, isSplitInCommand, nodesOfType, SHELLS, shellScriptArgument, variableUse } from '../../src/shell/analysis.js';
+import {
+  commandBase,
+  isSplitInCommand,
+  nodesOfType,
+  SHELLS,
+  shellName,
+  shellScriptArgument,
+  variableUse,
+} from '../../src/shell/analysis.js';
 
 /**
  * A Claude Code hook's stdin is JSON written from what the model chose: the
@@ -54,7 +62,7 @@ export default defineRule({
       }
       const script = shellScriptArgument(command);
       if (script) {
-        if (taint.isTainted(script.node)) report('shellC', script.start, script.end, { shell: base! });
+        if (taint.isTainted(script.node)) report('shellC', script.start, script.end, { shell: shellName(command)! });
         continue;
       }
       if (base === 'xargs') {
@@ -62,10 +70,11 @@ export default defineRule({
         if (finding) report(finding.messageId, command.start, command.end, finding.data, finding.severity);
         continue;
       }
-      if (base && SHELLS.has(base) && command.args.every((a) => a.value?.startsWith('-'))) {
+      const shell = shellName(command);
+      if (shell && command.args.every((a) => a.value?.startsWith('-'))) {
         const upstream = pipedFrom(command);
         if (upstream && (taint.isTainted(upstream) || readsHookStdin(upstream)))
-          report('pipeShell', upstream.startIndex, upstream.endIndex, { shell: base });
+          report('pipeShell', upstream.startIndex, upstream.endIndex, { shell });
       }
     }
     // Unquoted: tainted variables, and substitutions that read stdin, as words of a command.

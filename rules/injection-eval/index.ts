@@ -2,7 +2,7 @@ import { defineRule, type AnalysedHook } from '../../src/engine/rule.js';
 import type { PlainWord, ShellCommand } from '../../src/shell/commands.js';
 import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
-import { commandBase, nodesOfType, SHELLS, shellScriptArgument } from '../../src/shell/analysis.js';
+import { commandBase, nodesOfType, SHELLS, shellName, shellScriptArgument } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Commands whose output is data from outside the script: sourcing it runs that data. */
@@ -54,14 +54,15 @@ export default defineRule({
         continue;
       }
       const script = shellScriptArgument(command);
+      const shell = shellName(command);
       if (script && hasExpansion(script.node)) {
-        report('shellC', script, { shell: base! });
+        report('shellC', script, { shell: shell! });
         continue;
       }
       if (script && command.wrappedBy === 'xargs') {
         const replace = xargsReplaceString(context.commands, command);
         if (replace !== undefined && script.value?.includes(replace)) {
-          context.report({ messageId: 'xargsReplace', data: { replace, shell: base! }, range: context.range(script.start, script.end) });
+          context.report({ messageId: 'xargsReplace', data: { replace, shell: shell! }, range: context.range(script.start, script.end) });
         }
         continue;
       }
@@ -77,7 +78,7 @@ export default defineRule({
         }
         continue;
       }
-      const finding = base ? pipeFinding(command, base) : undefined;
+      const finding = base || shell ? pipeFinding(command, (shell ?? base)!) : undefined;
       if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
     }
     // `bash -c 'eval "$1"'`, `sh -c "bash -c \"\$X\""`: the same re-parsing inside text handed to a shell,
@@ -99,7 +100,7 @@ function* nestedReparsing(
       continue;
     }
     const script = shellScriptArgument(command);
-    if (script && expanded(script)) yield { messageId: 'shellC', word: script, data: { shell: base! } };
+    if (script && expanded(script)) yield { messageId: 'shellC', word: script, data: { shell: shellName(command)! } };
   }
 }
 
@@ -151,7 +152,7 @@ function pipeFinding(
   command: ShellCommand,
   base: string,
 ): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
-  if (SHELLS.has(base) && readsScriptFromStdin(command)) return pipeIntoShell(command, base);
+  if ((SHELLS.has(base) || base === '$SHELL') && readsScriptFromStdin(command)) return pipeIntoShell(command, base);
   if (INTERPRETERS.has(base) && readsProgramFromStdin(command)) return pipeIntoInterpreter(command, base);
   return undefined;
 }

@@ -325,10 +325,16 @@ export function wordTemplate(node: SyntaxNode, placeholder = '\u0000'): { text: 
 /** Shells whose `-c` argument is a script. */
 export const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
 
-/** The script argument of `bash -c SCRIPT` (also `-ec`, `-lc`, `-o pipefail -c`), if any. */
-export function shellScriptArgument<C extends PlainCommand>(command: C): C['args'][number] | undefined {
+/** The shell a command is: `bash`, `sh`, … by name, or `$SHELL` for the user's own (`"${SHELL}" -c '…'`). */
+export function shellName(command: PlainCommand): string | undefined {
   const base = commandBase(command);
-  if (!base || !SHELLS.has(base)) return undefined;
+  if (base !== undefined) return SHELLS.has(base) ? base : undefined;
+  return /^"?\$(?:SHELL|\{SHELL\})"?$/.test(command.name.text) ? '$SHELL' : undefined;
+}
+
+/** The script argument of `bash -c SCRIPT` (also `-ec`, `-lc`, `-o pipefail -c`, `$SHELL -c`), if any. */
+export function shellScriptArgument<C extends PlainCommand>(command: C): C['args'][number] | undefined {
+  if (!shellName(command)) return undefined;
   for (let i = 0; i < command.args.length; i++) {
     const value = command.args[i]!.value;
     if (value === undefined || !value.startsWith('-') || value === '-' || value === '--') return undefined;

@@ -1,4 +1,4 @@
-import { commandBase, SHELLS, shellScriptArgument } from './analysis.js';
+import { commandBase, SHELLS, shellName, shellScriptArgument } from './analysis.js';
 import { collectCommands, takesNextWord, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
 import { staticValue } from './static-value.js';
@@ -187,7 +187,7 @@ function placed(command: ShellCommand, place: Place, via: string, runBy: PlainCo
 
 /** The texts `command` runs as shell code (`root` and `commands`: the script it is in). */
 function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, commands: readonly ShellCommand[]): Source[] {
-  const base = commandBase(command);
+  const base = commandBase(command) ?? shellName(command);
   if (base === undefined) return constantName(command, text, root, commands);
   if (base === 'eval') {
     const pieces = command.args.map((arg) => wordText(arg, text));
@@ -208,7 +208,7 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     const script = i === -1 ? undefined : command.args[i + 1];
     return sourcesOf(script ? [wordText(script, text)] : [], `${base} -c`);
   }
-  if (!SHELLS.has(base)) return [];
+  if (!SHELLS.has(base) && base !== '$SHELL') return [];
   const script = shellScriptArgument(command);
   if (script) return sourcesOf([wordText(script, text)], `${base} -c`);
   // A shell with no script argument reads its script from stdin.

@@ -82,6 +82,7 @@ ruleTester(commandRmRf, {
       errors: [{ line: 2, column: 17, endColumn: 32 }],
     },
     { name: 'inside eval', code: "eval 'rm -rf ./build'", errors: [{ line: 1, column: 7, endColumn: 21 }] },
+    { name: "inside the user's $SHELL -lc", code: "$SHELL -lc 'rm -rf ./x'", errors: [{ line: 1, column: 13, endColumn: 23 }] },
     { name: 'in a here-document fed to bash', code: "bash <<'EOF'\n  rm -rf q\nEOF", errors: [{ line: 2, column: 3, endColumn: 11 }] },
     { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
     { name: 'behind busybox', code: 'busybox rm -rf z', errors: [{ line: 1, column: 9 }] },

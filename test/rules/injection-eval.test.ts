@@ -25,6 +25,11 @@ ruleTester(rule, {
     'echo "$TASK" | python3 -m json.tool',
   ],
   reject: [
+    {
+      name: "the user's shell with an expanded script",
+      code: '"${SHELL}" -c "grep $TASK f"',
+      errors: [{ messageId: 'shellC', line: 1, column: 15, endColumn: 29, message: /`\$SHELL -c`/ }],
+    },
     // A download or expanded text piped into an interpreter that reads its program from stdin runs it.
     {
       name: 'a download piped into python3',
