@@ -51,23 +51,40 @@ export function staticValue(node: SyntaxNode, nodeText?: string): string | undef
  * What `$(echo rm)` or `` `printf rm` `` prints, when `echo` or `printf` is
  * given only static words and prints one word the shell neither splits nor
  * globs: the command it names then runs as if written out (`$(echo rm) -rf x`
- * is `rm -rf x`). Anything else is known only at run time.
+ * is `rm -rf x`). `$(which curl)`, `$(command -v curl)` and `$(type -P curl)`
+ * print where a command is: its name stands for it (`$(which curl) URL` runs
+ * curl). Anything else is known only at run time.
  */
 function printedWord(node: SyntaxNode): string | undefined {
   if (node.namedChildCount !== 1) return undefined;
   const command = node.firstNamedChild;
   const name = command?.type === 'command' ? command.childForFieldName('name') : null;
   const printer = name ? staticValue(name) : undefined;
-  if (!command || (printer !== 'echo' && printer !== 'printf')) return undefined;
+  if (!command || printer === undefined || !PRINTERS.has(printer)) return undefined;
   const args = command.childrenForFieldName('argument');
   // Only the name and its words: no assignment before it, no redirect.
   if (command.namedChildCount !== args.length + 1) return undefined;
   const values = args.map((arg) => (arg ? staticValue(arg) : undefined));
-  if (values.some((v) => v === undefined || v.startsWith('-'))) return undefined;
+  if (values.some((v) => v === undefined)) return undefined;
   const words = values as string[];
+  const printed = printer === 'echo' || printer === 'printf' ? printedText(printer, words) : locatedCommand(printer, words);
+  return printed !== undefined && /^[\w./:@+,=-]+$/.test(printed) ? printed : undefined;
+}
+
+const PRINTERS = new Set(['echo', 'printf', 'which', 'command', 'type']);
+
+function printedText(printer: string, words: readonly string[]): string | undefined {
+  if (words.some((w) => w.startsWith('-'))) return undefined;
   if (printer === 'printf' && (words.length !== 1 || /[%\\]/.test(words[0]!))) return undefined;
-  const printed = words.join(' ').replace(/\n+$/, '');
-  return /^[\w./:@+,=-]+$/.test(printed) ? printed : undefined;
+  return words.join(' ').replace(/\n+$/, '');
+}
+
+/** The command `which X`, `command -v X` or `type -P X` looks up. */
+function locatedCommand(printer: string, words: readonly string[]): string | undefined {
+  const [option, target] = words;
+  if (printer === 'which') return words.length === 1 && !option!.startsWith('-') ? option : undefined;
+  const wanted = printer === 'command' ? '-v' : '-P';
+  return words.length === 2 && option === wanted && !target!.startsWith('-') ? target : undefined;
 }
 
 function literalConcatenation(node: SyntaxNode): string | undefined {

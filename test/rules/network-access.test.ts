@@ -33,6 +33,14 @@ ruleTester(rule, {
     { name: 'scp behind timeout', code: 'timeout 3 scp f host:/tmp/', errors: [{ line: 1, column: 11, endColumn: 27 }] },
     { name: 'nc connecting', code: 'echo hi | nc host 9000', errors: [{ line: 1, column: 11, endColumn: 23 }] },
     { name: 'telnet', code: 'telnet host 23', errors: [{ line: 1, column: 1 }] },
+    // A client named by where it is found: `$(which curl)` runs curl.
+    {
+      name: 'a variable set from $(which curl)',
+      code: 'C=$(which curl)\n$C -s https://x.example',
+      errors: [{ line: 2, column: 1, endColumn: 24 }],
+    },
+    { name: '$(command -v wget)', code: '$(command -v wget) -q https://x.example', errors: [{ line: 1, column: 1, message: /`wget`/ }] },
+    { name: '`type -P nc`', code: '`type -P nc` h.example 80', errors: [{ line: 1, column: 1, message: /`nc`/ }] },
     // A repository named by its URL: the hook chose where the workspace goes or what it fetches.
     {
       name: 'git push to a URL',
