@@ -4,14 +4,16 @@ import { nodesOfType } from './node-index.js';
 import { staticValue } from './static-value.js';
 import { loadedShellParser, type SyntaxNode, type SyntaxTree } from './parser.js';
 import { joinPieces, slice, wordText, type Piece } from './script-text.js';
-import { pipedText, stdinText } from './stdin-text.js';
+import { pipedText, stdinText, substitutionText } from './stdin-text.js';
 import { WRAPPERS } from './wrappers.js';
 
 /**
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
- * `zsh`…), `eval '…'`, `su -c '…'`, `watch '…'`, `flock FILE -c '…'`, a
- * `trap '…' EXIT` action, a here-document or here-string fed to a shell,
- * text `echo`, `printf` or `cat` pipes into a shell (`echo '…' | sh`).
+ * `zsh`…, the user's `$SHELL`), `eval '…'`, `su -c '…'`, `script -c '…'`,
+ * `watch '…'`, `flock FILE -c '…'`, a `trap '…' EXIT` action, awk's
+ * `system("…")`, a here-document or here-string fed to a shell, text `echo`,
+ * `printf` or `cat` pipes into a shell (`echo '…' | sh`) or prints in a
+ * process substitution a shell runs (`source <(echo '…')`).
  * Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
@@ -189,25 +191,14 @@ function placed(command: ShellCommand, place: Place, via: string, runBy: PlainCo
 function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, commands: readonly ShellCommand[]): Source[] {
   const base = commandBase(command) ?? shellName(command);
   if (base === undefined) return constantName(command, text, root, commands);
-  if (base === 'eval') {
-    const pieces = command.args.map((arg) => wordText(arg, text));
-    if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
-    return [{ ...joinPieces(pieces as Piece[]), via: 'eval' }];
+  // `source <(echo 'rm -rf x')`, `bash <(printf …)`: what the process substitution prints is the script.
+  const first = command.args[0]?.node;
+  if ((base === 'source' || base === '.' || SHELLS.has(base)) && first?.type === 'process_substitution') {
+    const written = substitutionText(first, text, commands);
+    return written ? sourcesOf(written.pieces, `the output of ${written.writer} run by ${base}`) : [];
   }
-  if (base === 'trap') {
-    // `trap 'rm -rf "$D"' EXIT` runs its first word at the signal; `trap - EXIT`, `trap -p` and `trap EXIT` run nothing.
-    const args = command.args[0]?.value === '--' ? command.args.slice(1) : command.args;
-    const action = args.length > 1 && !args[0]!.value?.startsWith('-') ? args[0] : undefined;
-    return sourcesOf(action ? [wordText(action, text)] : [], 'trap');
-  }
-  if (base === 'env') return splitString(command, text);
-  if (base === 'watch') return watchCommand(command, text);
-  if (base === 'flock') return flockCommand(command, text);
-  if (base === 'su' || base === 'runuser') {
-    const i = command.args.findIndex((arg) => arg.value === '-c' || arg.value === '--command');
-    const script = i === -1 ? undefined : command.args[i + 1];
-    return sourcesOf(script ? [wordText(script, text)] : [], `${base} -c`);
-  }
+  const reader = SCRIPT_READERS[base];
+  if (reader) return reader(command, text, base);
   if (!SHELLS.has(base) && base !== '$SHELL') return [];
   const script = shellScriptArgument(command);
   if (script) return sourcesOf([wordText(script, text)], `${base} -c`);
@@ -218,6 +209,63 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     ...sourcesOf(stdinText(command, text), `a here-document fed to ${base}`),
     ...(piped ? sourcesOf(piped.pieces, `${piped.writer} piped into ${base}`) : []),
   ];
+}
+
+/** Commands other than shells that run a text of theirs as shell code, and how each names it. */
+const SCRIPT_READERS: Record<string, (command: ShellCommand, text: string, base: string) => Source[]> = {
+  eval(command, text) {
+    const pieces = command.args.map((arg) => wordText(arg, text));
+    if (pieces.length === 0 || pieces.some((p) => p === undefined)) return [];
+    return [{ ...joinPieces(pieces as Piece[]), via: 'eval' }];
+  },
+  trap(command, text) {
+    // `trap 'rm -rf "$D"' EXIT` runs its first word at the signal; `trap - EXIT`, `trap -p` and `trap EXIT` run nothing.
+    const args = command.args[0]?.value === '--' ? command.args.slice(1) : command.args;
+    const action = args.length > 1 && !args[0]!.value?.startsWith('-') ? args[0] : undefined;
+    return sourcesOf(action ? [wordText(action, text)] : [], 'trap');
+  },
+  env: (command, text) => splitString(command, text),
+  watch: (command, text) => watchCommand(command, text),
+  flock: (command, text) => flockCommand(command, text),
+  su: commandOption,
+  runuser: commandOption,
+  // util-linux `script -c '…' FILE` runs the command in a shell, in a new terminal.
+  script: commandOption,
+  awk: awkSystemCalls,
+  gawk: awkSystemCalls,
+  mawk: awkSystemCalls,
+  nawk: awkSystemCalls,
+};
+
+/**
+ * `awk 'BEGIN { system("rm -rf x") }'`: awk hands each `system()` string to
+ * `sh -c`. Read where the program says it literally (a string with no escape);
+ * a program from a file (`-f`) is not read.
+ */
+function awkSystemCalls(command: ShellCommand, text: string, base: string): Source[] {
+  let program: ShellWord | undefined;
+  for (let i = 0; i < command.args.length && !program; i++) {
+    const value = command.args[i]!.value;
+    if (value === undefined || value === '-f' || value.startsWith('--file') || value === '--') return [];
+    if (value === '-F' || value === '-v') i++;
+    else if (!value.startsWith('-') || value === '-') program = command.args[i];
+  }
+  const piece = program ? wordText(program, text) : undefined;
+  if (!piece) return [];
+  const calls: Piece[] = [];
+  for (const match of piece.text.matchAll(/\bsystem\s*\(\s*"([^"\\]*)"\s*\)/g)) {
+    const start = match.index + match[0].indexOf('"') + 1;
+    const end = start + match[1]!.length;
+    calls.push({ text: piece.text.slice(start, end), at: piece.at.slice(start, end), after: piece.after.slice(start, end) });
+  }
+  return sourcesOf(calls, `${base}'s system()`);
+}
+
+/** `su -c '…'`, `runuser -c`, `script -qc` (or `--command`): the option's value. */
+function commandOption(command: ShellCommand, text: string, base: string): Source[] {
+  const i = command.args.findIndex((arg) => arg.value === '--command' || (arg.value !== undefined && /^-[A-Za-z]*c$/.test(arg.value)));
+  const script = i === -1 ? undefined : command.args[i + 1];
+  return sourcesOf(script ? [wordText(script, text)] : [], `${base} -c`);
 }
 
 /** Words the shell splits and runs as they are: no quote, expansion, glob or operator to read differently as a script. */

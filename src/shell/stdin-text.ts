@@ -54,7 +54,29 @@ export function pipedText(
   if (!stage || pipeline?.type !== 'pipeline') return undefined;
   // `cat <<EOF | sh`: the grammar puts the rest of the pipeline inside cat's here-document redirect.
   const previous = stage.previousNamedSibling ?? (pipeline.parent?.type === 'heredoc_redirect' ? pipeline.parent.parent : null);
-  const writerNode = previous?.type === 'redirected_statement' ? previous.childForFieldName('body') : previous;
+  return writtenText(previous, text, commands);
+}
+
+/**
+ * What a process substitution prints (`source <(echo 'rm -rf x')`,
+ * `bash <(printf 'ls\n')`), when its one statement is a writer read exactly, as for a pipe.
+ */
+export function substitutionText(
+  substitution: SyntaxNode,
+  text: string,
+  commands: readonly ShellCommand[],
+): { writer: string; pieces: Piece[] } | undefined {
+  if (substitution.type !== 'process_substitution' || substitution.namedChildCount !== 1) return undefined;
+  return writtenText(substitution.firstNamedChild, text, commands);
+}
+
+/** The text a statement writes, when it is a writer (echo, printf, cat of a here-document) whose text is read exactly. */
+function writtenText(
+  statement: SyntaxNode | null | undefined,
+  text: string,
+  commands: readonly ShellCommand[],
+): { writer: string; pieces: Piece[] } | undefined {
+  const writerNode = statement?.type === 'redirected_statement' ? statement.childForFieldName('body') : statement;
   if (writerNode?.type !== 'command') return undefined;
   const writer = commands.find((c) => {
     const node = statementOf(c);

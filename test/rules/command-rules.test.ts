@@ -42,6 +42,11 @@ ruleTester(commandRmRf, {
     { name: 'rsync without --delete', code: 'rsync -a ./dist/ /tmp/out/' },
     { name: 'rsync --delete as a dry run', code: 'rsync -avn --delete ./dist/ /tmp/out/' },
     { name: 'a substitution printing more than one word', code: '$(echo rm -i) ./x' },
+    {
+      name: 'awk printing the words, and a system() string with an escape it does not read',
+      code: 'awk \'{ print "rm -rf x" } END { system("echo \\"rm -rf\\"") }\' f',
+    },
+    { name: 'source <(a command that is not a writer)', code: 'source <(./gen-env.sh)' },
     { name: 'a substitution printing a word that is not the command', code: 'echo $(echo rm) -rf' },
   ],
   reject: [
@@ -82,6 +87,11 @@ ruleTester(commandRmRf, {
       errors: [{ line: 2, column: 17, endColumn: 32 }],
     },
     { name: 'inside eval', code: "eval 'rm -rf ./build'", errors: [{ line: 1, column: 7, endColumn: 21 }] },
+    // What a process substitution prints, sourced or run; awk's system(); script -c.
+    { name: 'source <(echo …)', code: "source <(echo 'rm -rf ./w')", errors: [{ line: 1, column: 16, endColumn: 26 }] },
+    { name: 'bash <(printf …)', code: "bash <(printf 'rm -rf ./w\\n')", errors: [{ line: 1, column: 16, endColumn: 26 }] },
+    { name: "awk's system()", code: 'awk \'BEGIN { system("rm -rf ./f") }\'', errors: [{ line: 1, column: 22, endColumn: 32 }] },
+    { name: 'script -qc', code: "script -qc 'rm -rf ./i' /dev/null", errors: [{ line: 1, column: 13, endColumn: 23 }] },
     { name: "inside the user's $SHELL -lc", code: "$SHELL -lc 'rm -rf ./x'", errors: [{ line: 1, column: 13, endColumn: 23 }] },
     { name: 'in a here-document fed to bash', code: "bash <<'EOF'\n  rm -rf q\nEOF", errors: [{ line: 2, column: 3, endColumn: 11 }] },
     { name: 'run by find -exec', code: 'find . -name x -exec rm -rf {} +', errors: [{ line: 1, column: 22, endColumn: 31 }] },
