@@ -300,8 +300,26 @@ ruleTester(commandChmod777, {
 });
 
 ruleTester(commandNcListen, {
-  accept: ['nc -z localhost 6379'],
-  reject: [{ code: 'nc -lvp 4444', errors: [{ line: 1, column: 1 }] }],
+  accept: [
+    'nc -z localhost 6379',
+    'socat - TCP:localhost:6379',
+    'python3 -m json.tool < f.json',
+    'python3 ./http.server.py',
+    'php -r "echo 1;"',
+    'echo httpd',
+  ],
+  reject: [
+    { code: 'nc -lvp 4444', errors: [{ line: 1, column: 1 }] },
+    // Servers by another name are listening sockets too.
+    { code: 'socat TCP-LISTEN:4444,fork EXEC:/bin/sh', errors: [{ messageId: 'ncListen', line: 1, column: 1, endColumn: 40 }] },
+    {
+      code: 'python3 -m http.server 8000 &',
+      errors: [{ messageId: 'server', line: 1, column: 1, endColumn: 28, message: /`python3` serving/ }],
+    },
+    { code: 'php -S 0.0.0.0:8080 -t .', errors: [{ messageId: 'server', line: 1, column: 1 }] },
+    { code: 'ruby -run -e httpd . -p 8000', errors: [{ messageId: 'server', line: 1, column: 1 }] },
+    { code: 'busybox httpd -f -p 8080', errors: [{ messageId: 'server', line: 1, column: 9 }] },
+  ],
 });
 
 ruleTester(commandDd, {
