@@ -143,19 +143,24 @@ class Reader {
   }
 
   private object(depth: number): void {
-    this.emit('{', this.at++);
+    this.collection('{', '}', () => this.entry(depth));
+  }
+
+  /** `{…}` or `[…]`: its items, separated by commas, each read by `item`. */
+  private collection(open: string, close: string, item: () => void): void {
+    this.emit(open, this.at++);
     this.space();
-    if (this.text[this.at] === '}') {
-      this.emit('}', this.at++);
+    if (this.text[this.at] === close) {
+      this.emit(close, this.at++);
       return;
     }
     for (;;) {
       this.space();
-      this.entry(depth);
+      item();
       this.space();
       const char = this.text[this.at];
-      if (char === '}') {
-        this.emit('}', this.at++);
+      if (char === close) {
+        this.emit(close, this.at++);
         return;
       }
       if (char !== ',') throw new NotRead();
@@ -195,23 +200,7 @@ class Reader {
   }
 
   private array(depth: number): void {
-    this.emit('[', this.at++);
-    this.space();
-    if (this.text[this.at] === ']') {
-      this.emit(']', this.at++);
-      return;
-    }
-    for (;;) {
-      this.space();
-      this.value(depth + 1);
-      const char = this.text[this.at];
-      if (char === ']') {
-        this.emit(']', this.at++);
-        return;
-      }
-      if (char !== ',') throw new NotRead();
-      this.emit(',', this.at++);
-    }
+    this.collection('[', ']', () => this.value(depth + 1));
   }
 
   /** A jq string, whose escapes are JSON's; an interpolation `\(…)` is a text known at run time. */
