@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { CodeActionKind, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver';
+import { CodeActionKind, ErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../diagnostics.js';
 import { defaultConfig, type LintConfig } from '../engine/config.js';
@@ -117,13 +117,18 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   const loadRules = (): Promise<readonly Rule<unknown>[]> =>
     (rulesPromise ??= options.rules ? Promise.resolve(options.rules) : import('../../rules/index.js').then((m) => m.rules));
 
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
-    },
-    serverInfo: { name: LSP_SOURCE, version: toolVersion() },
-  }));
+  // Before `initialize` the protocol has a request answered with ServerNotInitialized and a notification dropped.
+  let initialized = false;
+  connection.onInitialize(() => {
+    initialized = true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
+      },
+      serverInfo: { name: LSP_SOURCE, version: toolVersion() },
+    };
+  });
 
   const stateOf = (uri: string): DocumentState => {
     let state = states.get(uri);
@@ -264,10 +269,12 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   };
 
   documents.onDidOpen((event) => {
+    if (!initialized) return;
     stateOf(event.document.uri).openPending = true;
     schedule(event.document.uri, 0, true);
   });
   documents.onDidChangeContent((event) => {
+    if (!initialized) return;
     // TextDocuments fires a change right after each open; the open handler has linted that one.
     const state = stateOf(event.document.uri);
     if (state.openPending) {
@@ -276,7 +283,9 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
     }
     schedule(event.document.uri, debounceMs, false);
   });
-  documents.onDidSave((event) => schedule(event.document.uri, 0, true));
+  documents.onDidSave((event) => {
+    if (initialized) schedule(event.document.uri, 0, true);
+  });
   documents.onDidClose((event) => {
     const state = states.get(event.document.uri);
     state?.timer?.cancel();
@@ -287,8 +296,12 @@ export function startLanguageServer(connection: Connection, options: LanguageSer
   });
 
   connection.onCodeAction((params) => {
-    const document = documents.get(params.textDocument.uri);
-    const state = states.get(params.textDocument.uri);
+    if (!initialized) throw new ResponseError(ErrorCodes.ServerNotInitialized, 'Expected `initialize` before other requests.');
+    // A request without its document (a careless client) has nothing to act on.
+    const uri = (params as { textDocument?: { uri?: unknown } } | undefined)?.textDocument?.uri;
+    if (typeof uri !== 'string') return [];
+    const document = documents.get(uri);
+    const state = states.get(uri);
     if (!document || !state) return [];
     return codeActions(params, document, state);
   });

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  CodeActionRequest,
   createProtocolConnection,
   DidOpenTextDocumentNotification,
+  ErrorCodes,
   InitializeRequest,
   PublishDiagnosticsNotification,
   StreamMessageReader,
@@ -27,7 +29,7 @@ afterEach(() => {
   }
 });
 
-async function serve() {
+async function serve(initialize = true) {
   const child = spawn(process.execPath, [BIN, 'lsp', '--stdio', '--no-shellcheck', '--debounce-ms', '10'], { stdio: 'pipe' });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -39,8 +41,10 @@ async function serve() {
     published.push(p);
   });
   connection.listen();
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
-  await connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
+  const initializeNow = () =>
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- InitializeParams still requires rootUri (null: no workspace)
+    connection.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
+  if (initialize) await initializeNow();
   /** The first findings published for `uri`, or why none came: the server exited. */
   const diagnosticsFor = (uri: string): Promise<PublishDiagnosticsParams | string> =>
     Promise.race([
@@ -59,7 +63,7 @@ async function serve() {
     connection.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId: 'markdown', version: 1, text: text as string },
     });
-  return { connection, open, diagnosticsFor };
+  return { connection, open, diagnosticsFor, initializeNow, published };
 }
 
 const codes = (p: PublishDiagnosticsParams | string) => (typeof p === 'string' ? p : p.diagnostics.map((d) => d.code));
@@ -79,5 +83,29 @@ describe('language server: hostile input', () => {
     const uri = 'file:///w/.claude/agents/after.md';
     await server.open(uri, PROFILE);
     expect(codes(await server.diagnosticsFor(uri))).toContain('command-rm-rf');
+  });
+
+  it('before initialize, answers a request with ServerNotInitialized and drops a notification; after it, serves', async () => {
+    const server = await serve(false);
+    const early = 'file:///w/.claude/agents/early.md';
+    const action = {
+      textDocument: { uri: early },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [] },
+    };
+    await expect(server.connection.sendRequest(CodeActionRequest.type, action)).rejects.toMatchObject({
+      code: ErrorCodes.ServerNotInitialized,
+    });
+    await server.open(early, PROFILE);
+    await server.initializeNow();
+    const later = 'file:///w/.claude/agents/later.md';
+    await server.open(later, PROFILE);
+    expect(codes(await server.diagnosticsFor(later))).toContain('command-rm-rf');
+    // The document opened before initialize was never linted (its lint would have been published first).
+    expect(server.published.map((p) => p.uri)).not.toContain(early);
+    // A code action request without its document is answered, not failed.
+    expect(
+      await server.connection.sendRequest(CodeActionRequest.type, { ...action, textDocument: undefined } as unknown as typeof action),
+    ).toEqual([]);
   });
 });
