@@ -32,6 +32,7 @@ import commandGitDestructive from './command-git-destructive/index.js';
 import commandMkfs from './command-mkfs/index.js';
 import commandNcListen from './command-nc-listen/index.js';
 import commandNmap from './command-nmap/index.js';
+import commandRedisDestructive from './command-redis-destructive/index.js';
 import commandRmRf from './command-rm-rf/index.js';
 import commandShred from './command-shred/index.js';
 import commandSqlite3 from './command-sqlite3/index.js';
@@ -102,6 +103,7 @@ export const rules: Rule<unknown>[] = [
   commandMkfs,
   commandNcListen,
   commandNmap,
+  commandRedisDestructive,
   commandRmRf,
   commandShred,
   commandSqlite3,
