@@ -220,11 +220,17 @@ class Reader {
         continue;
       }
       if (char === '\\') {
-        this.emit(char, this.at++);
-        if (this.at < this.text.length) this.emit(this.text[this.at]!, this.at++);
+        // jq's escapes are JSON's; any other is a jq syntax error, and the hook prints nothing.
+        const escape = /^\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})/.exec(this.text.slice(this.at, this.at + 6))?.[0];
+        if (!escape) throw new NotRead();
+        for (const c of escape) this.emit(c, this.at++);
         continue;
       }
-      this.emit(char, this.at++);
+      // A line break or other control character is allowed in a jq string, and printed escaped.
+      const code = char.charCodeAt(0);
+      if (code < 0x20) for (const c of `\\u${code.toString(16).padStart(4, '0')}`) this.emit(c, this.at);
+      else this.emit(char, this.at);
+      this.at++;
     }
     throw new NotRead();
   }

@@ -25,6 +25,10 @@ describe('jqOutput: the JSON jq -n prints for a filter built of literals', () =>
     expect(out.offsets.slice(1, 11)).toEqual([2, 2, 3, 4, 5, 6, 7, 8, 9, 9]);
     expect(out.offsets[11]).toBe(11);
   });
+  it('prints a line break in a jq string escaped, and does not read an escape jq refuses', () => {
+    expect(JSON.parse(read('{reason: "a\nb \\u00e9 \\"q\\""}')!.text)).toEqual({ reason: 'a\nb é "q"' });
+    expect(read('{reason: "a \\- b"}')).toBeUndefined();
+  });
   it('does not read a filter that is not one object or array', () => {
     for (const filter of ['{a: 1} | tojson', '.', '"text"', '{(.k): 1}', '{"\\(.k)": 1}', '{a: 1', '{a: (1}', '{a: 1} + {b: 2}'])
       expect(read(filter), filter).toBeUndefined();
