@@ -59,6 +59,11 @@ ruleTester(rule, {
   ],
   reject: [
     {
+      name: 'the input read by $(</dev/stdin)',
+      profile: preToolUse('IN=$(</dev/stdin)\nF=$(echo "$IN" | jq -r .tool_input.file_path)\nls $F'),
+      errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],
+    },
+    {
       name: 'a function that reads the input, called in a substitution',
       profile: preToolUse("input() { jq -r '.tool_input.file_path'; }\nF=$(input)\nls $F"),
       errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],

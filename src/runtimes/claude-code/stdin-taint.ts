@@ -102,6 +102,10 @@ export class StdinTaint {
 
   /** `$(cat)`, `$(jq -r .x)`, `$(cat | jq …)`, `$(input)` of a function that reads it: the first stage of a pipeline inside reads stdin. */
   private substitutionReadsStdin(substitution: SyntaxNode): boolean {
+    // `$(</dev/stdin)`, `$(< /dev/fd/0)`: bash reads the file without a command.
+    const redirect = substitution.childForFieldName('redirect');
+    if (redirect && /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(redirect.childForFieldName('destination')?.text ?? ''))
+      return true;
     for (const command of nodesOfType(substitution, ['command'])) {
       if (!firstStage(command)) continue;
       if (readsStdin(command) || this.readingFunctions.has(command.childForFieldName('name')?.text ?? '')) return true;
