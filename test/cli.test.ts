@@ -97,6 +97,7 @@ describe('CLI', () => {
       'packages/p/.claude/agents/b.md': GOOD,
       'packages/p/README.md': 'Not a profile.\n',
       'node_modules/dep/.claude/agents/c.md': BAD,
+      '.cache/tool/.claude/agents/d.md': BAD,
     });
     const files = async (args: string[]) =>
       JSON.parse((await run([...args, '--no-shellcheck', '--format', 'json'], dir)).out).map((r: { filePath: string }) =>

@@ -75,7 +75,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
   return [...found];
 }
 
-/** The project roots at and below a directory (a monorepo's packages, a repository's plugins), not inside `node_modules` or `.git`, symbolic links not followed. */
+/** The project roots at and below a directory (a monorepo's packages, a repository's plugins), not in hidden directories or `node_modules`, symbolic links not followed. */
 function projectRootsUnder(dir: string): string[] {
   const roots: string[] = [];
   const visit = (at: string, depth: number): void => {
@@ -88,14 +88,17 @@ function projectRootsUnder(dir: string): string[] {
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
-      if (entry.isDirectory() && !NOT_PROJECTS.has(entry.name)) visit(join(at, entry.name), depth + 1);
+      if (entry.isDirectory() && !entry.name.startsWith('.') && !NOT_PROJECTS.has(entry.name)) visit(join(at, entry.name), depth + 1);
   };
   visit(dir, 0);
   return roots;
 }
 
-/** Directories never searched for projects: dependencies, version control, and a project's own hook directories. */
-const NOT_PROJECTS = new Set(['node_modules', '.git', '.claude', '.claude-plugin']);
+/**
+ * Directories never searched for projects: dependencies, and (besides every hidden directory: `.git`,
+ * a project's own `.claude`, caches, virtual environments) the vendored and built trees.
+ */
+const NOT_PROJECTS = new Set(['node_modules', 'vendor', 'dist', 'build', 'target', '__pycache__']);
 /** Directory levels searched below a project's root for further projects. */
 const MAX_PROJECT_DEPTH = 12;
 
