@@ -150,9 +150,10 @@ function splitPlaces(tree: SyntaxNode['tree']): Set<number> {
     splitParts(loop.childrenForFieldName('value'), 0, found);
     addPlaces(places, found, 0);
   }
-  for (const node of nodesOfType(root, ['array', 'test_command'])) {
+  for (const node of nodesOfType(root, ['array', 'test_command', 'file_redirect'])) {
     const found: number[] = [];
     if (node.type === 'array') splitParts(node.children, 0, found);
+    else if (node.type === 'file_redirect') splitParts([node.childForFieldName('destination')], 0, found);
     else if (node.firstChild?.type === '[') testOperands(node, found);
     addPlaces(places, found, 0);
   }
@@ -210,6 +211,9 @@ function isSplitUpwards(expansion: SyntaxNode): boolean {
         return parent.childrenForFieldName('value').some((v) => v?.id === child.id);
       case 'test_command':
         return parent.firstChild?.type === '[';
+      case 'file_redirect':
+        // `> $F`: bash splits and globs a redirect's target (two words are an "ambiguous redirect").
+        return parent.childForFieldName('destination')?.id === child.id;
       default:
         return false;
     }

@@ -11,6 +11,7 @@ ruleTester(rule, {
     '[[ -n $TASK ]] && echo yes',
     { name: 'a [[ ]] comparison, which does not split', code: '[[ $TASK == x && ( $PHASE = r ) ]] && echo yes' },
     { name: 'quoted in a [ ] test and an array', code: '[ "$TASK" = x ] && args=("$TASK")' },
+    { name: 'a quoted redirect target, and a here-string', code: 'echo hi > "./out/$AGENT_ID.log"\ncat <<< $TASK' },
     { name: 'an arithmetic operand', code: 'echo $(( ITERATION + 1 )) && (( $ITERATION > 2 ))' },
     'case $PHASE in\n  review) echo r ;;\nesac',
     'echo ${#TASK}',
@@ -33,6 +34,7 @@ ruleTester(rule, {
     { name: 'as a for list', code: 'for c in $MISSING_COORDINATORS; do echo "$c"; done', errors: [{ line: 1, column: 10, endColumn: 31 }] },
     { name: 'in an array assignment', code: 'args=($TASK)\n"${args[@]}"', errors: [{ line: 1, column: 7, endColumn: 12 }] },
     { name: 'in a local array', code: 'f() { local a=(x $TASK); }', errors: [{ line: 1, column: 18, endColumn: 23 }] },
+    { name: 'as a redirect target', code: 'echo hi > $TASK', errors: [{ line: 1, column: 11, endColumn: 16 }] },
     { name: 'in a [ ] comparison', code: '[ $TASK = x ] && echo y', errors: [{ line: 1, column: 3, endColumn: 8 }] },
     {
       name: 'in nested [ ] tests',
