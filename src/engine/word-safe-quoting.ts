@@ -1,13 +1,11 @@
 import type { Diagnostic, Range } from '../diagnostics.js';
 import { NUMERIC_ENV } from '../runtime/contract.js';
-import { isSplitInCommand, nodesOfType } from '../shell/analysis.js';
+import { isSplitInCommand, nodesOfType, shellScriptArgument } from '../shell/analysis.js';
 import { shapeWithin, wordSafety } from '../shell/word-safety.js';
 import type { AnalysedHook } from './rule.js';
 
 /** ShellCheck's "expressions don't expand in single quotes". */
 const SINGLE_QUOTE_CODE = 'shellcheck/SC2016';
-/** Shells whose `-c` text is a script they expand when they run it; `$SHELL` is the user's. */
-const SHELL_NAMES = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', '$SHELL', '${SHELL}']);
 
 /** ShellCheck's "quote this to prevent word splitting / globbing" findings. */
 const QUOTING_CODES = new Set(['shellcheck/SC2086', 'shellcheck/SC2046']);
@@ -53,11 +51,10 @@ export function wordSafeExpansions(item: AnalysedHook): WordSafeExpansion[] {
 export function shellScriptTexts(item: AnalysedHook): WordSafeExpansion[] {
   const found: WordSafeExpansion[] = [];
   for (const command of item.commands) {
-    const name = command.name.text.replace(/^.*\//, '');
-    if (!SHELL_NAMES.has(name)) continue;
-    const option = command.args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg.text));
-    const script = option >= 0 ? command.args[option + 1] : undefined;
+    // A shell by name or the user's `$SHELL` (shellName), and the script its `-c` takes.
+    const script = shellScriptArgument(command);
     if (script?.node.type !== 'raw_string') continue;
+    const option = command.args.indexOf(script) - 1;
     found.push({
       hook: item.hook.name,
       range: item.mapRange(item.range(script.start, script.end)),
