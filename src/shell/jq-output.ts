@@ -6,6 +6,21 @@ export interface JqMarks {
   any: string;
 }
 
+/**
+ * jq's options that take the words after them, and how many (`--arg NAME VALUE`,
+ * `--indent 2`, `-f FILE`): neither a filter nor an input file.
+ */
+export const JQ_VALUE_OPTIONS: Readonly<Record<string, number>> = {
+  '--arg': 2,
+  '--argjson': 2,
+  '--slurpfile': 2,
+  '--rawfile': 2,
+  '--indent': 1,
+  '-f': 1,
+  '--from-file': 1,
+  '-L': 1,
+};
+
 /** Objects and arrays nested deeper than this are not read. */
 const MAX_DEPTH = 64;
 

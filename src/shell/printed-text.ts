@@ -1,6 +1,6 @@
 import { commandBase, echoOptions, variableUse } from './analysis.js';
 import type { ShellCommand, ShellWord } from './commands.js';
-import { jqOutput } from './jq-output.js';
+import { JQ_VALUE_OPTIONS, jqOutput } from './jq-output.js';
 import { nodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
 
@@ -107,9 +107,6 @@ function printfText(command: ShellCommand, source: string): PrintedText | undefi
   return format && printfOutput(format, args.slice(1), source);
 }
 
-/** jq options that take the next word (`--arg`, `--argjson`, `--slurpfile` and `--rawfile` take two). */
-const JQ_VALUE_OPTIONS: Record<string, number> = { '--arg': 2, '--argjson': 2, '--slurpfile': 2, '--rawfile': 2, '--indent': 1, '-L': 1 };
-
 /**
  * The JSON `jq -n FILTER` prints when its filter builds one object or array
  * (src/shell/jq-output.ts): `jq -n --arg r "$R" '{decision: "block", reason: $r}'`.
@@ -126,13 +123,13 @@ function jqText(command: ShellCommand, source: string): PrintedText | undefined 
       return undefined;
     }
     if (value === '--args' || value === '--jsonargs') break;
+    // A filter read from a file, or output that is not the JSON text alone.
+    if (['-f', '--from-file', '--seq', '--stream', '-h', '--help'].includes(value)) return undefined;
     const takes = JQ_VALUE_OPTIONS[value];
     if (takes !== undefined) {
       if (value === '--arg' && args[i + 1]?.value) strings.add(args[i + 1]!.value!);
       i += takes;
     } else if (value === '--null-input') nullInput = true;
-    // A filter read from a file, or output that is not the JSON text alone.
-    else if (['-f', '--from-file', '--seq', '--stream', '-h', '--help'].includes(value)) return undefined;
     else if (/^-[A-Za-z]+$/.test(value)) {
       if (value.includes('f')) return undefined;
       if (value.includes('n')) nullInput = true;

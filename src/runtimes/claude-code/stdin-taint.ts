@@ -1,5 +1,6 @@
 import { nodesOfType, variableUse } from '../../shell/analysis.js';
 import type { ShellCommand } from '../../shell/commands.js';
+import { JQ_VALUE_OPTIONS } from '../../shell/jq-output.js';
 import type { SyntaxNode } from '../../shell/parser.js';
 
 /** Commands that, as the first stage of a pipeline and without file arguments, read the hook's stdin JSON. */
@@ -31,9 +32,6 @@ const PASS_THROUGH = new Set([
 ]);
 /** Builtins that set variables from what they read. */
 const READERS = new Set(['read', 'mapfile', 'readarray']);
-/** jq options that take one or two values (so they are not files). */
-const JQ_TWO_VALUES = new Set(['--arg', '--argjson', '--slurpfile', '--rawfile']);
-const JQ_ONE_VALUE = new Set(['--indent', '-f', '--from-file', '-L']);
 
 /**
  * What in a Claude Code hook comes from its stdin: the JSON Claude Code
@@ -179,8 +177,8 @@ function readsStdin(command: SyntaxNode): boolean {
   let positional = 0;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    if (JQ_TWO_VALUES.has(word)) i += 2;
-    else if (JQ_ONE_VALUE.has(word)) i += 1;
+    const values = JQ_VALUE_OPTIONS[word];
+    if (values !== undefined) i += values;
     else if (word === '-n' || word === '--null-input') return false;
     else if (!word.startsWith('-') || word === '-') positional++;
   }
