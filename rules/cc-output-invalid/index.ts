@@ -1,3 +1,4 @@
+import { own } from '../../src/records.js';
 import {
   createScanner,
   getNodeValue,
@@ -215,7 +216,7 @@ function without(object: Record<string, unknown>, dropped: ReadonlySet<string>, 
   return Object.fromEntries(
     Object.entries(object)
       .filter(([key]) => !dropped.has(prefix + key))
-      .map(([key, value]) => [key, value === ANY_VALUE_MARK ? (STAND_IN[OUTPUT_FIELD_TYPES[key] ?? ''] ?? value) : value]),
+      .map(([key, value]) => [key, value === ANY_VALUE_MARK ? (STAND_IN[own(OUTPUT_FIELD_TYPES, key) ?? ''] ?? value) : value]),
   );
 }
 

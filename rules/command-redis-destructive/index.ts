@@ -1,3 +1,4 @@
+import { own } from '../../src/records.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase } from '../../src/shell/analysis.js';
@@ -73,7 +74,7 @@ function redisOperation(command: PlainCommand): string | undefined {
   const first = args[i]?.value?.toLowerCase();
   if (first === undefined) return undefined;
   if (FLUSHES.has(first)) return first;
-  const admin = ADMIN[first];
+  const admin = own(ADMIN, first);
   if (admin === true) return first;
   const second = args[i + 1]?.value?.toLowerCase();
   return admin && second !== undefined && admin.has(second) ? `${first} ${second}` : undefined;

@@ -1,3 +1,4 @@
+import { own } from '../../src/records.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
 import type { PlainCommand } from '../../src/shell/commands.js';
 import { staticValue } from '../../src/shell/static-value.js';
@@ -66,7 +67,7 @@ const INLINE_SLEEPS: Record<string, { options: readonly string[]; sleep: RegExp;
 
 /** The longest sleep an inline program writes (`python3 -c 'import time; time.sleep(30)'`), in seconds. */
 export function inlineSleepSeconds(command: PlainCommand, base: string | undefined): number | undefined {
-  const inline = base === undefined ? undefined : INLINE_SLEEPS[base];
+  const inline = base === undefined ? undefined : own(INLINE_SLEEPS, base);
   if (!inline) return undefined;
   let longest: number | undefined;
   command.args.forEach((arg, i) => {

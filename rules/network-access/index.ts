@@ -1,3 +1,4 @@
+import { own } from '../../src/records.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
@@ -114,7 +115,7 @@ export default defineRule<Options>({
     for (const command of everyCommand(context)) {
       let tool = commandBase(command);
       if (!tool) continue;
-      const inline = INLINE_PROGRAM[tool];
+      const inline = own(INLINE_PROGRAM, tool);
       const api = inline ? inlineNetworkApi(command, inline) : undefined;
       if (api) {
         context.report({ messageId: 'inline', data: { tool, api }, range: context.range(command.start, command.end) });
@@ -200,7 +201,7 @@ function listens(command: PlainCommand): boolean {
 }
 
 function onlyAllowedHosts(command: PlainCommand, tool: string, allowed: Set<string>): boolean {
-  const options = VALUE_OPTIONS[tool];
+  const options = own(VALUE_OPTIONS, tool);
   const hosts = options ? callHosts(command, options) : urlHosts(command);
   return hosts !== undefined && hosts.length > 0 && hosts.every((h) => allowed.has(h));
 }

@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { relative, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { pushAll } from '../arrays.js';
@@ -88,7 +89,7 @@ Exit codes: 0 no error-severity finding, 1 errors found (or more warnings than -
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   try {
     const [first, ...rest] = argv;
-    const subcommand = first !== undefined ? SUBCOMMANDS[first] : undefined;
+    const subcommand = first !== undefined ? own(SUBCOMMANDS, first) : undefined;
     if (subcommand) return await (await subcommand())(rest, io);
     return await lintCommand(argv, io);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import {
@@ -107,7 +108,7 @@ export function selectHandlers(
       unmatched.push({ handler, why: condition.why });
       continue;
     }
-    const reason = NOT_RUN[handler.type];
+    const reason = own(NOT_RUN, handler.type);
     if (reason) notRun.push({ handler, why: reason });
     else if (handler.type !== 'command')
       notRun.push({ handler, why: `unknown handler type ${JSON.stringify(handler.type)}: Claude Code does not run it` });
@@ -244,7 +245,7 @@ export function handlerEnvironment(
       case 'CLAUDE_PID':
         return String(context.claudePid);
       default:
-        return SUBPROCESS_ENV[name];
+        return own(SUBPROCESS_ENV, name);
     }
   };
   const env: Record<string, string> = {};

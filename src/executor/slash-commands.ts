@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { globMatcher, isMemoryLevel, type MemoryEntry, type MemoryIdentity, type MemoryLevel, type MemoryStore } from './memory-store.js';
 import { filterInSlices, MAX_MEMORY_KEY_LENGTH } from './memory-glob.js';
 import { HOST_LIMITS, mebibytes } from './host-limits.js';
@@ -94,7 +95,7 @@ function parseLevel(text: string | undefined, notes: string[], { required }: { r
     notes.push('no --level given; the runtime documents no default, the fake uses agent');
     return 'agent';
   }
-  const alias = LEVEL_ALIASES[text];
+  const alias = own(LEVEL_ALIASES, text);
   if (alias) {
     notes.push(`--level ${text} is read as ${alias}`);
     return alias;

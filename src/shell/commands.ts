@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { WRAPPERS } from './wrappers.js';
 import { staticValue } from './static-value.js';
 import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
@@ -247,7 +248,7 @@ function heredocBodies(command: SyntaxNode): string[] {
 export function unwrapCommand(command: PlainCommand): PlainCommand[] {
   const base = command.name.value !== undefined ? basename(command.name.value) : undefined;
   if (base === 'find') return findActions(command).flatMap((inner) => [inner, ...unwrapCommand(inner)]);
-  const spec = base !== undefined ? WRAPPERS[base] : undefined;
+  const spec = base !== undefined ? own(WRAPPERS, base) : undefined;
   if (!spec) return [];
   let index = 0;
   let positional = spec.positional ?? 0;

@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { commandBase, SHELLS, shellName, shellScriptArgument } from './analysis.js';
 import { collectCommands, takesNextWord, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
@@ -197,7 +198,7 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     const written = substitutionText(first, text, commands);
     return written ? sourcesOf(written.pieces, `the output of ${written.writer} run by ${base}`) : [];
   }
-  const reader = SCRIPT_READERS[base];
+  const reader = own(SCRIPT_READERS, base);
   if (reader) return reader(command, text, base);
   if (!SHELLS.has(base) && base !== '$SHELL') return [];
   const script = shellScriptArgument(command);

@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { commandBase, echoOptions, variableUse } from './analysis.js';
 import type { ShellCommand, ShellWord } from './commands.js';
 import { JQ_VALUE_OPTIONS, jqOutput } from './jq-output.js';
@@ -125,7 +126,7 @@ function jqText(command: ShellCommand, source: string): PrintedText | undefined 
     if (value === '--args' || value === '--jsonargs') break;
     // A filter read from a file, or output that is not the JSON text alone.
     if (['-f', '--from-file', '--seq', '--stream', '-h', '--help'].includes(value)) return undefined;
-    const takes = JQ_VALUE_OPTIONS[value];
+    const takes = own(JQ_VALUE_OPTIONS, value);
     if (takes !== undefined) {
       if (value === '--arg' && args[i + 1]?.value) strings.add(args[i + 1]!.value!);
       i += takes;

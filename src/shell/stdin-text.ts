@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { commandBase, echoOptions } from './analysis.js';
 import type { ShellCommand } from './commands.js';
 import type { SyntaxNode } from './parser.js';
@@ -83,7 +84,7 @@ function writtenText(
     return node?.startIndex === writerNode.startIndex && node.endIndex === writerNode.endIndex && !c.wrappedBy;
   });
   const base = writer ? commandBase(writer) : undefined;
-  const read = base === undefined ? undefined : WRITERS[base];
+  const read = base === undefined ? undefined : own(WRITERS, base);
   const pieces = writer && read?.(writer, text);
   return base && pieces ? { writer: base, pieces } : undefined;
 }

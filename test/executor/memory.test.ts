@@ -159,6 +159,17 @@ describe('/sqlite-memory', () => {
     expect((await runMemoryCommand(['retrieve', '--key', 'nope', '--level', 'swarm'], spy)).exitCode).toBe(1);
   });
 
+  it('reads a level named like an object property (constructor, toString) as the unknown level it is', async () => {
+    store = await MemoryStore.create();
+    const ctx = context(store);
+    const unknown = await runMemoryCommand(['store', '--key', 'k', '--level', 'bogus', '--data', '1'], ctx);
+    for (const level of ['constructor', 'toString', '__proto__']) {
+      const result = await runMemoryCommand(['store', '--key', 'k', '--level', level, '--data', '1'], ctx);
+      expect(result.exitCode).toBe(unknown.exitCode);
+      expect(result.stderr).toBe(unknown.stderr.replace('bogus', level));
+    }
+  });
+
   it('answers a key with * with a JSON array of the matching values the caller may read', async () => {
     store = await MemoryStore.create();
     const ctx = context(store);

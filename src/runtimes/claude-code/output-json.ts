@@ -1,3 +1,4 @@
+import { own } from '../../records.js';
 import {
   DISCARDED_OUTPUT_FIELDS,
   HOOK_SPECIFIC_FIELDS,
@@ -64,7 +65,7 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
   };
   const result: CheckedOutput = { valid: true };
 
-  const topLevel = new Set([...UNIVERSAL_OUTPUT_FIELDS, ...(TOP_LEVEL_EXTRA_FIELDS[event] ?? []), 'hookSpecificOutput']);
+  const topLevel = new Set([...UNIVERSAL_OUTPUT_FIELDS, ...(own(TOP_LEVEL_EXTRA_FIELDS, event) ?? []), 'hookSpecificOutput']);
   const readsDecision = TOP_LEVEL_BLOCK_EVENTS.has(event) || event === 'PreToolUse';
   if (readsDecision) topLevel.add('decision').add('reason');
   for (const key of Object.keys(json)) {
@@ -76,7 +77,7 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
         path: [key],
         // Said only where the event reads it there: moving a field no part of this event's output has would not help.
         message:
-          key === 'hookEventName' || (HOOK_SPECIFIC_FIELDS[event] ?? []).includes(key)
+          key === 'hookEventName' || (own(HOOK_SPECIFIC_FIELDS, event) ?? []).includes(key)
             ? `Unexpected \`${key}\` at the top level: it is read only inside \`hookSpecificOutput\` (with \`hookEventName: "${event}"\`), so Claude Code ignores it.`
             : `Unexpected \`${key}\` at the top level: ${event} does not read it, here or inside \`hookSpecificOutput\`, so Claude Code ignores it.`,
       });
@@ -177,7 +178,7 @@ export function checkOutputJson(event: string, json: Record<string, unknown>, pr
           ['hookSpecificOutput', 'hookEventName'],
           `Unexpected \`hookEventName: ${show(name)}\` in the output of a ${event} hook.`,
         );
-      const known = new Set(HOOK_SPECIFIC_FIELDS[event] ?? []);
+      const known = new Set(own(HOOK_SPECIFIC_FIELDS, event) ?? []);
       for (const key of Object.keys(nested)) {
         if (key === 'hookEventName' || known.has(key)) continue;
         if (TOP_ONLY.has(key) || (key === 'decision' && TOP_LEVEL_BLOCK_EVENTS.has(event)))
@@ -210,7 +211,7 @@ function checkSpecific(
   result: CheckedOutput,
   invalid: (id: string, path: string[], message: string) => void,
 ): void {
-  const decisions = PERMISSION_DECISIONS_OF[event];
+  const decisions = own(PERMISSION_DECISIONS_OF, event);
   if (decisions && nested.permissionDecision !== undefined) {
     const value = nested.permissionDecision;
     if (typeof value === 'string' && decisions.includes(value)) {
@@ -266,7 +267,7 @@ function checkTypes(
   invalid: (id: string, path: string[], message: string) => void,
 ): void {
   for (const [key, value] of Object.entries(fields)) {
-    const type = read.has(key) ? OUTPUT_FIELD_TYPES[key] : undefined;
+    const type = read.has(key) ? own(OUTPUT_FIELD_TYPES, key) : undefined;
     if (type === undefined) continue;
     const fits =
       type === 'string[]'

@@ -5,6 +5,7 @@
  * blocks, and which identical handlers run once. Part of the contract;
  * contract.ts re-exports it.
  */
+import { own } from '../../records.js';
 import type { HookSourceKind } from '../../hooks/types.js';
 import type { HandlerType } from './events.js';
 
@@ -21,7 +22,7 @@ export const DEFAULT_TIMEOUT_SECONDS: Readonly<Record<HandlerType, number>> = {
 const EVENT_DEFAULT_TIMEOUT: Readonly<Record<string, number>> = { UserPromptSubmit: 30, MessageDisplay: 10, PreModelSwitch: 30 };
 
 export function defaultTimeoutSeconds(type: HandlerType, event: string): number {
-  const lowered = EVENT_DEFAULT_TIMEOUT[event];
+  const lowered = own(EVENT_DEFAULT_TIMEOUT, event);
   return lowered !== undefined && (type === 'command' || type === 'http' || type === 'mcp_tool') ? lowered : DEFAULT_TIMEOUT_SECONDS[type];
 }
 

@@ -1,3 +1,4 @@
+import { own } from '../../records.js';
 import { nodesOfType, variableUse } from '../../shell/analysis.js';
 import type { ShellCommand } from '../../shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../shell/jq-output.js';
@@ -177,7 +178,7 @@ function readsStdin(command: SyntaxNode): boolean {
   let positional = 0;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    const values = JQ_VALUE_OPTIONS[word];
+    const values = own(JQ_VALUE_OPTIONS, word);
     if (values !== undefined) i += values;
     else if (word === '-n' || word === '--null-input') return false;
     else if (!word.startsWith('-') || word === '-') positional++;
