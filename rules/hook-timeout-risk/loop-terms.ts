@@ -1,5 +1,5 @@
 import { own } from '../../src/records.js';
-import { nodesOfType } from '../../src/shell/analysis.js';
+import { inlineProgramWords, nodesOfType } from '../../src/shell/analysis.js';
 import type { PlainCommand } from '../../src/shell/commands.js';
 import { staticValue } from '../../src/shell/static-value.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -54,15 +54,15 @@ export function sleepSeconds(command: PlainCommand): number | undefined {
 
 const PYTHON_SLEEP = /(?:\btime\.|(?:^|[;:\n])\s*)sleep\(\s*(\d+(?:\.\d*)?)\s*\)/g;
 const STATEMENT_SLEEP = /(?:^|[;{}\n])\s*sleep\s*\(?\s*(\d+(?:\.\d*)?)/g;
-/** Interpreters and the options that give them a program on the command line, with the sleeps their programs write. */
-const INLINE_SLEEPS: Record<string, { options: readonly string[]; sleep: RegExp; unit: number }> = {
+/** Interpreters whose inline programs (INLINE_PROGRAM_OPTIONS) are read for sleeps, with how a sleep is written and its unit. */
+const INLINE_SLEEPS: Record<string, { sleep: RegExp; unit: number }> = {
   // `time.sleep(N)`, or `sleep(N)` where a statement starts (`from time import sleep`).
-  python: { options: ['-c'], sleep: PYTHON_SLEEP, unit: 1 },
-  python3: { options: ['-c'], sleep: PYTHON_SLEEP, unit: 1 },
+  python: { sleep: PYTHON_SLEEP, unit: 1 },
+  python3: { sleep: PYTHON_SLEEP, unit: 1 },
   // `sleep N` or `sleep(N)` where a statement starts: not the word in a string (`print "sleep 30"`).
-  perl: { options: ['-e', '-E'], sleep: STATEMENT_SLEEP, unit: 1 },
-  ruby: { options: ['-e'], sleep: STATEMENT_SLEEP, unit: 1 },
-  node: { options: ['-e', '--eval'], sleep: /\bsetTimeout\s*\([^,()]*(?:\([^()]*\)[^,()]*)*,\s*(\d+)\s*\)/g, unit: 0.001 },
+  perl: { sleep: STATEMENT_SLEEP, unit: 1 },
+  ruby: { sleep: STATEMENT_SLEEP, unit: 1 },
+  node: { sleep: /\bsetTimeout\s*\([^,()]*(?:\([^()]*\)[^,()]*)*,\s*(\d+)\s*\)/g, unit: 0.001 },
 };
 
 /** The longest sleep an inline program writes (`python3 -c 'import time; time.sleep(30)'`), in seconds. */
@@ -70,10 +70,8 @@ export function inlineSleepSeconds(command: PlainCommand, base: string | undefin
   const inline = base === undefined ? undefined : own(INLINE_SLEEPS, base);
   if (!inline) return undefined;
   let longest: number | undefined;
-  command.args.forEach((arg, i) => {
-    const program = arg.value !== undefined && inline.options.includes(arg.value) ? command.args[i + 1]?.value : undefined;
-    for (const match of program?.matchAll(inline.sleep) ?? []) longest = Math.max(longest ?? 0, Number(match[1]) * inline.unit);
-  });
+  for (const program of inlineProgramWords(command))
+    for (const match of program.value?.matchAll(inline.sleep) ?? []) longest = Math.max(longest ?? 0, Number(match[1]) * inline.unit);
   return longest;
 }
 

@@ -1,6 +1,6 @@
 import { own } from '../../src/records.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { commandBase, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
+import { commandBase, INLINE_PROGRAM_OPTIONS, inlineProgramWords, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
 import { takesNextWord, type PlainCommand } from '../../src/shell/commands.js';
 import { nestedRedirects } from '../../src/shell/nested.js';
@@ -38,18 +38,6 @@ const NETWORK_TOOLS = new Set([
   'curlie',
   'rclone',
 ]);
-/** Interpreters and the options that give them a program on the command line (`python3 -c '…'`, `node -e '…'`). */
-const INLINE_PROGRAM: Record<string, string[]> = {
-  python: ['-c'],
-  python3: ['-c'],
-  node: ['-e', '--eval', '-p', '--print'],
-  nodejs: ['-e', '--eval', '-p', '--print'],
-  bun: ['-e', '--eval', '-p', '--print'],
-  deno: ['eval'],
-  perl: ['-e', '-E'],
-  ruby: ['-e'],
-  php: ['-r'],
-};
 /** Library calls that open a connection, as inline programs of those interpreters write them. */
 const NETWORK_API =
   /\b(?:urllib|requests\.(?:get|post|put|patch|delete|head|request|Session)|http\.client|httpx|aiohttp|socket\.(?:socket|create_connection)|ftplib|smtplib|paramiko|fetch\s*\(|require\(\s*['"](?:node:)?(?:https?|http2|net|tls|dgram)['"]\s*\)|axios|IO::Socket|LWP|HTTP::Tiny|Net::(?:HTTP|FTP|SMTP)|open-uri|TCPSocket|URI\.open|curl_init|fsockopen)/;
@@ -115,8 +103,7 @@ export default defineRule<Options>({
     for (const command of everyCommand(context)) {
       let tool = commandBase(command);
       if (!tool) continue;
-      const inline = own(INLINE_PROGRAM, tool);
-      const api = inline ? inlineNetworkApi(command, inline) : undefined;
+      const api = own(INLINE_PROGRAM_OPTIONS, tool) ? inlineNetworkApi(command) : undefined;
       if (api) {
         context.report({ messageId: 'inline', data: { tool, api }, range: context.range(command.start, command.end) });
         continue;
@@ -153,12 +140,8 @@ export default defineRule<Options>({
 });
 
 /** The network call of the program an interpreter is given inline (after `-c`/`-e`) or as a here-document (`python3 - <<EOF`). */
-function inlineNetworkApi(command: PlainCommand, options: readonly string[]): string | undefined {
-  const programs: string[] = [...command.heredocs];
-  command.args.forEach((arg, i) => {
-    const next = command.args[i + 1];
-    if (arg.value !== undefined && options.includes(arg.value) && next) programs.push(next.value ?? next.text);
-  });
+function inlineNetworkApi(command: PlainCommand): string | undefined {
+  const programs = [...command.heredocs, ...inlineProgramWords(command).map((word) => word.value ?? word.text)];
   for (const program of programs) {
     const match = NETWORK_API.exec(program);
     if (match) return match[0].replace(/\s+/g, '');

@@ -2,6 +2,7 @@ import { basename, type PlainCommand, type PlainWord, type ShellCommand, type Sh
 import { hasNodeMemo, placeKey, remembered } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode } from './parser.js';
+import { own } from '../records.js';
 
 /**
  * Questions the shell rules ask of the tree-sitter AST and the simple
@@ -271,7 +272,7 @@ export function echoOptions<W extends PlainWord>(args: readonly W[]): W[] {
   return args.slice(0, count);
 }
 
-export function commandBase(command: PlainCommand): string | undefined {
+export function commandBase(command: Pick<PlainCommand, 'name'>): string | undefined {
   return command.name.value === undefined ? undefined : basename(command.name.value);
 }
 
@@ -324,6 +325,30 @@ export function wordTemplate(node: SyntaxNode, placeholder = '\u0000'): { text: 
     }
   };
   return { text: visit(node, false), expansions };
+}
+
+/** Interpreters and the options that give them a program on the command line (`python3 -c '…'`, `node -e '…'`). */
+export const INLINE_PROGRAM_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  python: ['-c'],
+  python3: ['-c'],
+  node: ['-e', '--eval', '-p', '--print'],
+  nodejs: ['-e', '--eval', '-p', '--print'],
+  bun: ['-e', '--eval', '-p', '--print'],
+  deno: ['eval'],
+  perl: ['-e', '-E'],
+  ruby: ['-e'],
+  php: ['-r'],
+};
+
+/** The words an interpreter is given as programs (the word after each `-c`, `-e`, …); none for another command. */
+export function inlineProgramWords<W extends PlainWord>(command: { name: PlainWord; args: readonly W[] }): W[] {
+  const base = commandBase(command);
+  const options = base === undefined ? undefined : own(INLINE_PROGRAM_OPTIONS, base);
+  if (!options) return [];
+  return command.args.flatMap((arg, i) => {
+    const next = command.args[i + 1];
+    return arg.value !== undefined && options.includes(arg.value) && next ? [next] : [];
+  });
 }
 
 /** Shells whose `-c` argument is a script. */

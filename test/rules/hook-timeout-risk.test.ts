@@ -124,6 +124,11 @@ ruleTester(rule, {
       code: "node -e 'setTimeout(() => {}, 10000)'",
       errors: [{ messageId: 'sleep', line: 1, column: 1 }],
     },
+    {
+      name: 'node -p setTimeout of 20 s',
+      code: "node -p 'setTimeout(() => 1, 20000)'",
+      errors: [{ messageId: 'sleep', line: 1, column: 1 }],
+    },
     // Watchers and log followers do not end on their own.
     {
       name: 'inotifywait -m',

