@@ -3,7 +3,8 @@ import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, INLINE_PROGRAM_OPTIONS, inlineProgramWords, nodesOfType, positionalArgs } from '../../src/shell/analysis.js';
 import { everyCommand } from '../../src/engine/command-rule.js';
 import { takesNextWord, type PlainCommand } from '../../src/shell/commands.js';
-import { nestedRedirects } from '../../src/shell/nested.js';
+import { isNested, nestedRedirects } from '../../src/shell/nested.js';
+import { RSYNC_TRANSPORT } from '../../src/shell/option-scripts.js';
 
 interface Options {
   /** Hosts a hook may reach with `curl`/`wget` or git by URL (e.g. `localhost`); every URL of the call must be on the list. */
@@ -100,7 +101,8 @@ export default defineRule<Options>({
   defaultOptions: { allowedHosts: [] },
   checkScript(context) {
     const allowed = new Set((context.options.allowedHosts ?? []).map((h) => h.toLowerCase()));
-    for (const command of everyCommand(context)) {
+    // `rsync -e 'ssh -p 2222'`: the remote shell is the rsync's own connection, judged as the rsync.
+    for (const command of everyCommand(context).filter((c) => !isNested(c) || c.via !== RSYNC_TRANSPORT)) {
       let tool = commandBase(command);
       if (!tool) continue;
       const api = own(INLINE_PROGRAM_OPTIONS, tool) ? inlineNetworkApi(command) : undefined;

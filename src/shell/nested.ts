@@ -1,4 +1,6 @@
 import { own } from '../records.js';
+import { aliasedCommand } from './aliases.js';
+import { OPTION_SCRIPT_READERS } from './option-scripts.js';
 import { commandBase, SHELLS, shellName, shellScriptArgument } from './analysis.js';
 import { collectCommands, takesNextWord, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
 import { nodesOfType } from './node-index.js';
@@ -12,16 +14,19 @@ import { WRAPPERS } from './wrappers.js';
  * Scripts a hook hands to a shell as text: `bash -c '…'` (and `sh`, `dash`,
  * `zsh`…, the user's `$SHELL`), `eval '…'`, `su -c '…'`, `script -c '…'`,
  * `watch '…'`, `flock FILE -c '…'`, a `trap '…' EXIT` action, awk's
- * `system("…")`, a here-document or here-string fed to a shell, text `echo`,
+ * `system("…")`, the commands other programs run from their options
+ * (`tar --checkpoint-action=exec=…`, `git -c core.pager=…`: option-scripts.ts), a here-document or here-string fed to a shell, text `echo`,
  * `printf` or `cat` pipes into a shell (`echo '…' | sh`) or prints in a
  * process substitution a shell runs (`source <(echo '…')`).
  * Each is parsed as the script it is, so that `rm -rf` in
  * `bash -c 'rm -rf ./build'` is seen as it is outside the quotes, at its own
  * place in the file.
  *
- * A command named by a variable the script sets once to plain words
- * (`RM="rm -rf"; $RM ./x`) is read the same way, as the words it runs, and
- * so is `env -S 'rm -rf x'`'s string of plain words.
+ * A command named by an alias the script defines (`alias zap='rm -rf'`,
+ * aliases.ts) is read as the alias's text and its words, and one named by a
+ * variable the script sets once to plain words (`RM="rm -rf"; $RM ./x`) is
+ * read the same way, as the words it runs, and so is `env -S 'rm -rf x'`'s
+ * string of plain words.
  *
  * A text with an expansion (`bash -c "rm -rf $DIR"`) is read as written: the
  * inner shell sees the value instead, but the commands around it are the
@@ -198,6 +203,8 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
     const written = substitutionText(first, text, commands);
     return written ? sourcesOf(written.pieces, `the output of ${written.writer} run by ${base}`) : [];
   }
+  const aliased = aliasedCommand(command, text, commands);
+  if (aliased) return [aliased];
   const reader = own(SCRIPT_READERS, base);
   if (reader) return reader(command, text, base);
   if (!SHELLS.has(base) && base !== '$SHELL') return [];
@@ -236,6 +243,8 @@ const SCRIPT_READERS: Record<string, (command: ShellCommand, text: string, base:
   gawk: awkSystemCalls,
   mawk: awkSystemCalls,
   nawk: awkSystemCalls,
+  // tar --checkpoint-action=exec, git -c core.pager, ssh -o ProxyCommand, rsync -e, sed's e, vim -c '!…'…
+  ...OPTION_SCRIPT_READERS,
 };
 
 /**

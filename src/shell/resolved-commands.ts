@@ -89,7 +89,7 @@ function staticAssignments(root: SyntaxNode): Map<string, StaticValue[] | null> 
 }
 
 /** The words one word of a command stands for, per value of its variable; undefined when it is not a static variable's expansion. */
-function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>): string[][] | undefined {
+function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>, isName: boolean): string[][] | undefined {
   let node = word.node;
   if (node.type === 'command_name' && node.firstNamedChild) node = node.firstNamedChild;
   let quoted = false;
@@ -97,6 +97,9 @@ function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>):
     quoted = true;
     node = node.firstNamedChild!;
   }
+  // A name joined from parts (`$x$y`); an argument so joined is read as written.
+  if (isName && (node.type === 'concatenation' || (node.type === 'string' && node.namedChildCount > 1)))
+    return concatenated(node, values)?.map((text) => (node.type === 'string' ? [text] : text.split(/[ \t\n]+/).filter((w) => w !== '')));
   const use = variableUse(node);
   if (!use || use.length) return undefined;
   let list = values.get(use.name);
@@ -121,12 +124,43 @@ function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>):
   });
 }
 
+/**
+ * `x=r; y=m; $x$y -rf`, `${P}m`, `"$a$b"`: the texts a word joined from
+ * literal parts and static variables' texts may have, one for each
+ * combination of the variables' values. Undefined when a part is known only
+ * at run time, is an array, or (quoted) holds a blank the split would lose.
+ */
+function concatenated(node: SyntaxNode, values: Map<string, StaticValue[] | null>): string[] | undefined {
+  let texts = [''];
+  for (const child of node.children) {
+    if (!child) continue;
+    const type = child.type;
+    let parts: string[] | undefined;
+    if (type === 'simple_expansion' || type === 'expansion') {
+      const use = variableUse(child);
+      const list = use && !use.length && use.operator === undefined ? values.get(use.name) : undefined;
+      parts = list?.every((v): v is { text: string } => 'text' in v) ? list.map((v) => v.text) : undefined;
+    } else if (type === 'string' && node.type === 'concatenation') {
+      parts = concatenated(child, values)?.filter((t) => !/\s/.test(t));
+      if (parts?.length === 0) parts = undefined;
+    } else if (type === '"') parts = [''];
+    else
+      parts =
+        type === 'string_content' ? [child.text] : !child.isNamed ? [child.text] : [staticValue(child)].filter((t) => t !== undefined);
+    if (!parts || parts.length === 0) return undefined;
+    const next: string[] = [];
+    for (const text of texts) for (const part of parts) if (next.length < MAX_VARIANTS) next.push(text + part);
+    texts = next;
+  }
+  return texts;
+}
+
 function viaVariables(command: ShellCommand, values: Map<string, StaticValue[] | null>): PlainCommand[] {
   const words = [command.name, ...command.args];
   let variants: PlainWord[][] = [[]];
   let resolved = false;
   for (const word of words) {
-    const expansions = word.value === undefined ? expandWord(word, values) : undefined;
+    const expansions = word.value === undefined ? expandWord(word, values, word === command.name) : undefined;
     if (!expansions) {
       for (const variant of variants) variant.push(word);
       continue;
