@@ -1,3 +1,5 @@
+import { MAX_FILE_BYTES } from './profile/source.js';
+
 /**
  * Everything a command started from the command line touches of its process
  * (the CLI's commands, and `lsp`), behind one small interface so
@@ -9,8 +11,11 @@ export interface CliIO {
   stderr: (text: string) => void;
   cwd: string;
   env: Record<string, string | undefined>;
-  /** Reads all of standard input (for `--stdin`). */
-  readStdin: () => Promise<string>;
+  /**
+   * Reads standard input (for `--stdin`): its bytes, up to one byte past the size limit
+   * (more is not read: the profile is reported as too large), or a text given as such.
+   */
+  readStdin: () => Promise<Uint8Array | string>;
   /** Whether stdout is a terminal (colour, TTY effects). */
   isTTY: boolean;
 }
@@ -32,8 +37,13 @@ export function processIO(): CliIO {
     isTTY: Boolean(process.stdout.isTTY),
     readStdin: async () => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      let length = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+        length += (chunk as Buffer).length;
+        if (length > MAX_FILE_BYTES) break;
+      }
+      return Buffer.concat(chunks).subarray(0, MAX_FILE_BYTES + 1);
     },
   };
 }

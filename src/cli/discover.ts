@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pushAll } from '../arrays.js';
 import type { LintInput } from '../engine/lint.js';
+import { readBounded } from '../fs-read.js';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
@@ -48,8 +49,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
       continue;
     }
     const path = isAbsolute(pattern) ? pattern : resolve(options.cwd, pattern);
-    const info = statOrUndefined(path);
-    if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
+    const info = statNamed(path, pattern);
     if (info.isDirectory()) {
       // A project's root (`validate-agent-hooks .`) holds docs, rules and notes beside its hooks: only
       // what --all finds there, and in the projects and plugins below it, is linted. Any other directory
@@ -114,7 +114,24 @@ function isProjectRoot(dir: string): boolean {
 // recursive readdir from fs/promises took 8-10 ms a walk against ~1 ms for readdirSync, and reading
 // the files 32 at a time through the thread pool 12-19 ms (26 ms of CPU) against 4 ms (9 ms) in a loop.
 function statOrUndefined(path: string): ReturnType<typeof statSync> {
-  return statSync(path, { throwIfNoEntry: false });
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    // A loop of symbolic links (ELOOP), a path through a file (ENOTDIR), a name too long: nothing to read there.
+    return undefined;
+  }
+}
+
+/** A path named on the command line: its stat, or why it cannot be read. */
+function statNamed(path: string, pattern: string): NonNullable<ReturnType<typeof statSync>> {
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new UsageError(`Cannot read ${pattern}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
+  return info;
 }
 
 /**
@@ -199,7 +216,7 @@ export async function readAll(files: readonly string[]): Promise<LintInput[]> {
   return Promise.resolve(
     files.map((filePath) => {
       try {
-        return { filePath, bytes: readFileSync(filePath) };
+        return { filePath, ...readBounded(filePath) };
       } catch (error) {
         throw new UsageError(`Cannot read ${filePath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }

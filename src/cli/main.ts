@@ -124,7 +124,9 @@ async function lintCommand(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     if (flags.stdin) {
       const filePath = resolve(io.cwd, flags.stdinFilename ?? '<stdin>.md');
-      inputs = [{ filePath, text: await io.readStdin() }];
+      const read = await io.readStdin();
+      // Bytes are checked as a file's are (binary, UTF-8, size); a text (the library's callers, tests) is taken as it is.
+      inputs = [typeof read === 'string' ? { filePath, text: read } : { filePath, bytes: read }];
     } else {
       const files = await discoverFiles(flags.files, {
         cwd: io.cwd,

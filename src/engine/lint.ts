@@ -28,6 +28,8 @@ export interface LintInput {
   /** Raw bytes from disk; or `text` for editor buffers and stdin. */
   bytes?: Uint8Array;
   text?: string;
+  /** The file's size on disk when `bytes` holds only its first bytes (it is over the size limit). */
+  size?: number;
   /** What the file is, when its name does not say (a script without `.sh` that hooks run). */
   kind?: DocumentKind;
   /** For a script file that Claude Code hooks run: the events of those hooks (their contract applies to it). */
@@ -146,7 +148,7 @@ function readProfile(input: LintInput): FileState {
   if (input.text !== undefined) {
     profile = profileFromText(input.filePath, input.text, kind);
   } else {
-    const loaded = profileFromBytes(input.filePath, input.bytes ?? new Uint8Array(), kind);
+    const loaded = profileFromBytes(input.filePath, input.bytes ?? new Uint8Array(), kind, input.size);
     if (!loaded.ok) {
       state.diagnostics.push(loaded.diagnostic);
       return state;

@@ -54,8 +54,8 @@ export type LoadedProfile = { ok: true; profile: Profile } | { ok: false; diagno
 const FENCE = /^---[ \t]*\r?$/;
 const CLOSING_FENCE = /^(?:---|\.\.\.)[ \t]*\r?$/;
 
-export function profileFromBytes(path: string, bytes: Uint8Array, kind: DocumentKind = documentKind(path)): LoadedProfile {
-  const decoded = decodeSource(bytes);
+export function profileFromBytes(path: string, bytes: Uint8Array, kind: DocumentKind = documentKind(path), size?: number): LoadedProfile {
+  const decoded = decodeSource(bytes, MAX_FILE_BYTES, size);
   if ('kind' in decoded) return { ok: false, diagnostic: sourceProblemDiagnostic(decoded, bytes) };
   return { ok: true, profile: parseDocument_(path, decoded, kind) };
 }
@@ -105,7 +105,7 @@ function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Dia
         column: 1,
         endLine: 1,
         endColumn: 1,
-        message: `Unexpected file size of ${problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.`,
+        message: `Unexpected file size of ${problem.atLeast ? 'more than ' : ''}${problem.atLeast ? MAX_FILE_BYTES : problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.`,
       };
   }
 }

@@ -16,12 +16,19 @@ export interface SourceText {
 export type SourceProblem =
   | { kind: 'binary'; offset: number }
   | { kind: 'encoding'; offset: number }
-  | { kind: 'too-large'; bytes: number };
+  /** `atLeast`: the file is a pipe or device read only to one byte past the limit. */
+  | { kind: 'too-large'; bytes: number; atLeast?: boolean };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function decodeSource(bytes: Uint8Array, maxBytes = MAX_FILE_BYTES): SourceText | SourceProblem {
-  if (bytes.length > maxBytes) return { kind: 'too-large', bytes: bytes.length };
+/**
+ * `size`: the file's size on disk, when only its first bytes were read (see
+ * readBounded in src/cli/discover.ts); undefined for a pipe or device.
+ */
+export function decodeSource(bytes: Uint8Array, maxBytes = MAX_FILE_BYTES, size?: number): SourceText | SourceProblem {
+  if (size !== undefined && size > maxBytes) return { kind: 'too-large', bytes: size };
+  if (bytes.length > maxBytes)
+    return { kind: 'too-large', bytes: bytes.length, atLeast: size === undefined && bytes.length === maxBytes + 1 };
   // Git's own heuristic: a NUL byte in the first 8000 bytes means binary.
   const nul = bytes.subarray(0, 8000).indexOf(0);
   if (nul !== -1) return { kind: 'binary', offset: nul };

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readBounded } from '../../fs-read.js';
 import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
 import { effectiveEvent } from './contract.js';
@@ -19,6 +19,8 @@ const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
 interface Input {
   filePath: string;
   bytes?: Uint8Array;
+  /** The size on disk of a file over the size limit, of which `bytes` holds the first bytes. */
+  size?: number;
   text?: string;
   kind?: 'markdown' | 'json' | 'script';
   calledBy?: string[];
@@ -39,7 +41,7 @@ function mayHaveCommandHandler(input: Input): boolean {
   return bytes.includes('command') && COMMAND_HANDLER.test(bytes.toString('utf8'));
 }
 
-export async function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
+export function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
   /** Scripts some hook runs in the foreground. */
   const foreground = new Set<string>();
@@ -57,7 +59,7 @@ export async function withReferencedScripts<T extends Input>(inputs: readonly T[
       }
     }
   }
-  if (events.size === 0) return [...inputs];
+  if (events.size === 0) return Promise.resolve([...inputs]);
   const background = (path: string): { inBackground?: true } => (foreground.has(path) ? {} : { inBackground: true });
   const out: (T | Input)[] = inputs.map((input): T | Input => {
     const callers = events.get(input.filePath);
@@ -67,10 +69,10 @@ export async function withReferencedScripts<T extends Input>(inputs: readonly T[
   });
   for (const [path, callers] of events) {
     try {
-      out.push({ filePath: path, bytes: await readFile(path), kind: 'script', calledBy: [...callers].sort(), ...background(path) });
+      out.push({ filePath: path, ...readBounded(path), kind: 'script', calledBy: [...callers].sort(), ...background(path) });
     } catch {
       // Unreadable now though it was a file a moment ago: the hook's command is still linted.
     }
   }
-  return out;
+  return Promise.resolve(out);
 }
