@@ -1,9 +1,12 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { StdinTaint, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
-import type { ShellCommand } from '../../src/shell/commands.js';
+import { own } from '../../src/records.js';
+import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
+import { awkProgramWord, sedScriptWords } from '../../src/shell/programs.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
   commandBase,
+  inlineProgramWords,
   isSplitInCommand,
   nodesOfType,
   SHELLS,
@@ -22,7 +25,8 @@ import {
 export default defineRule({
   id: 'cc-stdin-untrusted',
   meta: {
-    description: 'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`) or expands it unquoted.',
+    description:
+      'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`, spliced into an inline program) or expands it unquoted.',
     severity: 'error',
     category: 'injection',
     securitySeverity: 9.0,
@@ -37,6 +41,8 @@ export default defineRule({
     source: "Disallowed `{{command}}` of a path or text from the hook's stdin JSON: it runs what the model chose as shell code.",
     xargs:
       "Unexpected `xargs` fed the hook's stdin JSON: it splits the text the model chose on blanks and reads its quotes, so one path becomes several arguments (`* -rf`). Use `xargs -0` or `-d '\\n'`, or read it into a quoted variable.",
+    program:
+      "Disallowed text from the hook's stdin JSON spliced into an inline `{{language}}` program: the model chose it, and a quote in it ends the string and runs as code. Pass it as data instead: {{hint}}.",
     unquoted:
       'Unexpected unquoted `{{text}}`: it holds text from the hook\'s stdin JSON (chosen by the model), and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
   },
@@ -70,6 +76,8 @@ export default defineRule({
         if (finding) report(finding.messageId, command.start, command.end, finding.data, finding.severity);
         continue;
       }
+      const spliced = splicedIntoProgram(command, taint);
+      if (spliced) report('program', spliced.node.startIndex, spliced.node.endIndex, { language: spliced.language, hint: spliced.hint });
       const shell = shellName(command);
       if (shell && command.args.every((a) => a.value?.startsWith('-'))) {
         const upstream = pipedFrom(command);
@@ -109,4 +117,47 @@ function xargsFinding(
     return { messageId: 'shellC', data: { shell: command.args[shellIndex]!.value!.replace(/^.*\//, '') } };
   if (command.args.some((a) => a.value !== undefined && /^(-[A-Za-z]*[0dI]|--null|--delimiter|--replace)/.test(a.value))) return undefined;
   return { messageId: 'xargs', data: {}, severity: 'warning' };
+}
+
+/** How each language takes a value as data rather than as part of its program. */
+const AS_DATA: Record<string, string> = {
+  python: 'an argument, `python3 -c \'…sys.argv[1]…\' "$VALUE"`, or the environment (`os.environ`)',
+  node: 'an argument, `node -e \'…process.argv[1]…\' "$VALUE"`, or the environment (`process.env`)',
+  perl: 'an argument, `perl -e \'…$ARGV[0]…\' "$VALUE"`, or the environment (`$ENV{…}`)',
+  ruby: 'an argument, `ruby -e \'…ARGV[0]…\' "$VALUE"`, or the environment (`ENV[…]`)',
+  php: 'an argument, `php -r \'…$argv[1]…\' "$VALUE"`, or the environment (`getenv`)',
+  awk: 'a variable, `awk -v value="$VALUE" \'…value…\'`, or the environment (`ENVIRON`)',
+  sed: 'no sed script can hold it safely (`s/…/…/e`, `w FILE`); do the replacement in the shell or in a program given it as an argument',
+};
+const LANGUAGE: Record<string, string> = {
+  python3: 'python',
+  nodejs: 'node',
+  bun: 'node',
+  deno: 'node',
+  gawk: 'awk',
+  mawk: 'awk',
+  nawk: 'awk',
+  gsed: 'sed',
+};
+
+/**
+ * `python3 -c "open('$FILE')"`, `node -e "…'$F'…"`, `awk "/$P/"`, `sed "s/x/$F/"`: model-chosen text
+ * spliced into an inline program's text, where a quote or delimiter in it ends the string and the rest
+ * runs as that language's code (sed's `e` flag and command run shell commands).
+ */
+function splicedIntoProgram(command: ShellCommand, taint: StdinTaint): { node: SyntaxNode; language: string; hint: string } | undefined {
+  const base = commandBase(command);
+  if (base === undefined) return undefined;
+  const language = own(LANGUAGE, base) ?? base;
+  let programs: ShellWord[];
+  if (language === 'awk') programs = [awkProgramWord(command.args)].filter((w) => w !== undefined);
+  else if (language === 'sed') programs = sedScriptWords(command.args).map((s) => s.word);
+  else programs = inlineProgramWords(command);
+  for (const program of programs) {
+    if (!taint.isTainted(program.node)) continue;
+    const node =
+      nodesOfType(program.node, ['simple_expansion', 'expansion', 'command_substitution']).find((n) => taint.isTainted(n)) ?? program.node;
+    return { node, language: base, hint: own(AS_DATA, language) ?? 'an argument or the environment' };
+  }
+  return undefined;
 }

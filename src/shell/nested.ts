@@ -1,5 +1,6 @@
 import { own } from '../records.js';
 import { aliasedCommand } from './aliases.js';
+import { awkProgramWord } from './programs.js';
 import { OPTION_SCRIPT_READERS } from './option-scripts.js';
 import { commandBase, SHELLS, shellName, shellScriptArgument } from './analysis.js';
 import { collectCommands, takesNextWord, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from './commands.js';
@@ -253,13 +254,7 @@ const SCRIPT_READERS: Record<string, (command: ShellCommand, text: string, base:
  * a program from a file (`-f`) is not read.
  */
 function awkSystemCalls(command: ShellCommand, text: string, base: string): Source[] {
-  let program: ShellWord | undefined;
-  for (let i = 0; i < command.args.length && !program; i++) {
-    const value = command.args[i]!.value;
-    if (value === undefined || value === '-f' || value.startsWith('--file') || value === '--') return [];
-    if (value === '-F' || value === '-v') i++;
-    else if (!value.startsWith('-') || value === '-') program = command.args[i];
-  }
+  const program = awkProgramWord(command.args);
   const piece = program ? wordText(program, text) : undefined;
   if (!piece) return [];
   const calls: Piece[] = [];

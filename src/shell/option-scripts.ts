@@ -1,4 +1,5 @@
 import type { ShellCommand, ShellWord } from './commands.js';
+import { sedScriptWords } from './programs.js';
 import { wordText, type Piece } from './script-text.js';
 
 /**
@@ -218,25 +219,19 @@ const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
 /** GNU sed's `e COMMAND` runs COMMAND with a shell; the command is the rest of its line. */
 const SED_EXECUTE = new RegExp(String.raw`(?:^|[;{\n])\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*e[ \t]+([^\n]+)`, 'g');
 
-const sed: OptionScriptReader = (command, text, base) => {
-  let scripts = optionValues(command, text, { long: ['--expression'], short: ['-e'] }).map((f) => f.value);
-  if (scripts.length === 0) {
-    // Without -e the first word that is not an option is the script (none with -f: it is in a file).
-    if (command.args.some((a) => /^-[A-Za-z]*f|^--file/.test(a.value ?? ''))) return [];
-    const first = command.args.find((a) => !a.text.startsWith('-'));
-    const piece = first ? wordText(first, text) : undefined;
-    scripts = piece ? [piece] : [];
-  }
-  return scripts.flatMap((script) =>
-    withVia(
+const sed: OptionScriptReader = (command, text, base) =>
+  sedScriptWords(command.args).flatMap(({ word, attached }) => {
+    const piece = wordText(word, text);
+    if (!piece) return [];
+    const script = tail(piece, attached);
+    return withVia(
       [...script.text.matchAll(SED_EXECUTE)].map((m) => {
         const start = m.index + m[0].length - m[1]!.length;
         return tail(script, start, start + m[1]!.length);
       }),
       `${base} e`,
-    ),
-  );
-};
+    );
+  });
 
 /** Each program whose options' values it runs as commands, by name. */
 export const OPTION_SCRIPT_READERS: Record<string, OptionScriptReader> = {

@@ -39,14 +39,15 @@ describe('real Claude Code configurations kept in fixtures/', () => {
   });
 
   it('yurukusa/claude-code-hooks plugin: hooks.json, two skills and the scripts it runs', async () => {
-    // activity-logger.sh evals Python's output, which quotes the edited file's name with "…": a name with `"$(…)` runs.
+    // activity-logger.sh evals Python's output, which quotes the edited file's name with "…": a name with `"$(…)` runs;
+    // it also splices the tool's name and the edited file's path into a Python dict's '…' strings (cc-stdin-untrusted).
     // cdp-safety-check.sh refuses with exit 1 three times (PreToolUse: the command goes ahead).
     // error-gate.sh counts with `grep -c … || echo 0`: `0` twice when nothing matches, and `(( n == 0 ))` fails.
     // hooks.json runs every script by an unquoted ${CLAUDE_PLUGIN_ROOT}.
     const found = await counts(join(KEPT, 'yurukusa-claude-code-hooks'));
     expect([found.files, found.rules]).toEqual([
       19,
-      { 'cc-exit-not-blocking': 3, 'cc-path-unquoted': 16, 'grep-count-fallback': 2, 'injection-eval': 1 },
+      { 'cc-exit-not-blocking': 3, 'cc-path-unquoted': 16, 'cc-stdin-untrusted': 1, 'grep-count-fallback': 2, 'injection-eval': 1 },
     ]);
     expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
   });

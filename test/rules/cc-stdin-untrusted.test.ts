@@ -95,3 +95,48 @@ ruleTester(rule, {
     },
   ],
 });
+
+// Text of the input spliced into an inline program of another language: a quote or delimiter in it ends the
+// string, and the rest runs as that language's code (yurukusa's activity-logger.sh builds a Python dict so).
+ruleTester(rule, {
+  accept: [
+    {
+      name: 'python given the value as an argument',
+      profile: preToolUse('F=$(jq -r .tool_input.file_path)\npython3 -c \'import sys; open(sys.argv[1])\' "$F"'),
+    },
+    { name: 'awk given the value with -v', profile: preToolUse('F=$(jq -r .tool_input.file_path)\nawk -v f="$F" \'$0 == f\' list.txt') },
+    { name: 'node given a value of the script’s own', profile: preToolUse("D=./dist\nnode -e \"require('fs').readdirSync('$D')\"") },
+    {
+      name: 'sed given a script of its own, the value as its file',
+      profile: preToolUse('F=$(jq -r .tool_input.file_path)\nsed -n \'1p\' "$F"'),
+    },
+    { name: 'awk reading its program from a file', profile: preToolUse('F=$(jq -r .tool_input.file_path)\nawk -f prog.awk "$F"') },
+  ],
+  reject: [
+    {
+      name: 'a python program with the value spliced in',
+      profile: preToolUse('F=$(jq -r .tool_input.file_path)\npython3 -c "open(\'$F\')"'),
+      errors: [{ messageId: 'program', line: 11, column: 31, endColumn: 33 }],
+    },
+    {
+      name: 'a node program with a substitution that reads the input',
+      profile: preToolUse('node -e "console.log(\'$(jq -r .tool_input.command)\')"'),
+      errors: [{ messageId: 'program', line: 10, column: 35, endColumn: 63 }],
+    },
+    {
+      name: 'an awk program with the value spliced in',
+      profile: preToolUse('F=$(jq -r .tool_input.file_path)\nawk "/$F/" list.txt'),
+      errors: [{ messageId: 'program', line: 11, column: 19, endColumn: 21 }],
+    },
+    {
+      name: 'a sed script with the value spliced in, after -e',
+      profile: preToolUse('F=$(jq -r .tool_input.file_path)\nsed -i -e "s|x|$F|" notes.md'),
+      errors: [{ messageId: 'program', line: 11, column: 28, endColumn: 30 }],
+    },
+    {
+      name: 'perl -e',
+      profile: preToolUse('IN=$(cat)\nperl -e "print q($IN)"'),
+      errors: [{ messageId: 'program', line: 11, column: 30, endColumn: 33 }],
+    },
+  ],
+});
