@@ -1,8 +1,9 @@
 import { defineRule, type AnalysedHook } from '../../src/engine/rule.js';
-import type { PlainWord, ShellCommand } from '../../src/shell/commands.js';
+import type { PlainWord, ShellCommand, ShellWord } from '../../src/shell/commands.js';
+import { awkProgramWord } from '../../src/shell/programs.js';
 import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
-import { commandBase, nodesOfType, SHELLS, shellName, shellScriptArgument } from '../../src/shell/analysis.js';
+import { commandBase, inlineProgramWords, nodesOfType, SHELLS, shellName, shellScriptArgument } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Commands whose output is data from outside the script: sourcing it runs that data. */
@@ -18,7 +19,7 @@ export default defineRule({
   id: 'injection-eval',
   meta: {
     description:
-      '`eval`, `bash -c`, `source <(...)` or a pipe into a shell (or an interpreter reading its program from stdin) re-parses a string built from an expansion.',
+      '`eval`, `bash -c`, `source <(...)`, a pipe into a shell (or an interpreter reading its program from stdin) or an inline program (`python3 -c`, `awk`) re-parses a string built from an expansion.',
     severity: 'error',
     category: 'injection',
     runtimes: ['claude-flow', 'claude-code'],
@@ -37,6 +38,8 @@ export default defineRule({
       'Disallowed pipe of expanded text into `{{interpreter}}`, which runs what it reads as its program: a value that holds code runs. Pass data as an argument or on a file the program opens.',
     pipeRemoteProgram:
       'Disallowed pipe of `{{source}}` output into `{{interpreter}}`, which runs what it reads as its program: whatever the server sends runs in the hook, with no chance to review it. Download to a file, check it (checksum, signature), then run it.',
+    program:
+      'Disallowed expansion in an inline `{{interpreter}}` program: the value is spliced into its code, so a quote in it ends the string and the rest runs. Pass data as an argument (`sys.argv`, `process.argv`, `awk -v`) or in the environment.',
     xargsReplace:
       'Disallowed `xargs -I {{replace}}` into `{{shell}} -c`: each input line is pasted into the script and parsed as shell code. Pass it as `"$1"`: `xargs -I{} {{shell}} -c \'cmd "$1"\' _ {}`.',
   },
@@ -78,6 +81,8 @@ export default defineRule({
         }
         continue;
       }
+      const program = expandedProgram(command);
+      if (program) report('program', program, { interpreter: base! });
       const finding = base || shell ? pipeFinding(command, (shell ?? base)!) : undefined;
       if (finding) context.report({ ...finding, range: context.range(finding.start, finding.end) });
     }
@@ -87,6 +92,15 @@ export default defineRule({
       if (!reported.some((r) => r.start <= word.start && word.end <= r.end)) report(messageId, word, data);
   },
 });
+
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+
+/** `python3 -c "print('$TASK')"`, `node -e "…${X}…"`, `awk "/$X/"`: an inline program whose text holds an expansion. */
+function expandedProgram(command: ShellCommand): ShellWord | undefined {
+  const base = commandBase(command);
+  const programs = base !== undefined && AWKS.has(base) ? [awkProgramWord(command.args)] : inlineProgramWords(command);
+  return programs.find((word) => word !== undefined && hasExpansion(word.node));
+}
 
 /** `eval` and `bash -c` of an expanded word in the scripts a hook hands to a shell. */
 function* nestedReparsing(

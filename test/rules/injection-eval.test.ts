@@ -132,3 +132,28 @@ ruleTester(rule, {
     },
   ],
 });
+
+// An inline program of another language whose text holds an expansion: the value becomes code of that language.
+ruleTester(rule, {
+  accept: [
+    { name: 'python given the value as an argument', code: 'python3 -c \'import sys; print(sys.argv[1])\' "$TASK"' },
+    { name: 'awk given the value with -v', code: 'awk -v c="$COVERAGE" \'BEGIN { print c / 100 }\'' },
+    { name: 'node reading the environment', code: "node -e 'console.log(process.env.TASK)'" },
+    { name: 'awk with a program file', code: 'awk -f report.awk "$LOG"' },
+    { name: 'a double-quoted program with no expansion', code: 'python3 -c "print(1)"' },
+  ],
+  reject: [
+    { name: 'python -c', code: 'python3 -c "print(\'$TASK\')"', errors: [{ messageId: 'program', line: 1, column: 12, endColumn: 28 }] },
+    { name: 'node -e', code: 'node -e "console.log(\'${TASK}\')"', errors: [{ messageId: 'program', line: 1, column: 9, endColumn: 33 }] },
+    {
+      name: 'awk arithmetic on a value',
+      code: 'R=$(awk "BEGIN {print ($COVERAGE / 100)}")',
+      errors: [{ messageId: 'program', line: 1, column: 9, endColumn: 42 }],
+    },
+    {
+      name: 'perl -e after an option',
+      code: 'perl -n -e "print if /$PATTERN/" log.txt',
+      errors: [{ messageId: 'program', line: 1, column: 12, endColumn: 33 }],
+    },
+  ],
+});
