@@ -11,6 +11,7 @@ import ccHandlerFieldUnknown from './cc-handler-field-unknown/index.js';
 import ccHandlerTypeUnknown from './cc-handler-type-unknown/index.js';
 import ccHandlerTypeUnsupported from './cc-handler-type-unsupported/index.js';
 import ccIfIgnored from './cc-if-ignored/index.js';
+import ccInputFieldUnknown from './cc-input-field-unknown/index.js';
 import ccMatcherIgnored from './cc-matcher-ignored/index.js';
 import ccMatcherInvalid from './cc-matcher-invalid/index.js';
 import ccMatcherMcpServer from './cc-matcher-mcp-server/index.js';
@@ -82,6 +83,7 @@ export const rules: Rule<unknown>[] = [
   ccHandlerTypeUnknown,
   ccHandlerTypeUnsupported,
   ccIfIgnored,
+  ccInputFieldUnknown,
   ccMatcherIgnored,
   ccMatcherInvalid,
   ccMatcherMcpServer,

@@ -41,13 +41,21 @@ describe('real Claude Code configurations kept in fixtures/', () => {
   it('yurukusa/claude-code-hooks plugin: hooks.json, two skills and the scripts it runs', async () => {
     // activity-logger.sh evals Python's output, which quotes the edited file's name with "…": a name with `"$(…)` runs;
     // it also splices the tool's name and the edited file's path into a Python dict's '…' strings (cc-stdin-untrusted).
+    // no-ask-human.sh, run on Notification, falls back to `.tool_output`, which no event has (PostToolUse's is tool_response).
     // cdp-safety-check.sh refuses with exit 1 three times (PreToolUse: the command goes ahead).
     // error-gate.sh counts with `grep -c … || echo 0`: `0` twice when nothing matches, and `(( n == 0 ))` fails.
     // hooks.json runs every script by an unquoted ${CLAUDE_PLUGIN_ROOT}.
     const found = await counts(join(KEPT, 'yurukusa-claude-code-hooks'));
     expect([found.files, found.rules]).toEqual([
       19,
-      { 'cc-exit-not-blocking': 3, 'cc-path-unquoted': 16, 'cc-stdin-untrusted': 1, 'grep-count-fallback': 2, 'injection-eval': 1 },
+      {
+        'cc-exit-not-blocking': 3,
+        'cc-input-field-unknown': 2,
+        'cc-path-unquoted': 16,
+        'cc-stdin-untrusted': 1,
+        'grep-count-fallback': 2,
+        'injection-eval': 1,
+      },
     ]);
     expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
   });
@@ -58,6 +66,7 @@ describe('real Claude Code configurations kept in fixtures/', () => {
     // its prints (the second's reason a raw `${reason_json}`); workflow-gate.sh gives UserPromptSubmit its context
     // at the top level, where Claude Code does not read it (cc-output-invalid).
     // attention.sh and heartbeat.sh eval a parser's output; start-timer.sh builds `bash -c "…$DELAY_SECONDS…"`.
+    // attention.sh, run on Notification, reads `.tool_name`, which a Notification's input does not have (cc-input-field-unknown).
     // Slack's curl has no time limit; one timeout of 5000 (seconds); 16 unquoted ${CLAUDE_PLUGIN_ROOT}.
     // json-spliced-value: values the scripts escape with their own helpers (json_escape_string, slack_escape_json, a
     // ${x//\"/\\\"} fallback) and a line count, which the rule cannot follow: reviewed, kept as its known limit.
@@ -68,6 +77,7 @@ describe('real Claude Code configurations kept in fixtures/', () => {
       16,
       {
         'cc-exit-not-blocking': 1,
+        'cc-input-field-unknown': 1,
         'cc-output-invalid': 3,
         'cc-path-unquoted': 16,
         'cc-timeout-milliseconds': 1,

@@ -61,6 +61,24 @@ export const TOOL_NAMES = [
   'MultiEdit',
   'TodoWrite',
 ] as const;
+/**
+ * `tool_input`'s fields by tool (§4.2's table). Tools the table leaves out
+ * (MCP tools, `NotebookEdit`, `TodoWrite`…) are not listed: their fields are not known here.
+ */
+export const TOOL_INPUT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  Bash: ['command', 'description', 'timeout', 'run_in_background'],
+  PowerShell: ['command', 'description', 'timeout', 'run_in_background'],
+  Write: ['file_path', 'content'],
+  Edit: ['file_path', 'old_string', 'new_string', 'replace_all'],
+  Read: ['file_path', 'offset', 'limit'],
+  Glob: ['pattern', 'path'],
+  Grep: ['pattern', 'path', 'glob', 'output_mode', '-i', 'multiline'],
+  WebFetch: ['url', 'prompt'],
+  WebSearch: ['query', 'allowed_domains', 'blocked_domains'],
+  Agent: ['prompt', 'description', 'subagent_type', 'model'],
+  AskUserQuestion: ['questions', 'answers'],
+  ExitPlanMode: ['plan', 'planFilePath'],
+};
 const TOOL_INPUT = ['tool_name', 'tool_input', 'tool_use_id'] as const;
 const PRE_TOOL_DECISION = 'hookSpecificOutput.permissionDecision: "deny"';
 const BLOCK_DECISION = 'decision: "block"';

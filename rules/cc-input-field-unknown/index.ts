@@ -1,0 +1,194 @@
+import { own } from '../../src/records.js';
+import { defineRule } from '../../src/engine/rule.js';
+import {
+  COMMON_INPUT,
+  eventSpec,
+  eventsOfHook,
+  exactMatcherNames,
+  matcherForm,
+  TOOL_INPUT_FIELDS,
+} from '../../src/runtimes/claude-code/contract.js';
+import { pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { commandBase, nodesOfType, variableUse } from '../../src/shell/analysis.js';
+import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
+import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
+import { jqInputPaths } from '../../src/shell/jq-paths.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+import { wordText } from '../../src/shell/script-text.js';
+
+const JQS = new Set(['jq', 'gojq', 'jaq']);
+
+/**
+ * A hook that reads a field its event's stdin JSON never has gets `null`
+ * (an empty string with `-r`): a guard testing `.tool_input.cmd` or
+ * `.toolName` never matches, so it never blocks, and nothing says so.
+ */
+export default defineRule({
+  id: 'cc-input-field-unknown',
+  meta: {
+    description:
+      "A Claude Code hook reads a field its event's stdin JSON does not have (`.tool_input.cmd`, `.toolName`): jq gives null, and a test of it never matches.",
+    severity: 'warning',
+    category: 'runtime',
+    runtimes: ['claude-code'],
+  },
+  messages: {
+    field:
+      'Unexpected `{{path}}`: the stdin JSON of a `{{event}}` hook has no `{{field}}`{{suggestion}}, so jq reads null and a test of it never matches.',
+    toolField:
+      'Unexpected `{{path}}`: `{{tools}}` calls have no `{{field}}` in `tool_input`{{suggestion}}; it has {{fields}}. jq reads null, and a test of it never matches.',
+  },
+  checkScript(context) {
+    const specs = eventsOfHook(context.hook).map((name) => eventSpec(name));
+    // An event the contract does not know: its fields are not known either.
+    if (specs.length === 0 || specs.some((s) => s === undefined)) return;
+    const fields = new Set<string>([...COMMON_INPUT, ...specs.flatMap((s) => s!.input)]);
+    const tools = matchedTools(context.hook.claudeCode?.matcher, specs[0]!.name, context.hook.claudeCode?.callerEvents !== undefined);
+    const toolFields = tools && new Set(tools.flatMap((t) => own(TOOL_INPUT_FIELDS, t)!));
+    const whole = wholeInputVariables(context.tree.rootNode, context.commands);
+    for (const command of context.commands) {
+      const filter = JQS.has(commandBase(command) ?? '') && readsHookInput(command, whole) ? filterWord(command) : undefined;
+      const piece = filter && wordText(filter, context.hook.text);
+      if (!piece) continue;
+      // A fallback (`.tool_name // .tool`) is the author's guess at another version's input, read only when the first is absent.
+      for (const { path, start, end } of jqInputPaths(piece.text).filter((p) => !p.fallback)) {
+        const range = context.range(piece.at[start]!, piece.after[end - 1]!);
+        const written = `.${path.join('.')}`;
+        if (!fields.has(path[0]!)) {
+          const data = {
+            path: written,
+            event: specs.map((s) => s!.name).join('`/`'),
+            field: path[0]!,
+            suggestion: suggestion(path[0]!, fields),
+          };
+          context.report({ messageId: 'field', data, range });
+        } else if (path[0] === 'tool_input' && path[1] !== undefined && toolFields && !toolFields.has(path[1])) {
+          const data = {
+            path: written,
+            tools: tools.join('`/`'),
+            field: path[1],
+            fields: [...toolFields].map((f) => `\`${f}\``).join(', '),
+            suggestion: suggestion(path[1], toolFields),
+          };
+          context.report({ messageId: 'toolField', data, range });
+        }
+      }
+    }
+  },
+});
+
+/** The tools an exact matcher names, when each has a known `tool_input`; undefined when any tool may be called (no matcher, a pattern, an MCP tool). */
+function matchedTools(matcher: string | undefined, event: string, scriptFile: boolean): string[] | undefined {
+  if (scriptFile || matcherForm(matcher, event) !== 'exact') return undefined;
+  const names = exactMatcherNames(matcher!, event);
+  return names.length > 0 && names.every((n) => own(TOOL_INPUT_FIELDS, n) !== undefined) ? names : undefined;
+}
+
+/** A jq whose input is the hook's stdin JSON: read directly, or from a variable holding all of it (`INPUT=$(cat)`), echoed or as a here-string. */
+function readsHookInput(command: ShellCommand, whole: ReadonlySet<string>): boolean {
+  const parent = command.name.node.parent;
+  const node = parent?.type === 'command' ? parent : parent?.parent;
+  if (!node) return false;
+  const stage = node.parent?.type === 'redirected_statement' ? node.parent : node;
+  // The grammar puts a here-string on the command itself, or on the statement around it.
+  const herestring = nodesOfType(stage, ['herestring_redirect'])[0];
+  if (herestring) return holdsWhole(herestring.namedChildren.find((c) => c !== null) ?? null, whole);
+  const upstream = pipedFrom(command);
+  if (!upstream) return firstStage(stage) && readsStdin(node);
+  // `echo "$INPUT" | jq …`, `printf '%s' "$INPUT" | jq …`.
+  const name = upstream.type === 'command' ? upstream.childForFieldName('name')?.text : undefined;
+  const args = upstream.type === 'command' ? upstream.childrenForFieldName('argument').filter((a) => a !== null) : [];
+  if (name === 'echo' && args.length === 1) return holdsWhole(args[0]!, whole);
+  return name === 'printf' && args.length === 2 && /^['"]%s(?:\\n)?['"]$/.test(args[0]!.text) && holdsWhole(args[1]!, whole);
+}
+
+function firstStage(node: SyntaxNode): boolean {
+  const parent = node.parent;
+  return parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === node.id;
+}
+
+/** `"$INPUT"` (or `$INPUT`) of a variable holding the whole input. */
+function holdsWhole(word: SyntaxNode | null, whole: ReadonlySet<string>): boolean {
+  if (!word) return false;
+  const inner = word.type === 'string' && word.namedChildCount === 1 ? word.namedChildren[0]! : word;
+  const use = variableUse(inner);
+  return use !== undefined && !use.length && use.operator === undefined && whole.has(use.name);
+}
+
+/** Variables that hold all of the hook's stdin: `X=$(cat)`, `X=$(</dev/stdin)`, `X=$(cat /dev/stdin)`, `read -r X`. */
+function wholeInputVariables(root: SyntaxNode, commands: readonly ShellCommand[]): Set<string> {
+  const whole = new Set<string>();
+  for (const assignment of nodesOfType(root, ['variable_assignment'])) {
+    const value = assignment.childForFieldName('value');
+    const name = assignment.childForFieldName('name')?.text;
+    const inner = value?.type === 'string' && value.namedChildCount === 1 ? value.namedChildren[0]! : value;
+    if (
+      name &&
+      inner?.type === 'command_substitution' &&
+      /^\$\(\s*(?:cat(?:\s+(?:-|\/dev\/stdin))?|<\s*\/dev\/stdin)\s*\)$/.test(inner.text)
+    )
+      whole.add(name);
+  }
+  for (const command of commands) {
+    if (command.name.value !== 'read' || pipedFrom(command) || hasInput(command)) continue;
+    const names = command.args.filter((a) => a.value !== undefined && /^[A-Za-z_]\w*$/.test(a.value));
+    // One name takes the whole line; with more, the line is split.
+    if (names.length === 1) whole.add(names[0]!.value!);
+  }
+  return whole;
+}
+
+/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect. */
+function hasInput(command: ShellCommand): boolean {
+  const parent = command.name.node.parent;
+  const node = parent?.type === 'command' ? parent : parent?.parent;
+  const stage = node?.parent?.type === 'redirected_statement' ? node.parent : node;
+  return (
+    stage !== undefined &&
+    stage !== null &&
+    nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(
+      (r) => r.type !== 'file_redirect' || /^\d*</.test(r.text),
+    )
+  );
+}
+
+/** jq's filter: its first word that is neither an option nor an option's value; none with `-f` (the filter is in a file), `-n`, `-R` or `-s`. */
+function filterWord(command: ShellCommand): ShellWord | undefined {
+  const args = command.args;
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value;
+    if (value === undefined) return undefined;
+    if (
+      value === '-f' ||
+      value === '--from-file' ||
+      /^-[a-zA-Z]*[nRs]/.test(value) ||
+      ['--null-input', '--raw-input', '--slurp'].includes(value)
+    )
+      return undefined;
+    const skip = own(JQ_VALUE_OPTIONS, value);
+    if (skip !== undefined) i += skip;
+    else if (!value.startsWith('-')) return args[i];
+  }
+  return undefined;
+}
+
+/** `, not \`tool_name\``… when a field of the input is written near the one read (another case, camelCase, a typo). */
+function suggestion(field: string, known: ReadonlySet<string>): string {
+  const snake = field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const near =
+    [...known].find((k) => k === snake || k.toLowerCase() === field.toLowerCase()) ?? [...known].find((k) => distance(k, field) <= 2);
+  return near === undefined ? '' : ` (did you mean \`${near}\`?)`;
+}
+
+/** Levenshtein distance, for short field names. */
+function distance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,90 @@
+import rule from '../../rules/cc-input-field-unknown/index.js';
+import { describe, expect, it } from 'vitest';
+import { jqInputPaths } from '../../src/shell/jq-paths.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+/** Agent frontmatter with one Claude Code handler of `event` (matcher `matcher`) whose command starts on line 10, column 13. */
+function hook(event: string, matcher: string | undefined, script: string): string {
+  const lines = [
+    '---',
+    'name: gate',
+    'description: Checks commands.',
+    'hooks:',
+    `  ${event}:`,
+    matcher === undefined ? '    - hooks:' : `    - matcher: ${matcher}`,
+  ];
+  lines.push(matcher === undefined ? '        - type: command' : '      hooks:');
+  if (matcher !== undefined) lines.push('        - type: command');
+  else lines.push('          timeout: 5');
+  lines.push('          command: |', ...script.split('\n').map((line) => `            ${line}`));
+  return [...lines, '---', 'Body.', ''].join('\n');
+}
+
+ruleTester(rule, {
+  accept: [
+    { name: 'the documented field of a Bash call', profile: hook('PreToolUse', 'Bash', "jq -r '.tool_input.command // empty'") },
+    { name: 'common and event fields', profile: hook('PreToolUse', 'Bash', "jq -r '.session_id, .cwd, .tool_name, .tool_use_id'") },
+    {
+      name: 'Edit and Write fields',
+      profile: hook('PostToolUse', 'Edit|Write', "jq -r '.tool_input.file_path, .tool_input.content, .tool_response'"),
+    },
+    { name: 'any tool: tool_input unchecked', profile: hook('PreToolUse', undefined, "jq -r '.tool_input.query'") },
+    { name: 'a pattern matcher: tool_input unchecked', profile: hook('PreToolUse', "'mcp__.*'", "jq -r '.tool_input.repo'") },
+    { name: 'a tool the table does not list', profile: hook('PreToolUse', 'NotebookEdit', "jq -r '.tool_input.notebook_path'") },
+    { name: 'a fallback after //', profile: hook('PreToolUse', 'Bash', "jq -r '.tool_name // .tool // empty'") },
+    { name: 'after a pipe, . is the field', profile: hook('PreToolUse', 'Bash', "jq -r '.tool_input | .cmd'") },
+    { name: "a function's argument", profile: hook('UserPromptSubmit', undefined, "jq -r 'select(.x) | .prompt'") },
+    { name: 'jq on a file of its own', profile: hook('UserPromptSubmit', undefined, "jq -r '.user_prompt' ./state.json") },
+    { name: 'jq -n', profile: hook('UserPromptSubmit', undefined, "jq -n '.user_prompt'") },
+    {
+      name: 'a variable holding one field, not the input',
+      profile: hook('PreToolUse', 'Bash', 'C=$(jq -r .tool_input.command)\necho "$C" | jq -R .cmd'),
+    },
+  ],
+  reject: [
+    {
+      name: 'a field Bash calls do not have',
+      profile: hook('PreToolUse', 'Bash', "CMD=$(jq -r '.tool_input.cmd // empty')"),
+      errors: [{ messageId: 'toolField', line: 10, column: 26, endColumn: 41 }],
+    },
+    {
+      name: 'camelCase, from a variable holding the input',
+      profile: hook('PreToolUse', 'Bash', 'INPUT=$(cat)\nT=$(echo "$INPUT" | jq -r .toolName)'),
+      errors: [{ messageId: 'field', line: 11, column: 39, endColumn: 48 }],
+    },
+    {
+      name: 'a here-string of the input, in an object construction',
+      profile: hook('PostToolUse', 'Edit|Write', 'read -r J\njq -c \'{f: .tool_input.filePath}\' <<< "$J"'),
+      errors: [{ messageId: 'toolField', line: 11, column: 24, endColumn: 44 }],
+    },
+    {
+      name: 'a field another event has',
+      profile: hook('UserPromptSubmit', undefined, "jq -e '.tool_input.command' >/dev/null && exit 2"),
+      errors: [{ messageId: 'field', line: 10, column: 20, endColumn: 39 }],
+    },
+    {
+      name: 'a grouped comparison',
+      profile: hook('Stop', undefined, "jq -e '.stop_hook_active and (.last_message != null)'"),
+      errors: [{ messageId: 'field', line: 10, column: 43, endColumn: 56 }],
+    },
+  ],
+});
+
+describe('jqInputPaths', () => {
+  it('reads the paths applied to the input, with their offsets', () => {
+    const read = (filter: string): string[] =>
+      jqInputPaths(filter).map((p) => `${p.path.join('.')}@${p.start}-${p.end}${p.fallback ? '?' : ''}`);
+    expect(read('.tool_input.cmd // empty')).toEqual(['tool_input.cmd@0-15']);
+    expect(read('.a // .b')).toEqual(['a@0-2', 'b@6-8?']);
+    expect(read('.a | .b')).toEqual(['a@0-2']);
+    expect(read('.["tool_input"]["cmd"]?')).toEqual(['tool_input.cmd@0-23']);
+    expect(read('{c: .a.b, d: [.x, (.y)]}')).toEqual(['a.b@4-8', 'x@14-16', 'y@19-21']);
+    expect(read('if .a then .b elif .c then .d else .e end')).toEqual(['a@3-5', 'b@11-13', 'c@19-21', 'd@27-29', 'e@35-37']);
+    expect(read('.a and (.b or not)')).toEqual(['a@0-2', 'b@8-10']);
+    expect(read('select(.a) | map(.b) | .c')).toEqual([]);
+    expect(read('"\\(.x).y" + .z # .w')).toEqual(['z@12-14']);
+    expect(read('$ENV.HOME, env.X, 1.5, .[0].a, .. | .z')).toEqual([]);
+    expect(read('(.a | .b), .c')).toEqual(['a@1-3', 'c@11-13']);
+    expect(read('reduce .[] as $x (0; . + $x.n)')).toEqual([]);
+  });
+});
