@@ -21,6 +21,7 @@ import ccPathUnquoted from './cc-path-unquoted/index.js';
 import ccPluginAgentHooks from './cc-plugin-agent-hooks/index.js';
 import ccScriptMissing from './cc-script-missing/index.js';
 import ccShellBashism from './cc-shell-bashism/index.js';
+import ccStdinReread from './cc-stdin-reread/index.js';
 import ccStdinUntrusted from './cc-stdin-untrusted/index.js';
 import ccStdoutBeforeJson from './cc-stdout-before-json/index.js';
 import ccStopHookActive from './cc-stop-hook-active/index.js';
@@ -93,6 +94,7 @@ export const rules: Rule<unknown>[] = [
   ccPluginAgentHooks,
   ccScriptMissing,
   ccShellBashism,
+  ccStdinReread,
   ccStdinUntrusted,
   ccStdoutBeforeJson,
   ccStopHookActive,

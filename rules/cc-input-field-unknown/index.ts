@@ -8,7 +8,7 @@ import {
   matcherForm,
   TOOL_INPUT_FIELDS,
 } from '../../src/runtimes/claude-code/contract.js';
-import { pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { firstStage, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { commandBase, nodesOfType, variableUse } from '../../src/shell/analysis.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
@@ -100,11 +100,6 @@ function readsHookInput(command: ShellCommand, whole: ReadonlySet<string>): bool
   const args = upstream.type === 'command' ? upstream.childrenForFieldName('argument').filter((a) => a !== null) : [];
   if (name === 'echo' && args.length === 1) return holdsWhole(args[0]!, whole);
   return name === 'printf' && args.length === 2 && /^['"]%s(?:\\n)?['"]$/.test(args[0]!.text) && holdsWhole(args[1]!, whole);
-}
-
-function firstStage(node: SyntaxNode): boolean {
-  const parent = node.parent;
-  return parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === node.id;
 }
 
 /** `"$INPUT"` (or `$INPUT`) of a variable holding the whole input. */

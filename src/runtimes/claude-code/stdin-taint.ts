@@ -152,10 +152,11 @@ export class StdinTaint {
   }
 }
 
-/** Not a later stage of a pipeline (whose input is the stage before). */
+/** Not a later stage of a pipeline (whose input is the stage before); a redirected command is its statement's stage. */
 function firstStage(command: SyntaxNode): boolean {
-  const parent = command.parent;
-  return parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === command.id;
+  const stage = command.parent?.type === 'redirected_statement' ? command.parent : command;
+  const parent = stage.parent;
+  return parent?.type !== 'pipeline' || parent.namedChildren[0]?.id === stage.id;
 }
 
 /** A command node that reads its standard input: a reader with no file argument and no input redirection. */
@@ -174,13 +175,18 @@ function readsStdin(command: SyntaxNode): boolean {
   if (name === 'cat' || name === 'head' || name === 'tail' || name === 'tee') {
     return words.filter((w) => !w.startsWith('-') || w === '-').every((w) => w === '-' || w === '/dev/stdin') || name === 'tee';
   }
-  // jq-like: options, a filter, then files.
+  return jqReadsStdin(words);
+}
+
+/** jq-like words: options, a filter, then files; stdin is read when no file is named and `-n` is absent. */
+function jqReadsStdin(words: readonly string[]): boolean {
   let positional = 0;
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const values = own(JQ_VALUE_OPTIONS, word);
     if (values !== undefined) i += values;
-    else if (word === '-n' || word === '--null-input') return false;
+    // `-n`, also among other short options (`-nc`, `-rn`): null input, stdin unread.
+    else if (/^-[A-Za-z]*n[A-Za-z]*$/.test(word) || word === '--null-input') return false;
     else if (!word.startsWith('-') || word === '-') positional++;
   }
   return positional <= 1;
@@ -200,4 +206,4 @@ function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
   return undefined;
 }
 
-export { pipedFrom, readsStdin };
+export { firstStage, pipedFrom, readsStdin };

@@ -1,0 +1,83 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { firstStage, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { nodesOfType } from '../../src/shell/analysis.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+
+/** Statements that may run their body or not, or more than once, or elsewhere: a reader inside one is not certain to run in order. */
+const BRANCHING = new Set([
+  'if_statement',
+  'case_statement',
+  'while_statement',
+  'for_statement',
+  'c_style_for_statement',
+  'function_definition',
+  'list',
+]);
+
+/**
+ * A hook's stdin is one JSON document, read once: `INPUT=$(cat)` (or a `jq`
+ * reading stdin) takes all of it, and a later reader gets nothing. The
+ * classic slip is a guard that keeps `INPUT=$(cat)` for logging and then
+ * asks `jq -r .tool_input.command` for the command: empty, so it never
+ * matches and the guard never blocks.
+ */
+export default defineRule({
+  id: 'cc-stdin-reread',
+  meta: {
+    description: 'A Claude Code hook reads its stdin JSON again after an earlier command read all of it: the second reader gets nothing.',
+    severity: 'error',
+    category: 'runtime',
+    runtimes: ['claude-code'],
+  },
+  messages: {
+    reread:
+      "Unexpected second read of the hook's stdin: `{{first}}` (line {{line}}) already read all of it, so `{{second}}` gets nothing and a test of its output never matches. Read the input once into a variable (`INPUT=$(cat)`) and give that to each reader (`printf '%s' \"$INPUT\" | jq -r …`).",
+  },
+  checkScript(context) {
+    const root = context.tree.rootNode;
+    // `exec < file` gives the script another stdin part way through.
+    if (/(?:^|[;&|({\n])\s*exec\s+(?:\d*<(?!<)|<>)/.test(context.hook.text)) return;
+    const readers = [
+      ...nodesOfType(root, ['command']).filter((c) => readsStdin(c) && firstStage(c)),
+      // `$(</dev/stdin)`: bash reads the file without a command.
+      ...nodesOfType(root, ['command_substitution']).filter((s) =>
+        /^\$\(\s*<\s*(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)\s*\)$/.test(s.text),
+      ),
+    ]
+      .filter(runsInOrder)
+      .sort((a, b) => a.startIndex - b.startIndex);
+    const [first, second] = readers;
+    if (!first || !second) return;
+    const line = context.mapRange(context.range(first.startIndex, first.endIndex)).line;
+    context.report({
+      messageId: 'reread',
+      data: { first: shortText(first.text), line: String(line), second: shortText(second.text) },
+      range: context.range(second.startIndex, second.endIndex),
+    });
+  },
+});
+
+/**
+ * Whether the node runs once, in the script's order: no branch, loop,
+ * function or `&&`/`||` list around it. A `case` subject and an `if`'s first
+ * condition always run, so a reader there counts.
+ */
+function runsInOrder(node: SyntaxNode): boolean {
+  let from = node;
+  for (let at = node.parent; at; from = at, at = at.parent) {
+    if (!BRANCHING.has(at.type) || alwaysRuns(at, from)) continue;
+    return false;
+  }
+  return true;
+}
+
+function alwaysRuns(statement: SyntaxNode, child: SyntaxNode): boolean {
+  if (statement.type === 'case_statement') return statement.childForFieldName('value')?.id === child.id;
+  if (statement.type === 'if_statement') return statement.childForFieldName('condition')?.id === child.id;
+  return false;
+}
+
+function shortText(text: string): string {
+  const line = text.split('\n')[0]!;
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}

@@ -1,0 +1,53 @@
+import rule from '../../rules/cc-stdin-reread/index.js';
+import { ruleTester } from '../helpers/rule-tester.js';
+
+/** Agent frontmatter with one Claude Code PreToolUse handler whose script starts on line 10, column 13. */
+function preToolUse(script: string): string {
+  const lines = ['---', 'name: gate', 'description: Checks commands.', 'hooks:', '  PreToolUse:', '    - matcher: Bash', '      hooks:'];
+  lines.push('        - type: command', '          command: |', ...script.split('\n').map((line) => `            ${line}`));
+  return [...lines, '---', 'Body.', ''].join('\n');
+}
+
+ruleTester(rule, {
+  accept: [
+    {
+      name: 'the input read once, then given to each reader',
+      profile: preToolUse('INPUT=$(cat)\nC=$(printf \'%s\' "$INPUT" | jq -r .tool_input.command)\nT=$(echo "$INPUT" | jq -r .tool_name)'),
+    },
+    { name: 'one jq reading stdin', profile: preToolUse("C=$(jq -r '.tool_input.command')") },
+    { name: 'jq -n and jq on a file', profile: preToolUse('INPUT=$(cat)\njq -nc --arg c "$INPUT" \'{c: $c}\'\njq -r .x ./state.json') },
+    { name: 'a here-string', profile: preToolUse('read -r J\njq -r .tool_name <<< "$J"') },
+    { name: 'readers in two branches', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); else B=$(jq -r .x); fi') },
+    { name: 'a reader in an elif condition', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); elif jq -e .x >/dev/null; then :; fi') },
+    { name: 'a reader in a function', profile: preToolUse('input() { cat; }\nX=$(jq -r .a)') },
+    { name: 'a later pipeline stage', profile: preToolUse('C=$(jq -r .tool_input.command | tr a-z A-Z)') },
+    { name: 'stdin replaced in between', profile: preToolUse('A=$(cat)\nexec < /dev/tty\nB=$(cat)') },
+  ],
+  reject: [
+    {
+      name: 'the input kept by cat, then asked of jq',
+      profile: preToolUse('INPUT=$(cat)\necho "$INPUT" >> log.jsonl\nCMD=$(jq -r \'.tool_input.command\')'),
+      errors: [{ messageId: 'reread', line: 12, column: 19, endColumn: 46 }],
+    },
+    {
+      name: 'jq reading twice',
+      profile: preToolUse('jq . > /tmp/in.json\nT=$(jq -r .tool_name)'),
+      errors: [{ messageId: 'reread', line: 11, column: 17, endColumn: 33 }],
+    },
+    {
+      name: 'after $(</dev/stdin)',
+      profile: preToolUse('IN=$(</dev/stdin)\npython3 -c "import json,sys; print(json.load(sys.stdin))"'),
+      errors: [{ messageId: 'reread', line: 11, column: 13, endColumn: 70 }],
+    },
+    {
+      name: "in a case statement's subject, which always runs",
+      profile: preToolUse('INPUT=$(cat)\ncase "$(jq -r .tool_input.command)" in *rm*) exit 2 ;; esac'),
+      errors: [{ messageId: 'reread', line: 11, column: 21, endColumn: 46 }],
+    },
+    {
+      name: "in an if's first condition, which always runs",
+      profile: preToolUse('INPUT=$(cat)\nif jq -e \'.tool_input.command | test("rm")\' >/dev/null; then exit 2; fi'),
+      errors: [{ messageId: 'reread', line: 11, column: 16, endColumn: 56 }],
+    },
+  ],
+});
