@@ -3,6 +3,7 @@ import type { Rule } from '../src/engine/rule.js';
 import ccAsyncInvalid from './cc-async-invalid/index.js';
 import ccEnvVarUnset from './cc-env-var-unset/index.js';
 import ccEventUnknown from './cc-event-unknown/index.js';
+import ccExitImplicit from './cc-exit-implicit/index.js';
 import ccExitNotBlocking from './cc-exit-not-blocking/index.js';
 import ccGroupInvalid from './cc-group-invalid/index.js';
 import ccHandlerFieldMissing from './cc-handler-field-missing/index.js';
@@ -76,6 +77,7 @@ export const rules: Rule<unknown>[] = [
   ccAsyncInvalid,
   ccEnvVarUnset,
   ccEventUnknown,
+  ccExitImplicit,
   ccExitNotBlocking,
   ccGroupInvalid,
   ccHandlerFieldMissing,

@@ -39,7 +39,7 @@ describe('suppressions in Claude Code sources', () => {
 
   it('a directive in a script file that hooks run works as in any script', async () => {
     const script =
-      '#!/bin/bash\n# validate-agent-hooks-disable-next-line cc-exit-not-blocking\n[ -n "$1" ] && exit 1\n[ -n "$2" ] && exit 3\n';
+      '#!/bin/bash\n# validate-agent-hooks-disable-next-line cc-exit-not-blocking\n[ -n "$1" ] && exit 1\n[ -n "$2" ] && exit 3\nexit 0\n';
     expect(await lint('/p/.claude/hooks/g.sh', script, { calledBy: ['PreToolUse'] })).toEqual(['4:16 cc-exit-not-blocking']);
   });
 });

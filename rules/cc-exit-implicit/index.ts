@@ -1,0 +1,75 @@
+import { defineRule } from '../../src/engine/rule.js';
+import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
+import { tailStatuses } from '../../src/shell/tail-status.js';
+
+/**
+ * A hook that runs off its end exits with the status of its last command.
+ * When that is a refusal (`false`, a function's `return 1`) or a test, the
+ * hook exits 1, which Claude Code treats as a non-blocking error: the action
+ * goes ahead, and the user sees a hook error notice. Only exit 2 (or a JSON
+ * decision) blocks; cc-exit-not-blocking speaks of written `exit` codes.
+ */
+export default defineRule({
+  id: 'cc-exit-implicit',
+  meta: {
+    description:
+      'A Claude Code hook of an event that can block ends with the status of `false`, a `return 1` or a test instead of an exit: it exits 1, which does not block.',
+    severity: 'warning',
+    category: 'runtime',
+    runtimes: ['claude-code'],
+  },
+  messages: {
+    refusal:
+      'Unexpected `{{text}}` as the status a `{{event}}` hook ends with: the hook exits {{code}} here, a non-blocking error, so the action goes ahead. Claude Code blocks only on exit 2 or a JSON decision (`{{decision}}`): write `exit 2`.',
+    test: 'Unexpected test `{{text}}` as the status a `{{event}}` hook ends with: when it fails the hook exits 1, a non-blocking error, so the action goes ahead (Claude Code blocks only on exit 2 or `{{decision}}`). Write `{{text}} || exit 2` to refuse, or end with `exit 0`.',
+    testFails:
+      'Unexpected `{{text}} && …` at the end of a `{{event}}` hook: when the test fails the hook exits 1, a non-blocking error, and Claude Code shows a hook error notice for every action it lets through. Write `if {{text}}; then …; fi`, or end with `exit 0`.',
+  },
+  checkScript(context) {
+    const spec = eventsOfHook(context.hook)
+      .map((name) => eventSpec(name))
+      .find((s) => s && s.block === 'exit2-or-json');
+    // A background hook's status decides nothing (cc-async-invalid).
+    if (!spec || context.hook.claudeCode?.async) return;
+    const data = { event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' };
+    for (const { node, onFailure } of tailStatuses(context.tree.rootNode)) {
+      const range = context.range(node.startIndex, node.endIndex);
+      const text = shortText(node.text);
+      if (isTest(node)) {
+        context.report({ messageId: onFailure ? 'testFails' : 'test', data: { ...data, text }, range });
+        continue;
+      }
+      const code = onFailure ? undefined : refusalCode(node);
+      if (code !== undefined) context.report({ messageId: 'refusal', data: { ...data, text, code: String(code) }, range });
+    }
+  },
+});
+
+const TESTS = new Set(['[', 'test', '[[']);
+
+/** A test whose failure is an answer, not an error: `[[ … ]]`, `[ … ]`, `test`, `grep -q`, `jq -e`. */
+function isTest(node: SyntaxNode): boolean {
+  if (node.type === 'test_command') return true;
+  const name = node.childForFieldName('name')?.text;
+  if (name === undefined) return false;
+  if (TESTS.has(name)) return true;
+  const options = node.childrenForFieldName('argument').map((a) => a?.text ?? '');
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') return options.some((o) => /^-[A-Za-z]*q|^--(?:quiet|silent)$/.test(o));
+  return name === 'jq' && options.some((o) => /^-[A-Za-z]*e[A-Za-z]*$|^--exit-status$/.test(o));
+}
+
+/** The status of `false` or `return N` (not 0 and not the blocking 2). */
+function refusalCode(node: SyntaxNode): number | undefined {
+  const name = node.childForFieldName('name')?.text;
+  if (name === 'false') return 1;
+  if (name !== 'return') return undefined;
+  const arg = node.childrenForFieldName('argument')[0]?.text;
+  const code = arg !== undefined && /^\d+$/.test(arg) ? Number(arg) : undefined;
+  return code === undefined || code === 0 || code === BLOCKING_EXIT_CODE ? undefined : code;
+}
+
+function shortText(text: string): string {
+  const line = text.split('\n')[0]!;
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
