@@ -3,7 +3,15 @@ import type { PlainWord, ShellCommand, ShellWord } from '../../src/shell/command
 import { awkProgramWord } from '../../src/shell/programs.js';
 import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
-import { commandBase, inlineProgramWords, nodesOfType, SHELLS, shellName, shellScriptArgument } from '../../src/shell/analysis.js';
+import {
+  commandBase,
+  INLINE_PROGRAM_OPTIONS,
+  inlineProgramWords,
+  nodesOfType,
+  SHELLS,
+  shellName,
+  shellScriptArgument,
+} from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Commands whose output is data from outside the script: sourcing it runs that data. */
@@ -29,7 +37,7 @@ export default defineRule({
     eval: 'Disallowed `eval` of an expanded string: its value is parsed again as shell code, so a `;` or `$(...)` in it runs. Call the command directly with quoted arguments.',
     shellC:
       'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
-    source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as shell code in the hook.',
+    source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as code in the hook.',
     pipeShell: 'Disallowed pipe of expanded text into `{{shell}}`: the text is parsed as shell code.',
     pipeRemote:
       'Disallowed pipe of `{{source}}` output into `{{shell}}`: whatever the server sends runs as shell code in the hook, with no chance to review it. Download to a file, check it (checksum, signature), then run it.',
@@ -69,18 +77,12 @@ export default defineRule({
         }
         continue;
       }
-      if (base === 'source' || base === '.') {
-        const substitution = generatedSource(command);
-        if (substitution) {
-          const inner = nodesOfType(substitution, ['command'])[0];
-          context.report({
-            messageId: 'source',
-            data: { command: base, inner: inner?.childForFieldName('name')?.text ?? 'the command' },
-            range: context.range(substitution.startIndex, substitution.endIndex),
-          });
-        }
+      const sourced = runsGenerated(command, base, shell);
+      if (sourced) {
+        context.report({ messageId: 'source', data: sourced.data, range: context.range(sourced.node.startIndex, sourced.node.endIndex) });
         continue;
       }
+      if (base === 'source' || base === '.') continue;
       const program = expandedProgram(command);
       if (program) report('program', program, { interpreter: base! });
       const finding = base || shell ? pipeFinding(command, (shell ?? base)!) : undefined;
@@ -123,9 +125,23 @@ function expanded(word: PlainWord): boolean {
   return word.value === undefined && /[$`]/.test(word.text);
 }
 
-/** The process substitution `source <(…)` runs, when it generates data. */
+/** `source <(…)`, and a shell or interpreter given `<(…)` of generated text as its script file: `bash <(curl -s URL)`. */
+function runsGenerated(
+  command: ShellCommand,
+  base: string | undefined,
+  shell: string | undefined,
+): { node: SyntaxNode; data: Record<string, string> } | undefined {
+  const runsFile =
+    base === 'source' || base === '.' || shell !== undefined || (base !== undefined && Object.hasOwn(INLINE_PROGRAM_OPTIONS, base));
+  const substitution = runsFile ? generatedSource(command) : undefined;
+  if (!substitution) return undefined;
+  const inner = nodesOfType(substitution, ['command'])[0]?.childForFieldName('name')?.text ?? 'the command';
+  return { node: substitution, data: { command: base ?? shell ?? 'the command', inner } };
+}
+
+/** The script file a command runs (its first word that is not an option), when it is `<(…)` generating data. */
 function generatedSource(command: ShellCommand): SyntaxNode | undefined {
-  const substitution = command.args[0]?.node;
+  const substitution = command.args.find((arg) => arg.node.type === 'process_substitution' || !arg.text.startsWith('-'))?.node;
   return substitution?.type === 'process_substitution' && generatesData(substitution) ? substitution : undefined;
 }
 

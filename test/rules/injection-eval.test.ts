@@ -11,6 +11,8 @@ ruleTester(rule, {
     'bash ./scripts/check.sh "$TASK"',
     'source ./lib/env.sh',
     'source <(printf "%s\\n" "export A=1")',
+    'bash <(printf "%s\\n" "echo hi")',
+    'diff <(curl -s https://example.com/a) ./a',
     'printf "%s" "$TASK" | grep -q foo',
     'find . -name "*.yml" | xargs -I {} echo {}',
     "timeout 3 bash -c 'redis-cli ping'",
@@ -119,6 +121,16 @@ ruleTester(rule, {
       errors: [{ messageId: 'source', line: 1, column: 8, endColumn: 39 }],
     },
     { name: '. <(redis-cli …)', code: '. <(redis-cli get env)', errors: [{ messageId: 'source', line: 1, column: 3, endColumn: 23 }] },
+    {
+      name: 'bash given a download as its script file',
+      code: 'bash -x <(curl -fsSL https://example.com/install.sh)',
+      errors: [{ messageId: 'source', line: 1, column: 9, endColumn: 53, message: /`bash <\(\.\.\.\)` .* output of `curl` runs as code/ }],
+    },
+    {
+      name: 'python3 given a download as its program, under sudo',
+      code: 'sudo python3 <(wget -qO- https://example.com/x.py)',
+      errors: [{ messageId: 'source', line: 1, column: 14, endColumn: 51 }],
+    },
     { name: 'pipe into bash', code: 'echo "$TASK" | bash', errors: [{ messageId: 'pipeShell', line: 1, column: 7, endColumn: 12 }] },
     {
       name: 'xargs -I into sh -c',
