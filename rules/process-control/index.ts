@@ -1,4 +1,5 @@
 import { everyCommand } from '../../src/engine/command-rule.js';
+import { forkBombs } from '../../src/shell/fork-bomb.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase, nodesOfType, variableUse } from '../../src/shell/analysis.js';
 import { basename, type PlainCommand, type PlainWord, type ShellCommand, type ShellWord } from '../../src/shell/commands.js';
@@ -80,7 +81,7 @@ export default defineRule({
   id: 'process-control',
   meta: {
     description:
-      'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`), stops a system service (`systemctl stop`) or the machine (`reboot`).',
+      'A hook signals processes it did not start (`pkill`, `killall`, `kill -1`, `kill 0`, `kill $(pgrep …)`), stops a system service (`systemctl stop`) or the machine (`reboot`), or forks without bound (`:(){ :|:& };:`).',
     severity: 'warning',
     category: 'runtime',
     runtimes: ['claude-flow', 'claude-code'],
@@ -95,6 +96,8 @@ export default defineRule({
     service:
       'Unexpected `{{tool}}`: it stops or restarts a system service the hook did not start (a database, the Redis agents coordinate through) for every user of the machine. Leave services to their owner.',
     machine: 'Unexpected `{{tool}}`: it stops every process on the machine, the runtime and other agents included.',
+    forkBomb:
+      'Unexpected fork bomb: `{{name}}` calls itself twice at once with no condition, so every call starts two more until no process can be started, for the runtime and every other agent of the user too.',
     fuserKill:
       'Unexpected `fuser -k`: it kills every process that uses the file, directory or port, including the runtime and other agents. Kill the PIDs the hook started (`$!`).',
   },
@@ -109,6 +112,15 @@ export default defineRule({
       }
       return undefined;
     };
+    for (const definition of forkBombs(context.tree.rootNode)) {
+      const name = definition.childForFieldName('name')!.text;
+      context.report({
+        messageId: 'forkBomb',
+        data: { name },
+        severity: 'error',
+        range: context.range(definition.startIndex, definition.endIndex),
+      });
+    }
     // Also what the hook hands to a shell as text (`bash -c 'pkill node'`) and runs through a variable or function.
     const all = everyCommand(context);
     let functions: Set<string | undefined> | undefined;

@@ -3,6 +3,11 @@ import { ruleTester } from '../helpers/rule-tester.js';
 
 ruleTester(rule, {
   accept: [
+    // Recursion with a base case, one self-call at a time, or a bomb never called.
+    'walk() { for d in "$1"/*/; do [ -d "$d" ] && walk "$d" & done; wait; }\nwalk .',
+    'retry() { try_once || { sleep 1; retry; }; }\nretry',
+    'chain() { chain & }',
+    'b() { b | b & }',
     'sleep 1 &\nkill $!',
     'kill -TERM "$PID"',
     'kill -9 "$WORKER_PID"',
@@ -22,6 +27,16 @@ ruleTester(rule, {
     { name: 'init of another runlevel', code: 'init 3' },
   ],
   reject: [
+    {
+      name: 'the classic fork bomb',
+      code: ':(){ :|:& };:',
+      errors: [{ messageId: 'forkBomb', severity: 'error', line: 1, column: 1, endColumn: 12, message: /`:` calls itself twice at once/ }],
+    },
+    {
+      name: 'a named bomb over two lines',
+      code: 'bomb() {\n  bomb &\n  bomb\n}\nbomb',
+      errors: [{ messageId: 'forkBomb', line: 1, column: 1, endLine: 4, endColumn: 2 }],
+    },
     // Stopping a service or the machine reaches every agent and user, as killing by name does.
     {
       name: 'systemctl stop',
