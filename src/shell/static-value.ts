@@ -26,6 +26,7 @@ export function staticValue(node: SyntaxNode, nodeText?: string): string | undef
     case 'string': {
       for (const child of node.namedChildren) {
         if (!child) continue;
+        if (child.type === 'command_substitution') return quotedWithSubstitutions(node);
         if (child.type !== 'string_content') return undefined;
       }
       return (nodeText ?? node.text).slice(1, -1).replace(/\\([$`"\\\n])/g, '$1');
@@ -45,6 +46,23 @@ export function staticValue(node: SyntaxNode, nodeText?: string): string | undef
     default:
       return undefined;
   }
+}
+
+/** `"$(echo rm)"`, `"r$(printf m)"`: a quoted word whose substitutions each print a static word. */
+function quotedWithSubstitutions(node: SyntaxNode): string | undefined {
+  let value = '';
+  for (const child of node.children) {
+    if (!child || child.type === '"') continue;
+    const part =
+      child.type === 'string_content'
+        ? child.text.replace(/\\([$`"\\\n])/g, '$1')
+        : child.type === 'command_substitution'
+          ? printedWord(child)
+          : undefined;
+    if (part === undefined) return undefined;
+    value += part;
+  }
+  return value;
 }
 
 /**

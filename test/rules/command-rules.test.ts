@@ -115,6 +115,16 @@ ruleTester(commandRmRf, {
     { name: 'options from a default', code: 'rm ${FLAGS:--rf} ./x', errors: [{ line: 1, column: 1, endColumn: 21 }] },
     // A substitution that prints one static word is that word: `$(echo rm)` runs rm.
     { name: 'named by $(echo rm)', code: '$(echo rm) -rf ./x', errors: [{ messageId: 'rmRf', line: 1, column: 1, endColumn: 19 }] },
+    {
+      name: 'named by a quoted $(echo rm)',
+      code: '"$(echo rm)" -rf /',
+      errors: [{ messageId: 'rmRf', line: 1, column: 1, endColumn: 19 }],
+    },
+    {
+      name: 'named by a quoted word joined with a substitution',
+      code: '"r$(printf m)" -rf ./x',
+      errors: [{ messageId: 'rmRf', line: 1, column: 1 }],
+    },
     { name: 'named by backquoted printf', code: '`printf /bin/rm` -rf ./x', errors: [{ line: 1, column: 1 }] },
     { name: 'a variable set from $(echo rm)', code: 'X=$(echo rm)\n$X -rf ./build', errors: [{ line: 2, column: 1, endColumn: 15 }] },
     { name: 'options printed by $(echo -rf)', code: 'rm "$(printf -- -rf)" ./x', errors: [] },
