@@ -3,6 +3,7 @@ import { StdinTaint, pipedFrom, readsStdin } from '../../src/runtimes/claude-cod
 import { own } from '../../src/records.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord, sedScriptWords } from '../../src/shell/programs.js';
+import { reparsedWords } from '../../src/shell/remote.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
   commandBase,
@@ -37,6 +38,7 @@ export default defineRule({
     eval: "Disallowed `eval` of text from the hook's stdin JSON: the model chose it, and `eval` runs it as shell code. Compare or pass it as data instead.",
     shellC:
       'Disallowed `{{shell}} -c` with text from the hook\'s stdin JSON: the model chose it, and it is parsed as shell code. Pass it as a positional parameter: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
+    ssh: "Disallowed text from the hook's stdin JSON in the command `ssh` sends: the model chose it, and the remote shell parses it as shell code on the other host. Quote it for that shell first (`printf '%q'`) or send it on ssh's stdin.",
     pipeShell: "Disallowed pipe of the hook's stdin JSON into `{{shell}}`: the text the model chose runs as shell code.",
     source: "Disallowed `{{command}}` of a path or text from the hook's stdin JSON: it runs what the model chose as shell code.",
     xargs:
@@ -66,10 +68,12 @@ export default defineRule({
         if (tainted) report('source', tainted.start, tainted.end, { command: base });
         continue;
       }
-      const script = shellScriptArgument(command);
-      if (script) {
-        if (taint.isTainted(script.node)) report('shellC', script.start, script.end, { shell: shellName(command)! });
-        continue;
+      // `bash -c SCRIPT`, the same in a container (`docker exec app sh -c …`), and the words `ssh host …` sends.
+      const reparsed = reparsedWords(command);
+      if (reparsed) {
+        const tainted = reparsed.words.find((word) => taint.isTainted(word.node));
+        if (tainted) report(reparsed.shell === 'ssh' ? 'ssh' : 'shellC', tainted.start, tainted.end, { shell: reparsed.shell });
+        if (shellScriptArgument(command)) continue;
       }
       if (base === 'xargs') {
         const finding = xargsFinding(command, taint);

@@ -1,6 +1,7 @@
 import { defineRule, type AnalysedHook } from '../../src/engine/rule.js';
 import type { PlainWord, ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord } from '../../src/shell/programs.js';
+import { reparsedWords } from '../../src/shell/remote.js';
 import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
 import {
@@ -37,6 +38,7 @@ export default defineRule({
     eval: 'Disallowed `eval` of an expanded string: its value is parsed again as shell code, so a `;` or `$(...)` in it runs. Call the command directly with quoted arguments.',
     shellC:
       'Disallowed `{{shell}} -c` with an expanded script: the value is parsed as shell code. Pass data as positional parameters instead: `{{shell}} -c \'cmd "$1"\' _ "$VALUE"`.',
+    ssh: "Disallowed expansion in the command `ssh` sends: the remote shell parses its words again, so a `;`, quote or `$(...)` in the value runs on the other host. Quote the value for that shell first (`printf '%q'`) or send it on ssh's stdin.",
     source: 'Disallowed `{{command}} <(...)` of generated text: the output of `{{inner}}` runs as code in the hook.',
     pipeShell: 'Disallowed pipe of expanded text into `{{shell}}`: the text is parsed as shell code.',
     pipeRemote:
@@ -75,6 +77,11 @@ export default defineRule({
         if (replace !== undefined && script.value?.includes(replace)) {
           context.report({ messageId: 'xargsReplace', data: { replace, shell: shell! }, range: context.range(script.start, script.end) });
         }
+        continue;
+      }
+      const remote = script ? undefined : reparsedElsewhere(command);
+      if (remote) {
+        report(remote.messageId, remote.word, { shell: remote.shell });
         continue;
       }
       const sourced = runsGenerated(command, base, shell);
@@ -123,6 +130,13 @@ function* nestedReparsing(
 /** A word of a nested script whose value depends on an expansion (its text is the inner script's own). */
 function expanded(word: PlainWord): boolean {
   return word.value === undefined && /[$`]/.test(word.text);
+}
+
+/** `ssh host "… $X …"`, `docker exec app sh -c "$X"`: an expanded word parsed again on the other side. */
+function reparsedElsewhere(command: ShellCommand): { messageId: string; word: ShellWord; shell: string } | undefined {
+  const remote = reparsedWords(command);
+  const word = remote?.words.find((w) => hasExpansion(w.node));
+  return remote && word ? { messageId: remote.shell === 'ssh' ? 'ssh' : 'shellC', word, shell: remote.shell } : undefined;
 }
 
 /** `source <(…)`, and a shell or interpreter given `<(…)` of generated text as its script file: `bash <(curl -s URL)`. */

@@ -56,8 +56,31 @@ ruleTester(rule, {
     { name: 'xargs fed by something else', profile: preToolUse('ls ./src | xargs wc -l') },
     { name: 'a function that reads a file of its own', profile: preToolUse('conf() { jq -r .x ./c.json; }\nls $(conf)') },
     { name: 'a function reading stdin, its output piped into it', profile: preToolUse('f() { cat; }\nls $(echo ./src | f)') },
+    {
+      name: 'ssh given the text as data on its stdin',
+      profile: preToolUse("C=$(jq -r .tool_input.command)\nprintf '%s' \"$C\" | ssh host 'cat >> audit.log'"),
+    },
+    {
+      name: 'a container given the text as an argument',
+      profile: preToolUse('C=$(jq -r .tool_input.command)\ndocker exec app sh -c \'printf "%s" "$1"\' _ "$C"'),
+    },
   ],
   reject: [
+    {
+      name: 'the command ssh sends, parsed again on the other host',
+      profile: preToolUse('C=$(jq -r .tool_input.command)\nssh -p 2222 build@ci "$C"'),
+      errors: [{ messageId: 'ssh', line: 11, column: 34, endColumn: 38 }],
+    },
+    {
+      name: 'sh -c in a container, past docker exec options and a kubectl --',
+      profile: preToolUse(
+        'C=$(jq -r .tool_input.command)\ndocker exec -it -u root app sh -c "$C"\nkubectl -n prod exec web -- bash -c "$C"',
+      ),
+      errors: [
+        { messageId: 'shellC', line: 11, column: 47, endColumn: 51, message: /`sh -c`/ },
+        { messageId: 'shellC', line: 12, column: 49, endColumn: 53, message: /`bash -c`/ },
+      ],
+    },
     {
       name: 'the input read by $(</dev/stdin)',
       profile: preToolUse('IN=$(</dev/stdin)\nF=$(echo "$IN" | jq -r .tool_input.file_path)\nls $F'),

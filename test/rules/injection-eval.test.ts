@@ -12,6 +12,10 @@ ruleTester(rule, {
     'source ./lib/env.sh',
     'source <(printf "%s\\n" "export A=1")',
     'bash <(printf "%s\\n" "echo hi")',
+    'ssh -o ConnectTimeout=5 ci@build uptime',
+    'ssh ci@build "cat >> log" < "$REPORT"',
+    'docker exec app sh -c \'echo "$1"\' _ "$TASK"',
+    'docker ps --filter "name=$APP"',
     'diff <(curl -s https://example.com/a) ./a',
     'printf "%s" "$TASK" | grep -q foo',
     'find . -name "*.yml" | xargs -I {} echo {}',
@@ -121,6 +125,16 @@ ruleTester(rule, {
       errors: [{ messageId: 'source', line: 1, column: 8, endColumn: 39 }],
     },
     { name: '. <(redis-cli …)', code: '. <(redis-cli get env)', errors: [{ messageId: 'source', line: 1, column: 3, endColumn: 23 }] },
+    {
+      name: 'an expansion in the command ssh sends',
+      code: 'ssh -i ~/.ssh/ci -o BatchMode=yes ci@build "cd $DIR && make"',
+      errors: [{ messageId: 'ssh', line: 1, column: 44, endColumn: 61 }],
+    },
+    {
+      name: 'sh -c of an expansion in a container',
+      code: 'docker run --rm -v "$PWD:/w" -w /w node:20 sh -c "npm run $TASK"',
+      errors: [{ messageId: 'shellC', line: 1, column: 50, endColumn: 65, message: /`sh -c`/ }],
+    },
     {
       name: 'bash given a download as its script file',
       code: 'bash -x <(curl -fsSL https://example.com/install.sh)',

@@ -1,0 +1,116 @@
+import { commandBase, shellName, shellScriptArgument } from './analysis.js';
+import { takesNextWord, type PlainCommand } from './commands.js';
+
+/**
+ * Commands that run a command elsewhere: in a container (`docker exec C
+ * cmd…`, `docker run IMAGE cmd…`, podman's, `kubectl exec POD -- cmd…`) or
+ * on another host (`ssh HOST cmd…`). What they run there is not the host's
+ * business for rules about the host (a `rm -rf` in a container), but text
+ * re-parsed as shell code is an injection wherever it runs: a container's
+ * `sh -c "$X"`, and every command ssh sends (joined with spaces, it is read
+ * by the remote user's shell).
+ */
+const DOCKER: Readonly<Record<string, readonly string[]>> = {
+  exec: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'],
+  run: [
+    ...['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '-v', '--volume', '--mount', '--name', '--network', '--net'],
+    ...['-p', '--publish', '--entrypoint', '-l', '--label', '--platform', '-m', '--memory', '--cpus', '-h', '--hostname'],
+    ...['--add-host', '--device', '--cap-add', '--cap-drop', '--security-opt', '--restart', '--pull', '--tmpfs', '--ulimit'],
+    ...['--gpus', '--shm-size', '--pid', '--ipc', '--runtime', '--cidfile', '--dns', '--expose', '--link', '--volumes-from'],
+    ...['--log-driver', '--log-opt', '--stop-signal', '--stop-timeout', '-a', '--attach', '--group-add', '--userns', '--uts'],
+  ],
+};
+const CONTAINER_RUNNERS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  docker: DOCKER,
+  podman: DOCKER,
+  nerdctl: DOCKER,
+  kubectl: { exec: ['-c', '--container', '-n', '--namespace', '-f', '--filename', '--pod-running-timeout', '--context', '--kubeconfig'] },
+};
+
+/** Options of the runners themselves, before their subcommand (`docker --context x exec`, `kubectl -n ns exec`). */
+const GLOBAL_OPTIONS = [
+  '-H',
+  '--host',
+  '-c',
+  '--context',
+  '--config',
+  '-l',
+  '--log-level',
+  '-n',
+  '--namespace',
+  '--kubeconfig',
+  '-s',
+  '--server',
+];
+
+const SSH_OPTIONS = [
+  '-b',
+  '-c',
+  '-D',
+  '-E',
+  '-e',
+  '-F',
+  '-I',
+  '-i',
+  '-J',
+  '-L',
+  '-l',
+  '-m',
+  '-O',
+  '-o',
+  '-p',
+  '-Q',
+  '-R',
+  '-S',
+  '-W',
+  '-w',
+  '-B',
+];
+
+/** The command a container runner runs inside (`docker exec app sh -c …` gives `sh -c …`), placed where its words are. */
+export function containerCommand<C extends PlainCommand>(command: C): C | undefined {
+  const runner = commandBase(command);
+  if (runner === undefined || !Object.hasOwn(CONTAINER_RUNNERS, runner)) return undefined;
+  const subcommands = CONTAINER_RUNNERS[runner]!;
+  const args = command.args;
+  let index = skipOptions(args, 0, GLOBAL_OPTIONS);
+  const sub = args[index]?.value;
+  const withValue = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
+  if (sub === undefined || !withValue) return undefined;
+  index = skipOptions(args, index + 1, withValue) + 1; // the container, pod or image
+  if (args[index]?.value === '--') index++;
+  const inner = args[index];
+  if (!inner) return undefined;
+  return { ...command, name: inner, args: args.slice(index + 1), start: inner.start, wrappedBy: `${runner} ${sub}` };
+}
+
+/** The words `ssh HOST word…` sends to the remote shell. */
+export function sshCommandWords<C extends PlainCommand>(command: C): C['args'] {
+  if (commandBase(command) !== 'ssh') return [];
+  const index = skipOptions(command.args, 0, SSH_OPTIONS) + 1; // the destination
+  return command.args.slice(index);
+}
+
+/**
+ * Text a command hands to a shell to parse: `bash -c SCRIPT`, the same inside
+ * a container, and the words ssh sends. `shell` names who parses it.
+ */
+export function reparsedWords<C extends PlainCommand>(command: C): { shell: string; words: C['args'] } | undefined {
+  const script = shellScriptArgument(command);
+  if (script) return { shell: shellName(command)!, words: [script] };
+  const inner = containerCommand(command);
+  if (inner) return reparsedWords(inner);
+  const words = sshCommandWords(command);
+  return words.length ? { shell: 'ssh', words } : undefined;
+}
+
+function skipOptions(args: readonly PlainCommand['args'][number][], from: number, withValue: readonly string[]): number {
+  let index = from;
+  while (index < args.length) {
+    const value = args[index]!.value;
+    if (value === '--') return index + 1;
+    if (value === undefined || !value.startsWith('-') || value === '-') break;
+    index += takesNextWord(value, withValue) ? 2 : 1;
+  }
+  return index;
+}
