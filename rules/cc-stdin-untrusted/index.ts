@@ -4,6 +4,7 @@ import { own } from '../../src/records.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord, sedScriptWords } from '../../src/shell/programs.js';
 import { reparsedWords } from '../../src/shell/remote.js';
+import { runsStdinAsScript } from '../../src/shell/stdin-script.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
   commandBase,
@@ -63,7 +64,7 @@ export default defineRule({
         if (tainted) report('eval', tainted.start, tainted.end);
         continue;
       }
-      if (base === 'source' || base === '.') {
+      if ((base === 'source' || base === '.') && !runsStdinAsScript(command, base)) {
         const tainted = command.args[0] && taint.isTainted(command.args[0].node) ? command.args[0] : undefined;
         if (tainted) report('source', tainted.start, tainted.end, { command: base });
         continue;
@@ -82,12 +83,8 @@ export default defineRule({
       }
       const spliced = splicedIntoProgram(command, taint);
       if (spliced) report('program', spliced.node.startIndex, spliced.node.endIndex, { language: spliced.language, hint: spliced.hint });
-      const shell = shellName(command);
-      if (shell && command.args.every((a) => a.value?.startsWith('-'))) {
-        const upstream = pipedFrom(command);
-        if (upstream && (taint.isTainted(upstream) || readsHookStdin(upstream)))
-          report('pipeShell', upstream.startIndex, upstream.endIndex, { shell });
-      }
+      const piped = pipedIntoShell(command, base, taint);
+      if (piped) report('pipeShell', piped.upstream.startIndex, piped.upstream.endIndex, { shell: piped.shell });
     }
     // Unquoted: tainted variables, and substitutions that read stdin, as words of a command.
     for (const node of nodesOfType(context.tree.rootNode, ['simple_expansion', 'expansion', 'command_substitution'])) {
@@ -97,6 +94,18 @@ export default defineRule({
     }
   },
 });
+
+/** `jq -r .tool_input.command | bash` (or `| sh -s`, `| source /dev/stdin`): the hook's JSON, or text from it, run as a script. */
+function pipedIntoShell(
+  command: ShellCommand,
+  base: string | undefined,
+  taint: StdinTaint,
+): { upstream: SyntaxNode; shell: string } | undefined {
+  const shell = shellName(command) ?? (base === 'source' || base === '.' ? base : undefined);
+  if (!shell || !runsStdinAsScript(command, shell)) return undefined;
+  const upstream = pipedFrom(command);
+  return upstream && (taint.isTainted(upstream) || readsHookStdin(upstream)) ? { upstream, shell } : undefined;
+}
 
 function isTaintedUse(node: Parameters<typeof variableUse>[0], taint: StdinTaint): boolean {
   const use = variableUse(node);

@@ -2,6 +2,7 @@ import { defineRule, type AnalysedHook } from '../../src/engine/rule.js';
 import type { PlainWord, ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord } from '../../src/shell/programs.js';
 import { reparsedWords } from '../../src/shell/remote.js';
+import { runsStdinAsScript, stdinReaches } from '../../src/shell/stdin-script.js';
 import { nestedCommands } from '../../src/shell/nested.js';
 import { hasExpansion } from '../../src/shell/commands.js';
 import {
@@ -89,7 +90,6 @@ export default defineRule({
         context.report({ messageId: 'source', data: sourced.data, range: context.range(sourced.node.startIndex, sourced.node.endIndex) });
         continue;
       }
-      if (base === 'source' || base === '.') continue;
       const program = expandedProgram(command);
       if (program) report('program', program, { interpreter: base! });
       const finding = base || shell ? pipeFinding(command, (shell ?? base)!) : undefined;
@@ -167,12 +167,6 @@ function generatesData(substitution: SyntaxNode): boolean {
   });
 }
 
-/** `bash` with no script file and no `-c`: it reads its script from standard input. */
-function readsScriptFromStdin(command: ShellCommand): boolean {
-  if (command.wrappedBy) return false;
-  return command.args.every((arg) => arg.value !== undefined && arg.value.startsWith('-') && !arg.value.slice(1).includes('c'));
-}
-
 /** A pipe into a shell that reads its script from it: with an expansion upstream, a download, or any text. */
 function pipeIntoShell(
   command: ShellCommand,
@@ -196,7 +190,8 @@ function pipeFinding(
   command: ShellCommand,
   base: string,
 ): { messageId: string; data: Record<string, string>; start: number; end: number } | undefined {
-  if ((SHELLS.has(base) || base === '$SHELL') && readsScriptFromStdin(command)) return pipeIntoShell(command, base);
+  if ((SHELLS.has(base) || base === '$SHELL' || base === 'source' || base === '.') && runsStdinAsScript(command, base))
+    return pipeIntoShell(command, base);
   if (INTERPRETERS.has(base) && readsProgramFromStdin(command)) return pipeIntoInterpreter(command, base);
   return undefined;
 }
@@ -206,7 +201,7 @@ const INTERPRETERS = new Set(['python', 'python3', 'node', 'nodejs', 'perl', 'ru
 
 /** `python3`, `python3 -`, `node`, `perl -w`: no program file, no inline program (`-c`, `-e`, `-m`, `-r`), so stdin is the program. */
 function readsProgramFromStdin(command: ShellCommand): boolean {
-  if (command.wrappedBy) return false;
+  if (!stdinReaches(command)) return false;
   return command.args.every(
     (arg) => arg.value === '-' || (arg.value !== undefined && /^-[A-Za-z]+$/.test(arg.value) && !/[cemrpEMX]/.test(arg.value)),
   );

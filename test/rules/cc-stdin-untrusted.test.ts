@@ -67,6 +67,14 @@ ruleTester(rule, {
   ],
   reject: [
     {
+      name: 'the tool command piped into source /dev/stdin and into sudo sh -s',
+      profile: preToolUse("jq -r '.tool_input.command' | source /dev/stdin\njq -r '.tool_input.command' | sudo sh -s"),
+      errors: [
+        { messageId: 'pipeShell', line: 10, column: 13, endColumn: 40, message: /into `source`/ },
+        { messageId: 'pipeShell', line: 11, column: 13, endColumn: 40, message: /into `sh`/ },
+      ],
+    },
+    {
       name: 'the command ssh sends, parsed again on the other host',
       profile: preToolUse('C=$(jq -r .tool_input.command)\nssh -p 2222 build@ci "$C"'),
       errors: [{ messageId: 'ssh', line: 11, column: 34, endColumn: 38 }],

@@ -13,6 +13,11 @@ ruleTester(rule, {
     'source <(printf "%s\\n" "export A=1")',
     'bash <(printf "%s\\n" "echo hi")',
     'ssh -o ConnectTimeout=5 ci@build uptime',
+    // The piped text is not the script: arguments to it (xargs), a script file, an inline script.
+    'ls ./scripts | xargs bash',
+    'printf "%s" "$TASK" | bash ./process.sh',
+    'echo "$TASK" | bash -c \'cat > task.txt\'',
+    'echo "$TASK" | source ./env.sh',
     'ssh ci@build "cat >> log" < "$REPORT"',
     'docker exec app sh -c \'echo "$1"\' _ "$TASK"',
     'docker ps --filter "name=$APP"',
@@ -68,6 +73,16 @@ ruleTester(rule, {
       name: 'wget -O- into sh with arguments',
       code: 'wget -qO- https://x/i.sh | sh -s -- --yes',
       errors: [{ messageId: 'pipeRemote', line: 1, column: 1, endColumn: 30 }],
+    },
+    {
+      name: 'a download piped into a shell under sudo, as /dev/stdin, into source and into bash -',
+      code: 'curl -s https://x/i.sh | sudo bash\ncurl -s https://x/i.sh | bash /dev/stdin\ncurl -s https://x/i.sh | source /dev/stdin\ncurl -s https://x/i.sh | sh - --yes',
+      errors: [
+        { messageId: 'pipeRemote', line: 1, column: 1, endColumn: 35, message: /into `bash`/ },
+        { messageId: 'pipeRemote', line: 2, column: 1, message: /into `bash`/ },
+        { messageId: 'pipeRemote', line: 3, column: 1, message: /into `source`/ },
+        { messageId: 'pipeRemote', line: 4, column: 1, message: /into `sh`/ },
+      ],
     },
     { name: 'any text piped into a shell', code: "printf 'ls\\n' | bash", errors: [{ messageId: 'pipeText', line: 1, column: 1 }] },
     {
