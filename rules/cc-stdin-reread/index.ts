@@ -32,13 +32,15 @@ export default defineRule({
   messages: {
     reread:
       "Unexpected second read of the hook's stdin: `{{first}}` (line {{line}}) already read all of it, so `{{second}}` gets nothing and a test of its output never matches. Read the input once into a variable (`INPUT=$(cat)`) and give that to each reader (`printf '%s' \"$INPUT\" | jq -r …`).",
+    afterRead:
+      "Unexpected read of the hook's stdin after `{{first}}` (line {{line}}) took its first line: `{{second}}` gets at most the rest (nothing when the JSON is on one line), never the whole document, so a test of its output never matches. Read the input once into a variable (`INPUT=$(cat)`) and give that to each reader (`printf '%s' \"$INPUT\" | jq -r …`).",
   },
   checkScript(context) {
     const root = context.tree.rootNode;
     // `exec < file` gives the script another stdin part way through.
     if (/(?:^|[;&|({\n])\s*exec\s+(?:\d*<(?!<)|<>)/.test(context.hook.text)) return;
     const readers = [
-      ...nodesOfType(root, ['command']).filter((c) => readsStdin(c) && firstStage(c)),
+      ...nodesOfType(root, ['command']).filter((c) => (readsStdin(c) || readsLine(c)) && firstStage(c)),
       // `$(</dev/stdin)`: bash reads the file without a command.
       ...nodesOfType(root, ['command_substitution']).filter((s) =>
         /^\$\(\s*<\s*(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)\s*\)$/.test(s.text),
@@ -50,12 +52,21 @@ export default defineRule({
     if (!first || !second) return;
     const line = context.mapRange(context.range(first.startIndex, first.endIndex)).line;
     context.report({
-      messageId: 'reread',
+      messageId: readsLine(first) ? 'afterRead' : 'reread',
       data: { first: shortText(first.text), line: String(line), second: shortText(second.text) },
       range: context.range(second.startIndex, second.endIndex),
     });
   },
 });
+
+/** `read -r J` with no input of its own: it takes the first line of the hook's stdin (all of it when the JSON is on one line). */
+function readsLine(command: SyntaxNode): boolean {
+  if (command.childForFieldName('name')?.text !== 'read') return false;
+  if (command.childrenForFieldName('argument').some((a) => a !== null && /^-[A-Za-z]*u/.test(a.text))) return false;
+  const own = command.childrenForFieldName('redirect');
+  const statement = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
+  return own.length === 0 && (statement?.childrenForFieldName('redirect').length ?? 0) === 0;
+}
 
 /**
  * Whether the node runs once, in the script's order: no branch, loop,

@@ -17,6 +17,8 @@ ruleTester(rule, {
     { name: 'one jq reading stdin', profile: preToolUse("C=$(jq -r '.tool_input.command')") },
     { name: 'jq -n and jq on a file', profile: preToolUse('INPUT=$(cat)\njq -nc --arg c "$INPUT" \'{c: $c}\'\njq -r .x ./state.json') },
     { name: 'a here-string', profile: preToolUse('read -r J\njq -r .tool_name <<< "$J"') },
+    { name: 'read from another descriptor or a file', profile: preToolUse('read -r -u 3 A\nread -r B < ./state\nC=$(jq -r .tool_name)') },
+    { name: 'read in a pipeline stage', profile: preToolUse('jq -r .tool_name | read -r T\necho ok') },
     { name: 'readers in two branches', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); else B=$(jq -r .x); fi') },
     { name: 'a reader in an elif condition', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); elif jq -e .x >/dev/null; then :; fi') },
     { name: 'a reader in a function', profile: preToolUse('input() { cat; }\nX=$(jq -r .a)') },
@@ -38,6 +40,13 @@ ruleTester(rule, {
       name: 'after $(</dev/stdin)',
       profile: preToolUse('IN=$(</dev/stdin)\npython3 -c "import json,sys; print(json.load(sys.stdin))"'),
       errors: [{ messageId: 'reread', line: 11, column: 13, endColumn: 70 }],
+    },
+    {
+      name: 'read takes the first line, then jq reads at most the rest',
+      profile: preToolUse('IFS= read -r JSON\nCMD=$(jq -r .tool_input.command)'),
+      errors: [
+        { messageId: 'afterRead', line: 11, column: 19, endColumn: 44, message: /`IFS= read -r JSON` \(line 10\) took its first line/ },
+      ],
     },
     {
       name: "in a case statement's subject, which always runs",
