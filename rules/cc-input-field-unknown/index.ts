@@ -4,8 +4,7 @@ import {
   COMMON_INPUT,
   eventSpec,
   eventsOfHook,
-  exactMatcherNames,
-  matcherForm,
+  matchedToolsWithInput,
   TOOL_INPUT_FIELDS,
 } from '../../src/runtimes/claude-code/contract.js';
 import { firstStage, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
@@ -43,7 +42,9 @@ export default defineRule({
     // An event the contract does not know: its fields are not known either.
     if (specs.length === 0 || specs.some((s) => s === undefined)) return;
     const fields = new Set<string>([...COMMON_INPUT, ...specs.flatMap((s) => s!.input)]);
-    const tools = matchedTools(context.hook.claudeCode?.matcher, specs[0]!.name, context.hook.claudeCode?.callerEvents !== undefined);
+    // A script file: the tools the matchers of the hooks that run it name.
+    const meta = context.hook.claudeCode;
+    const tools = meta?.callerEvents !== undefined ? meta.callerTools : matchedToolsWithInput(meta?.matcher, specs[0]!.name);
     const toolFields = tools && new Set(tools.flatMap((t) => own(TOOL_INPUT_FIELDS, t)!));
     const whole = wholeInputVariables(context.tree.rootNode, context.commands);
     for (const command of context.commands) {
@@ -76,13 +77,6 @@ export default defineRule({
     }
   },
 });
-
-/** The tools an exact matcher names, when each has a known `tool_input`; undefined when any tool may be called (no matcher, a pattern, an MCP tool). */
-function matchedTools(matcher: string | undefined, event: string, scriptFile: boolean): string[] | undefined {
-  if (scriptFile || matcherForm(matcher, event) !== 'exact') return undefined;
-  const names = exactMatcherNames(matcher!, event);
-  return names.length > 0 && names.every((n) => own(TOOL_INPUT_FIELDS, n) !== undefined) ? names : undefined;
-}
 
 /** A jq whose input is the hook's stdin JSON: read directly, or from a variable holding all of it (`INPUT=$(cat)`), echoed or as a here-string. */
 function readsHookInput(command: ShellCommand, whole: ReadonlySet<string>): boolean {

@@ -36,6 +36,8 @@ export interface LintInput {
   calledBy?: string[];
   /** …when every one of those hooks runs it in the background (`async`). */
   inBackground?: boolean;
+  /** …the tools those hooks' exact matchers name, when each names tools with a known `tool_input` (else any tool may call it). */
+  callerTools?: string[];
 }
 
 /**
@@ -170,7 +172,7 @@ function readProfile(input: LintInput): FileState {
     if (script) state.hooks.push({ hook: script, map: new ScriptSourceMap(script, profile.lines) });
   }
   if (profile.kind === 'script') {
-    const hook = scriptFileHook(profile, input.calledBy ?? [], input.inBackground);
+    const hook = scriptFileHook(profile, input.calledBy ?? [], input.inBackground, input.callerTools);
     state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
   }
   return state;

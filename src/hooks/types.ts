@@ -96,4 +96,6 @@ export interface ClaudeCodeHookMeta {
   pluginRoot?: string;
   /** For a script file run by hooks: the events of the hooks that run it. */
   callerEvents?: string[];
+  /** …and the tools their exact matchers name, when every one of them names tools with a known `tool_input`. */
+  callerTools?: string[];
 }

@@ -14,7 +14,7 @@ export const RUNTIME_ID = 'claude-code' as const;
 export * from './events.js';
 export * from './scheduling.js';
 export * from './output-contract.js';
-import { EVENTS, type HandlerType, HANDLER_TYPES, TOOL_NAMES } from './events.js';
+import { EVENTS, type HandlerType, HANDLER_TYPES, TOOL_INPUT_FIELDS, TOOL_NAMES } from './events.js';
 
 export const EVENT_NAMES: readonly string[] = EVENTS.map((event) => event.name);
 
@@ -200,6 +200,16 @@ export function exactMatcherNames(matcher: string, event: string): string[] {
     .split(narrow ? /\|/ : /[|,]/)
     .map((name) => name.trim())
     .filter(Boolean);
+}
+
+/**
+ * The tools an exact matcher names, when each has a known `tool_input`;
+ * undefined when any tool may be called (no matcher, a pattern, an MCP tool).
+ */
+export function matchedToolsWithInput(matcher: string | undefined, event: string): string[] | undefined {
+  if (matcherForm(matcher, event) !== 'exact') return undefined;
+  const names = exactMatcherNames(matcher!, event);
+  return names.length > 0 && names.every((n) => Object.hasOwn(TOOL_INPUT_FIELDS, n)) ? names : undefined;
 }
 
 /** An MCP tool name is `mcp__<server>__<tool>`; `mcp__server` alone names no tool, so as an exact matcher it matches nothing. */

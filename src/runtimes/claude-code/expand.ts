@@ -1,7 +1,7 @@
 import { readBounded } from '../../fs-read.js';
 import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
-import { effectiveEvent } from './contract.js';
+import { effectiveEvent, matchedToolsWithInput } from './contract.js';
 import { claudeCodeConfig } from './read.js';
 import { diskFacts, isShellScript, type ScriptFacts, scriptReferences } from './scripts.js';
 
@@ -26,6 +26,8 @@ interface Input {
   calledBy?: string[];
   /** Every hook that runs the script runs it in the background (`async`), so its exit code and output decide nothing. */
   inBackground?: boolean;
+  /** The tools the exact matchers of the hooks that run it name (absent when one of them may run it for any tool). */
+  callerTools?: string[];
 }
 
 /**
@@ -45,6 +47,8 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
   const events = new Map<string, Set<string>>();
   /** Scripts some hook runs in the foreground. */
   const foreground = new Set<string>();
+  /** The tools each script's callers name; null once one caller may run it for any tool. */
+  const tools = new Map<string, Set<string> | null>();
   for (const input of inputs) {
     if (input.calledBy || !mayHaveCommandHandler(input)) continue;
     const profile = input.text !== undefined ? profileFromText(input.filePath, input.text) : profileFromBytes(input.filePath, input.bytes!);
@@ -55,12 +59,18 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
         if (!facts.isFile(reference.path) || !isShellScript(reference, facts.head(reference.path))) continue;
         const event = effectiveEvent(hook.claudeCode!.event, hook.claudeCode!.source);
         events.set(reference.path, (events.get(reference.path) ?? new Set()).add(event));
+        const named = matchedToolsWithInput(hook.claudeCode!.matcher, event);
+        const known = tools.get(reference.path);
+        tools.set(reference.path, named && known !== null ? new Set([...(known ?? []), ...named]) : null);
         if (!hook.claudeCode!.async) foreground.add(reference.path);
       }
     }
   }
   if (events.size === 0) return Promise.resolve([...inputs]);
-  const background = (path: string): { inBackground?: true } => (foreground.has(path) ? {} : { inBackground: true });
+  const background = (path: string): { inBackground?: true; callerTools?: string[] } => {
+    const named = tools.get(path);
+    return { ...(foreground.has(path) ? {} : { inBackground: true as const }), ...(named ? { callerTools: [...named].sort() } : {}) };
+  };
   const out: (T | Input)[] = inputs.map((input): T | Input => {
     const callers = events.get(input.filePath);
     if (!callers) return input;

@@ -243,7 +243,12 @@ export const diskFacts: ScriptFacts = {
 };
 
 /** A whole script file as one hook script: every position maps to itself. */
-export function scriptFileHook(profile: Profile, calledBy: readonly string[], inBackground = false): HookScript {
+export function scriptFileHook(
+  profile: Profile,
+  calledBy: readonly string[],
+  inBackground = false,
+  callerTools?: readonly string[],
+): HookScript {
   const text = profile.source.text;
   const end = profile.lines.rangeOf(text.length, text.length);
   const whole = profile.lines.rangeOf(0, text.length);
@@ -267,6 +272,7 @@ export function scriptFileHook(profile: Profile, calledBy: readonly string[], in
       form: 'shell',
       fields: {},
       callerEvents: [...calledBy],
+      ...(callerTools ? { callerTools: [...callerTools] } : {}),
       ...(inBackground ? { async: true } : {}),
     },
   };
