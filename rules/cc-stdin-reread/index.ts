@@ -70,8 +70,8 @@ function readsLine(command: SyntaxNode): boolean {
 
 /**
  * Whether the node runs once, in the script's order: no branch, loop,
- * function or `&&`/`||` list around it. A `case` subject and an `if`'s first
- * condition always run, so a reader there counts.
+ * function or `||` list around it. A `case` subject, an `if`'s first
+ * condition and both sides of `&&` run in order, so a reader there counts.
  */
 function runsInOrder(node: SyntaxNode): boolean {
   let from = node;
@@ -83,6 +83,8 @@ function runsInOrder(node: SyntaxNode): boolean {
 }
 
 function alwaysRuns(statement: SyntaxNode, child: SyntaxNode): boolean {
+  // `A && B`: A runs, and B after it; `A || B`: B only when A failed.
+  if (statement.type === 'list') return statement.namedChildren[0]?.id === child.id || statement.children.some((c) => c?.type === '&&');
   if (statement.type === 'case_statement') return statement.childForFieldName('value')?.id === child.id;
   if (statement.type === 'if_statement') return statement.childForFieldName('condition')?.id === child.id;
   return false;

@@ -20,6 +20,7 @@ ruleTester(rule, {
     { name: 'read from another descriptor or a file', profile: preToolUse('read -r -u 3 A\nread -r B < ./state\nC=$(jq -r .tool_name)') },
     { name: 'read in a pipeline stage', profile: preToolUse('jq -r .tool_name | read -r T\necho ok') },
     { name: 'readers in two branches', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); else B=$(jq -r .x); fi') },
+    { name: 'a fallback reader after ||', profile: preToolUse("CMD=$(jq -r '.tool_input.command') || CMD=$(cat)") },
     { name: 'a reader in an elif condition', profile: preToolUse('if [ "$1" = a ]; then A=$(cat); elif jq -e .x >/dev/null; then :; fi') },
     { name: 'a reader in a function', profile: preToolUse('input() { cat; }\nX=$(jq -r .a)') },
     { name: 'a later pipeline stage', profile: preToolUse('C=$(jq -r .tool_input.command | tr a-z A-Z)') },
@@ -47,6 +48,11 @@ ruleTester(rule, {
       errors: [
         { messageId: 'afterRead', line: 11, column: 19, endColumn: 44, message: /`IFS= read -r JSON` \(line 10\) took its first line/ },
       ],
+    },
+    {
+      name: 'both sides of &&',
+      profile: preToolUse("INPUT=$(cat) && CMD=$(jq -r '.tool_input.command')"),
+      errors: [{ messageId: 'reread', line: 10, column: 35, endColumn: 62 }],
     },
     {
       name: "in a case statement's subject, which always runs",
