@@ -14,7 +14,7 @@ export default defineRule({
   id: 'cc-exit-implicit',
   meta: {
     description:
-      'A Claude Code hook of an event that can block ends with the status of `false`, a `return 1` or a test instead of an exit: it exits 1, which does not block.',
+      'A Claude Code hook of an event that can block ends with the status of `false`, a `return 1` or a test instead of an exit (or a test fails under `set -e`): it exits 1, which does not block.',
     severity: 'warning',
     category: 'runtime',
     runtimes: ['claude-code'],
@@ -25,6 +25,8 @@ export default defineRule({
     test: 'Unexpected test `{{text}}` as the status a `{{event}}` hook ends with: when it fails the hook exits 1, a non-blocking error, so the action goes ahead (Claude Code blocks only on exit 2 or `{{decision}}`). Write `{{text}} || exit 2` to refuse, or end with `exit 0`.',
     testFails:
       'Unexpected `{{text}} && …` at the end of a `{{event}}` hook: when the test fails the hook exits 1, a non-blocking error, and Claude Code shows a hook error notice for every action it lets through. Write `if {{text}}; then …; fi`, or end with `exit 0`.',
+    errexit:
+      'Unexpected test `{{text}}` under `set -e` in a `{{event}}` hook: when it fails the shell ends the hook with exit 1, a non-blocking error, so the action goes ahead (Claude Code blocks only on exit 2 or `{{decision}}`). Write `{{text}} || exit 2` to refuse.',
   },
   checkScript(context) {
     const spec = eventsOfHook(context.hook)
@@ -33,7 +35,8 @@ export default defineRule({
     // A background hook's status decides nothing (cc-async-invalid).
     if (!spec || context.hook.claudeCode?.async) return;
     const data = { event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' };
-    for (const { node, onFailure } of tailStatuses(context.tree.rootNode)) {
+    const tails = tailStatuses(context.tree.rootNode);
+    for (const { node, onFailure } of tails) {
       const range = context.range(node.startIndex, node.endIndex);
       const text = shortText(node.text);
       if (isTest(node)) {
@@ -43,8 +46,57 @@ export default defineRule({
       const code = onFailure ? undefined : refusalCode(node);
       if (code !== undefined) context.report({ messageId: 'refusal', data: { ...data, text, code: String(code) }, range });
     }
+    for (const node of errexitTests(context.tree.rootNode, context.hook.text)) {
+      // `[ -n "$X" ]` then `exit $?`: the tail's, already reported.
+      if (tails.some((t) => t.node.id === node.id)) continue;
+      context.report({
+        messageId: 'errexit',
+        data: { ...data, text: shortText(node.text) },
+        range: context.range(node.startIndex, node.endIndex),
+      });
+    }
   },
 });
+
+/**
+ * Tests standing alone as a statement of the script's top level while `set -e`
+ * (`-o errexit`, or `-e` on the `#!` line) is on, before its last statement
+ * (the tail speaks of that one): a failing test there ends the script with 1.
+ * In a condition, an `&&`/`||` list or after `!`, a failure does not.
+ */
+function errexitTests(root: SyntaxNode, text: string): SyntaxNode[] {
+  let on = /^#![^\n]*\s-[A-Za-z]*e/.test(text);
+  const statements = root.namedChildren.filter(
+    (c): c is SyntaxNode => c !== null && c.type !== 'comment' && c.type !== 'function_definition',
+  );
+  const found: SyntaxNode[] = [];
+  for (const statement of statements.slice(0, -1)) {
+    const flag = errexitFlag(statement);
+    if (flag !== undefined) on = flag;
+    const test = on ? lastStage(statement) : undefined;
+    if (test && isTest(test)) found.push(test);
+  }
+  return found;
+}
+
+/** `set -e`, `set -euo pipefail`, `set -o errexit`: true; `set +e`, `set +o errexit`: false. */
+function errexitFlag(statement: SyntaxNode): boolean | undefined {
+  if (statement.type !== 'command' || statement.childForFieldName('name')?.text !== 'set') return undefined;
+  const args = statement.childrenForFieldName('argument').map((a) => a?.text ?? '');
+  let flag: boolean | undefined;
+  args.forEach((arg, i) => {
+    if (/^[-+][A-Za-z]*e/.test(arg) && !/^[-+]o$/.test(arg)) flag = arg.startsWith('-');
+    if (/^[-+]o$/.test(arg) && args[i + 1] === 'errexit') flag = arg.startsWith('-');
+  });
+  return flag;
+}
+
+/** The command whose status a top-level statement has: itself, a pipeline's last stage, a redirected statement's body. */
+function lastStage(statement: SyntaxNode): SyntaxNode | undefined {
+  if (statement.type === 'pipeline') return lastStage(statement.namedChildren.at(-1) ?? statement);
+  if (statement.type === 'redirected_statement') return statement.childForFieldName('body') ?? undefined;
+  return statement.type === 'command' || statement.type === 'test_command' ? statement : undefined;
+}
 
 const TESTS = new Set(['[', 'test', '[[']);
 

@@ -24,6 +24,13 @@ ruleTester(rule, {
     { name: 'a negated test at the end', profile: hook('! grep -q rm') },
     { name: 'a pipeline whose last stage is no test', profile: hook('jq -r .tool_name | grep rm | tee -a log') },
     { name: 'a test inside a command substitution', profile: hook('R=$([ -f x ] && echo y)\nexit 0') },
+    {
+      name: 'tests under set -e in a condition, a list or after !',
+      profile: hook('set -e\nif [ -n "$X" ]; then :; fi\n[ -n "$Y" ] || exit 2\n! grep -q rm f\nexit 0'),
+    },
+    { name: 'a test after set +o errexit', profile: hook('set -o errexit\nset +o errexit\n[ -n "$X" ]\nexit 0') },
+    { name: 'a test after set +e', profile: hook('set -e\nset +e\n[ -n "$X" ]\nexit 0') },
+    { name: 'a test with no set -e', profile: hook('[ -n "$X" ]\nexit 0') },
     { name: 'a test in a loop', profile: hook('for f in a b; do [ -f "$f" ] && echo "$f"; done\nexit 0') },
   ],
   reject: [
@@ -69,6 +76,31 @@ ruleTester(rule, {
       name: 'a test in an else branch at the end',
       profile: hook('if [ -z "$X" ]; then exit 0; else grep -qv rm; fi'),
       errors: [{ messageId: 'test', line: 10, column: 47, endColumn: 58 }],
+    },
+    {
+      name: 'a test standing alone under set -euo pipefail, and a grep -q at the end of a pipeline',
+      profile: hook(
+        'set -euo pipefail\nC=$(jq -r .tool_input.command)\n[[ "$C" != *sudo* ]]\nprintf \'%s\' "$C" | grep -qv \'rm -rf\'\necho ok',
+      ),
+      errors: [
+        { messageId: 'errexit', line: 12, column: 13, endColumn: 33, message: /under `set -e`/ },
+        { messageId: 'errexit', line: 13, column: 32, endColumn: 49 },
+      ],
+    },
+    {
+      name: 'one finding for a test under set -e before exit $?',
+      profile: hook('set -e\n[ -n "$X" ]\nexit $?'),
+      errors: [{ messageId: 'test', line: 11, column: 13, endColumn: 24 }],
+    },
+    {
+      name: 'set -o errexit',
+      profile: hook('set -o errexit\ntest -f ./allowed\nexit 0'),
+      errors: [{ messageId: 'errexit', line: 11, column: 13, endColumn: 30 }],
+    },
+    {
+      name: '-e on the #! line',
+      profile: hook('#!/bin/bash -e\n[ -n "$X" ]\necho ok'),
+      errors: [{ messageId: 'errexit', line: 11, column: 13, endColumn: 24 }],
     },
     {
       name: 'jq -e as the last command of a UserPromptSubmit hook',
