@@ -91,7 +91,7 @@ export default defineRule<Options>({
     // Walking the tree costs as much as parsing it: only when a command is one this rule reports.
     const inBackground = (c: PlainCommand): boolean =>
       inBackgroundJob(backgroundJobs(context.tree.rootNode, context.hook.text), c.start, c.end);
-    const commands = everyCommand(context);
+    const commands = everyCommand(context, 'all');
     for (const command of commands) {
       if (command.wrappedBy === 'command') continue;
       const base = commandBase(command);

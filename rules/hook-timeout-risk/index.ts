@@ -59,7 +59,7 @@ export default defineRule({
     /** Sleeps reported on their own: a loop around one is not reported again. */
     const longSleeps = new Set<PlainCommand>();
     // Also what the hook hands to a shell as text (`bash -c 'sleep 30'`) and runs through a variable (`D=10; sleep $D`).
-    const commands = everyCommand(context);
+    const commands = everyCommand(context, 'all');
     let forever: string | undefined;
     for (const command of commands) {
       const base = commandBase(command);

@@ -1,5 +1,6 @@
 import type { Severity } from '../diagnostics.js';
-import { basename, type PlainCommand } from '../shell/commands.js';
+import { basename, type PlainCommand, unwrapCommand } from '../shell/commands.js';
+import { containerRun } from '../shell/remote.js';
 import { nestedCommands } from '../shell/nested.js';
 import { resolvedCommands } from '../shell/resolved-commands.js';
 import type { RuntimeId } from '../runtimes/index.js';
@@ -36,6 +37,8 @@ export interface CommandRuleData {
   messages: Record<string, string>;
   /** Messages for Claude Code hooks where the default one speaks of claude-flow (its swarm, its 5 s timeout). */
   claudeCodeMessages?: Record<string, string>;
+  /** The commands harm the host's files: also read inside a container that bind-mounts a host path (`docker run -v "$PWD":/w …`). */
+  hostFiles?: boolean;
   /** Runtimes whose hooks the rule reads (default: both; a command can be as dangerous in either). */
   runtimes?: RuntimeId[];
   patterns: CommandPattern[];
@@ -57,7 +60,7 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
     messages: { ...data.messages, ...Object.fromEntries(claudeCodeIds.map((id) => [`${id}ClaudeCode`, data.claudeCodeMessages![id]!])) },
     checkScript(context) {
       const allowed = new Set(context.options.config?.allowedCommands ?? []);
-      for (const command of everyCommand(context)) {
+      for (const command of everyCommand(context, data.hostFiles ? 'mounted' : 'none')) {
         const name = command.name.value;
         const base = name === undefined ? undefined : basename(name);
         // Most commands of a hook are none of this rule's: one look at the name settles them.
@@ -76,13 +79,31 @@ export function commandRule(data: CommandRuleData): Rule<{ config?: { allowedCom
   });
 }
 
-/** The hook's commands and those of the scripts it hands to a shell as text (`bash -c '…'`, `eval '…'`, a here-document fed to `sh`)… */
-export function everyCommand(hook: Readonly<Pick<AnalysedHook, 'tree' | 'commands' | 'hook'>>): PlainCommand[] {
+/**
+ * The hook's commands and those of the scripts it hands to a shell as text
+ * (`bash -c '…'`, `eval '…'`, a here-document fed to `sh`), and those it runs
+ * through a variable or a function (`$RM x`, `"${cmd[@]}"`, `run rm -rf x`).
+ * With `containers`, also what a container runs: every such command
+ * (`'all'`: its time is the hook's), or those of a `run` that bind-mounts a
+ * host path (`'mounted'`: its files are the host's).
+ */
+export function everyCommand(
+  hook: Readonly<Pick<AnalysedHook, 'tree' | 'commands' | 'hook'>>,
+  containers: 'none' | 'mounted' | 'all' = 'none',
+): PlainCommand[] {
   const nested = nestedCommands(hook.tree, hook.commands, hook.hook.text);
-  // …and those it runs through a variable or a function (`$RM x`, `"${cmd[@]}"`, `run rm -rf x`).
   const resolved = resolvedCommands(hook.tree, hook.commands);
-  return nested.length === 0 && resolved.length === 0 ? hook.commands : [...hook.commands, ...nested, ...resolved];
+  const all = nested.length === 0 && resolved.length === 0 ? hook.commands : [...hook.commands, ...nested, ...resolved];
+  if (containers === 'none') return all;
+  const inside: PlainCommand[] = [];
+  for (const command of all) {
+    const run = CONTAINER_RUNNERS_NAMES.has(command.name.value ?? '') ? containerRun(command) : undefined;
+    if (run && (containers === 'all' || run.mountsHost)) inside.push(run.inner, ...unwrapCommand(run.inner));
+  }
+  return inside.length === 0 ? all : [...all, ...inside];
 }
+
+const CONTAINER_RUNNERS_NAMES = new Set(['docker', 'podman', 'nerdctl', 'kubectl']);
 
 /** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
 function commandNames(patterns: readonly CommandPattern[]): { matches(base: string): boolean } {

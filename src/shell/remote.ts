@@ -1,5 +1,5 @@
 import { commandBase, shellName, shellScriptArgument } from './analysis.js';
-import { takesNextWord, type PlainCommand } from './commands.js';
+import { takesNextWord, type PlainCommand, type PlainWord } from './commands.js';
 
 /**
  * Commands that run a command elsewhere: in a container (`docker exec C
@@ -69,19 +69,41 @@ const SSH_OPTIONS = [
 
 /** The command a container runner runs inside (`docker exec app sh -c …` gives `sh -c …`), placed where its words are. */
 export function containerCommand<C extends PlainCommand>(command: C): C | undefined {
+  return containerRun(command)?.inner;
+}
+
+/**
+ * The command a container runner runs, and whether the container sees the
+ * host's files: a `run` that bind-mounts a host path (`-v "$PWD":/w`,
+ * `--volume ./src:/src`, `--mount type=bind,…`). A named volume (`-v data:/d`)
+ * is the container's own; what `exec` sees is not written here.
+ */
+export function containerRun<C extends PlainCommand>(command: C): { inner: C; mountsHost: boolean } | undefined {
   const runner = commandBase(command);
   if (runner === undefined || !Object.hasOwn(CONTAINER_RUNNERS, runner)) return undefined;
   const subcommands = CONTAINER_RUNNERS[runner]!;
   const args = command.args;
-  let index = skipOptions(args, 0, GLOBAL_OPTIONS);
-  const sub = args[index]?.value;
+  const at = skipOptions(args, 0, GLOBAL_OPTIONS);
+  const sub = args[at]?.value;
   const withValue = sub !== undefined && Object.hasOwn(subcommands, sub) ? subcommands[sub] : undefined;
   if (sub === undefined || !withValue) return undefined;
-  index = skipOptions(args, index + 1, withValue) + 1; // the container, pod or image
+  let index = skipOptions(args, at + 1, withValue) + 1; // the container, pod or image
+  const mountsHost = sub === 'run' && args.slice(at + 1, index - 1).some((arg, i, options) => bindsHostPath(arg, options[i + 1]));
   if (args[index]?.value === '--') index++;
   const inner = args[index];
   if (!inner) return undefined;
-  return { ...command, name: inner, args: args.slice(index + 1), start: inner.start, wrappedBy: `${runner} ${sub}` };
+  return { inner: { ...command, name: inner, args: args.slice(index + 1), start: inner.start, wrappedBy: `${runner} ${sub}` }, mountsHost };
+}
+
+/** `-v SRC:DST` (or `--volume`, `--mount type=bind,…`, with `=` or the next word) whose source is a host path. */
+function bindsHostPath(option: PlainWord, next: PlainWord | undefined): boolean {
+  const text = option.value ?? option.text;
+  const joined = /^(?:-v|--volume|--mount)=(.*)$/s.exec(text);
+  const name = joined ? text.slice(0, text.indexOf('=')) : text;
+  const value = joined ? joined[1]! : /^(?:-v|--volume|--mount)$/.test(name) ? (next?.value ?? next?.text) : undefined;
+  if (value === undefined) return false;
+  const bare = value.replace(/^["']/, '');
+  return name === '--mount' ? /(?:^|,)type=bind(?:,|$)/.test(bare) : /^[/.~$]/.test(bare) && bare.includes(':');
 }
 
 /** The words `ssh HOST word…` sends to the remote shell. */
@@ -107,7 +129,8 @@ export function reparsedWords<C extends PlainCommand>(command: C): { shell: stri
 function skipOptions(args: readonly PlainCommand['args'][number][], from: number, withValue: readonly string[]): number {
   let index = from;
   while (index < args.length) {
-    const value = args[index]!.value;
+    // `--volume="$PWD:/w"` has no static value, but is an option all the same.
+    const value = args[index]!.value ?? (args[index]!.text.startsWith('-') ? args[index]!.text : undefined);
     if (value === '--') return index + 1;
     if (value === undefined || !value.startsWith('-') || value === '-') break;
     index += takesNextWord(value, withValue) ? 2 : 1;

@@ -27,6 +27,9 @@ ruleTester(commandRmRf, {
     // An option whose value is optional takes it only after `=`: the next word is the command.
     'xargs --replace echo rm -rf',
     'sudo -u root -- echo rm -rf',
+    { name: 'rm -rf in a container with no host path mounted', code: 'docker run --rm alpine rm -rf /tmp/x' },
+    { name: 'rm -rf in a container with a named volume', code: 'docker run --rm -v cache:/c alpine rm -rf /c' },
+    { name: 'rm -rf in a running container (its mounts are not written here)', code: 'docker exec app rm -rf /srv/tmp' },
     { name: 'a variable of options that do not force', code: 'F=-r\nrm $F ./x' },
     { name: 'a variable whose value the script does not know', code: 'F=-rf\nF=$(cat opts)\nrm $F ./x' },
     { name: 'a function given no options', code: 'del() { rm "$@"; }\ndel ./x' },
@@ -115,6 +118,17 @@ ruleTester(commandRmRf, {
     { name: 'options from a default', code: 'rm ${FLAGS:--rf} ./x', errors: [{ line: 1, column: 1, endColumn: 21 }] },
     // A substitution that prints one static word is that word: `$(echo rm)` runs rm.
     { name: 'named by $(echo rm)', code: '$(echo rm) -rf ./x', errors: [{ messageId: 'rmRf', line: 1, column: 1, endColumn: 19 }] },
+    // A container that bind-mounts a host path deletes the host's files through the mount.
+    {
+      name: 'rm -rf in a container that mounts the workspace',
+      code: 'docker run --rm -v "$PWD:/w" alpine rm -rf /w/build',
+      errors: [{ messageId: 'rmRf', line: 1, column: 37, endColumn: 52 }],
+    },
+    {
+      name: 'rm -rf under sudo in a container mounted with --volume=',
+      code: 'podman run --volume="$(pwd)":/src node:20 sudo rm -rf /src/dist',
+      errors: [{ messageId: 'rmRf', line: 1, column: 48, endColumn: 64 }],
+    },
     {
       name: 'named by a quoted $(echo rm)',
       code: '"$(echo rm)" -rf /',

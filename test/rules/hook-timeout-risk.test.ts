@@ -161,6 +161,11 @@ ruleTester(rule, {
     },
     { name: 'sleep INF', code: 'sleep INF', errors: [{ messageId: 'sleep', line: 1, column: 1, endColumn: 10 }] },
     {
+      name: "sleep in a container: its time is the hook's",
+      code: 'docker run --rm alpine sleep 30',
+      errors: [{ line: 1, column: 24, endColumn: 32 }],
+    },
+    {
       name: 'sleep 10s in a function',
       code: 'pause() {\n  sleep 10s\n}',
       errors: [{ messageId: 'sleep', line: 2, column: 3, endColumn: 12 }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerCommand, reparsedWords, sshCommandWords } from '../../src/shell/remote.js';
+import { containerCommand, containerRun, reparsedWords, sshCommandWords } from '../../src/shell/remote.js';
 import type { PlainCommand, PlainWord } from '../../src/shell/commands.js';
 
 /** A command of literal words, each placed after the one before. */
@@ -33,6 +33,18 @@ describe('commands run elsewhere', () => {
     expect(inner('docker build -t x .')).toBeUndefined();
     expect(inner('docker run alpine')).toBeUndefined();
     expect(inner('kubectl get pods')).toBeUndefined();
+  });
+
+  it('tells a run that bind-mounts a host path', () => {
+    const mounts = (text: string): boolean | undefined => containerRun(command(text))?.mountsHost;
+    expect(mounts('docker run -v /srv/data:/d alpine ls')).toBe(true);
+    expect(mounts('docker run --volume ./src:/src alpine ls')).toBe(true);
+    expect(mounts('docker run --volume=~/.ssh:/root/.ssh alpine ls')).toBe(true);
+    expect(mounts('docker run --mount type=bind,src=.,dst=/w alpine ls')).toBe(true);
+    expect(mounts('docker run -v data:/d alpine ls')).toBe(false);
+    expect(mounts('docker run -v /anonymous alpine ls')).toBe(false);
+    expect(mounts('docker run --mount type=volume,src=data,dst=/d alpine ls')).toBe(false);
+    expect(mounts('docker exec app ls')).toBe(false);
   });
 
   it('takes the words ssh sends after its options and the destination', () => {
