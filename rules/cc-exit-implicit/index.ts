@@ -1,3 +1,4 @@
+import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -38,7 +39,7 @@ export default defineRule({
     const tails = tailStatuses(context.tree.rootNode);
     for (const { node, onFailure } of tails) {
       const range = context.range(node.startIndex, node.endIndex);
-      const text = shortText(node.text);
+      const text = messageText(node.text);
       if (isTest(node)) {
         context.report({ messageId: onFailure ? 'testFails' : 'test', data: { ...data, text }, range });
         continue;
@@ -51,7 +52,7 @@ export default defineRule({
       if (tails.some((t) => t.node.id === node.id)) continue;
       context.report({
         messageId: 'errexit',
-        data: { ...data, text: shortText(node.text) },
+        data: { ...data, text: messageText(node.text) },
         range: context.range(node.startIndex, node.endIndex),
       });
     }
@@ -119,9 +120,4 @@ function refusalCode(node: SyntaxNode): number | undefined {
   const arg = node.childrenForFieldName('argument')[0]?.text;
   const code = arg !== undefined && /^\d+$/.test(arg) ? Number(arg) : undefined;
   return code === undefined || code === 0 || code === BLOCKING_EXIT_CODE ? undefined : code;
-}
-
-function shortText(text: string): string {
-  const line = text.split('\n')[0]!;
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -1,3 +1,4 @@
+import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { firstStage, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
@@ -53,7 +54,7 @@ export default defineRule({
     const line = context.mapRange(context.range(first.startIndex, first.endIndex)).line;
     context.report({
       messageId: readsLine(first) ? 'afterRead' : 'reread',
-      data: { first: shortText(first.text), line: String(line), second: shortText(second.text) },
+      data: { first: messageText(first.text), line: String(line), second: messageText(second.text) },
       range: context.range(second.startIndex, second.endIndex),
     });
   },
@@ -88,9 +89,4 @@ function alwaysRuns(statement: SyntaxNode, child: SyntaxNode): boolean {
   if (statement.type === 'case_statement') return statement.childForFieldName('value')?.id === child.id;
   if (statement.type === 'if_statement') return statement.childForFieldName('condition')?.id === child.id;
   return false;
-}
-
-function shortText(text: string): string {
-  const line = text.split('\n')[0]!;
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

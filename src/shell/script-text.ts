@@ -93,3 +93,9 @@ export function joinPieces(pieces: readonly Piece[], separator = ' '): Piece {
   });
   return { text: text.join(''), at, after };
 }
+
+/** A command's text for a message: its first line, cut to 60 characters. */
+export function messageText(text: string): string {
+  const first = text.split('\n')[0]!;
+  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
+}

@@ -103,25 +103,23 @@ function lastStatement(node: SyntaxNode, top: boolean, within?: readonly SyntaxN
 
 /** The statements after `then`, before any `elif`/`else`. */
 function thenBody(node: SyntaxNode): SyntaxNode[] {
-  const body: SyntaxNode[] = [];
-  let after = false;
-  for (const child of node.children) {
-    if (!child) continue;
-    if (child.type === 'then') after = true;
-    else if (child.type === 'elif_clause' || child.type === 'else_clause') break;
-    else if (after && child.isNamed) body.push(child);
-  }
-  return body;
+  return statementsAfter(node, 'then');
 }
 
 /** The statements of a `case` item, after its patterns and `)`. */
 function caseBody(item: SyntaxNode): SyntaxNode[] {
+  return statementsAfter(item, ')');
+}
+
+/** The named children after the first `marker` token, up to an `elif` or `else` clause. */
+function statementsAfter(node: SyntaxNode, marker: string): SyntaxNode[] {
   const body: SyntaxNode[] = [];
   let after = false;
-  for (const child of item.children) {
+  for (const child of node.children) {
     if (!child) continue;
-    if (child.type === ')') after = true;
-    else if (after && child.isNamed) body.push(child);
+    if (!after) after = child.type === marker;
+    else if (child.type === 'elif_clause' || child.type === 'else_clause') break;
+    else if (child.isNamed) body.push(child);
   }
   return body;
 }

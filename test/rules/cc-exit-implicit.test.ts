@@ -1,12 +1,8 @@
 import rule from '../../rules/cc-exit-implicit/index.js';
+import { claudeCodeAgent } from '../helpers/claude-code-agent.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
-/** An agent profile whose `event` handler runs `script` (its first line is line 10, column 13). */
-function hook(script: string, event = 'PreToolUse', flag = ''): string {
-  const lines = ['---', 'name: gate', 'description: Checks commands.', 'hooks:', `  ${event}:`, '    - matcher: Bash', '      hooks:'];
-  lines.push('        - type: command', `          command: |${flag}`, ...script.split('\n').map((line) => `            ${line}`));
-  return [...lines, '---', 'Body.', ''].join('\n');
-}
+const hook = (script: string, event = 'PreToolUse'): string => claudeCodeAgent(script, event);
 
 ruleTester(rule, {
   accept: [
@@ -19,7 +15,7 @@ ruleTester(rule, {
     { name: 'an event that cannot block', profile: hook('[ -f .env ] && echo found', 'SessionStart') },
     {
       name: 'a background hook',
-      profile: [hook('grep -q rm && false').replace('command: |', 'async: true\n          command: |')].join(''),
+      profile: claudeCodeAgent('grep -q rm && false', 'PreToolUse', 'async: true'),
     },
     { name: 'a negated test at the end', profile: hook('! grep -q rm') },
     { name: 'a pipeline whose last stage is no test', profile: hook('jq -r .tool_name | grep rm | tee -a log') },

@@ -1,12 +1,8 @@
 import rule from '../../rules/cc-stdin-reread/index.js';
+import { claudeCodeAgent } from '../helpers/claude-code-agent.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
-/** Agent frontmatter with one Claude Code PreToolUse handler whose script starts on line 10, column 13. */
-function preToolUse(script: string): string {
-  const lines = ['---', 'name: gate', 'description: Checks commands.', 'hooks:', '  PreToolUse:', '    - matcher: Bash', '      hooks:'];
-  lines.push('        - type: command', '          command: |', ...script.split('\n').map((line) => `            ${line}`));
-  return [...lines, '---', 'Body.', ''].join('\n');
-}
+const preToolUse = (script: string): string => claudeCodeAgent(script);
 
 ruleTester(rule, {
   accept: [

@@ -3,6 +3,7 @@
 // technicalpickles' actually-lsp session-start.sh splits a tab-separated line of its own that way and was told
 // `$probe_args` held text from the hook's stdin.
 import rule from '../../rules/cc-stdin-untrusted/index.js';
+import { claudeCodeAgent } from '../helpers/claude-code-agent.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 /** A Claude Code subagent whose SessionStart handler runs `lines` (the first on line 9, from column 13). */
@@ -41,12 +42,7 @@ ruleTester(rule, {
 });
 
 // What reads the input besides a plain `read`: process substitutions, here-strings of it, xargs.
-/** Agent frontmatter with one Claude Code PreToolUse handler whose script starts on line 10, column 13. */
-function preToolUse(script: string): string {
-  const lines = ['---', 'name: gate', 'description: Checks commands.', 'hooks:', '  PreToolUse:', '    - matcher: Bash', '      hooks:'];
-  lines.push('        - type: command', '          command: |', ...script.split('\n').map((line) => `            ${line}`));
-  return [...lines, '---', 'Body.', ''].join('\n');
-}
+const preToolUse = (script: string): string => claudeCodeAgent(script);
 
 ruleTester(rule, {
   accept: [
