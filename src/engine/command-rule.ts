@@ -97,13 +97,11 @@ export function everyCommand(
   if (containers === 'none') return all;
   const inside: PlainCommand[] = [];
   for (const command of all) {
-    const run = CONTAINER_RUNNERS_NAMES.has(command.name.value ?? '') ? containerRun(command) : undefined;
+    const run = containerRun(command);
     if (run && (containers === 'all' || run.mountsHost)) inside.push(run.inner, ...unwrapCommand(run.inner));
   }
   return inside.length === 0 ? all : [...all, ...inside];
 }
-
-const CONTAINER_RUNNERS_NAMES = new Set(['docker', 'podman', 'nerdctl', 'kubectl']);
 
 /** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
 function commandNames(patterns: readonly CommandPattern[]): { matches(base: string): boolean } {

@@ -4,11 +4,11 @@ import { takesNextWord, type PlainCommand, type PlainWord } from './commands.js'
 /**
  * Commands that run a command elsewhere: in a container (`docker exec C
  * cmd…`, `docker run IMAGE cmd…`, podman's, `kubectl exec POD -- cmd…`) or
- * on another host (`ssh HOST cmd…`). What they run there is not the host's
- * business for rules about the host (a `rm -rf` in a container), but text
- * re-parsed as shell code is an injection wherever it runs: a container's
- * `sh -c "$X"`, and every command ssh sends (joined with spaces, it is read
- * by the remote user's shell).
+ * on another host (`ssh HOST cmd…`). What a container runs reaches the host
+ * where its files are mounted (`docker run -v "$PWD":/w … rm -rf /w`) and in
+ * the time the hook waits for it; text re-parsed as shell code is an
+ * injection wherever it runs: a container's `sh -c "$X"`, and every command
+ * ssh sends (joined with spaces, it is read by the remote user's shell).
  */
 const DOCKER: Readonly<Record<string, readonly string[]>> = {
   exec: ['-e', '--env', '--env-file', '-u', '--user', '-w', '--workdir', '--detach-keys'],
@@ -29,42 +29,13 @@ const CONTAINER_RUNNERS: Readonly<Record<string, Readonly<Record<string, readonl
 
 /** Options of the runners themselves, before their subcommand (`docker --context x exec`, `kubectl -n ns exec`). */
 const GLOBAL_OPTIONS = [
-  '-H',
-  '--host',
-  '-c',
-  '--context',
-  '--config',
-  '-l',
-  '--log-level',
-  '-n',
-  '--namespace',
-  '--kubeconfig',
-  '-s',
-  '--server',
+  ...['-H', '--host', '-c', '--context', '--config', '-l', '--log-level'],
+  ...['-n', '--namespace', '--kubeconfig', '-s', '--server'],
 ];
 
 const SSH_OPTIONS = [
-  '-b',
-  '-c',
-  '-D',
-  '-E',
-  '-e',
-  '-F',
-  '-I',
-  '-i',
-  '-J',
-  '-L',
-  '-l',
-  '-m',
-  '-O',
-  '-o',
-  '-p',
-  '-Q',
-  '-R',
-  '-S',
-  '-W',
-  '-w',
-  '-B',
+  ...['-b', '-c', '-D', '-E', '-e', '-F', '-I', '-i', '-J', '-L', '-l'],
+  ...['-m', '-O', '-o', '-p', '-Q', '-R', '-S', '-W', '-w', '-B'],
 ];
 
 /** The command a container runner runs inside (`docker exec app sh -c …` gives `sh -c …`), placed where its words are. */
