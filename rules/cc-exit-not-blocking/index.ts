@@ -65,18 +65,22 @@ export default defineRule({
     // A guard that lets the call through with a conditional `exit 0` refuses by reaching a later exit, conditional or not.
     const allowsAt = exits.find((command) => command.args[0]?.value === '0' && refuses(command))?.start;
     for (const command of exits) {
-      if (!refuses(command) && (allowsAt === undefined || command.start < allowsAt)) continue;
       const arg = command.args[0];
       const written = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
       // `exit $((1))`, `CODE=1; … exit $CODE`: the status is as fixed as a written one (the fix is offered only for the latter).
-      const code = written ?? (arg ? computedCode(arg.text, context.tree) : undefined);
-      if (code === undefined || code === 0) continue;
+      const codes = written !== undefined ? [written] : arg ? computedCodes(arg.text, context.tree) : undefined;
+      if (!codes) continue;
+      // `BLOCK=0 … BLOCK=1 … exit $BLOCK`: a flag the script sets is the decision, wherever the exit stands.
+      const decides = codes.length > 1 && codes.includes(0);
+      if (!decides && !refuses(command) && (allowsAt === undefined || command.start < allowsAt)) continue;
       const jsonOnly = spec.block === 'json-only';
-      if (!jsonOnly && code === BLOCKING_EXIT_CODE) continue;
+      const refusals = codes.filter((c) => c !== 0);
+      // A status that may be 2 may block: `CODE=1; [ … ] && CODE=2; exit $CODE` is left alone.
+      if (refusals.length === 0 || (!jsonOnly && refusals.includes(BLOCKING_EXIT_CODE))) continue;
       const range = context.range(arg!.start, arg!.end);
       context.report({
         messageId: jsonOnly ? 'jsonOnly' : 'notBlocking',
-        data: { code, event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' },
+        data: { code: refusals[0]!, event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' },
         range: context.range(command.start, command.end),
         ...(jsonOnly || written === undefined ? {} : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range, text: '2' }] }] }),
       });
@@ -84,11 +88,11 @@ export default defineRule({
   },
 });
 
-/** The status of `exit $((N))`, or of `exit $VAR` / `exit "$VAR"` when the script sets the variable to one number only. */
-function computedCode(text: string, tree: SyntaxTree): number | undefined {
+/** The statuses `exit $((N))` may have, or `exit $VAR` / `exit "$VAR"` when the script sets the variable to numbers only. */
+function computedCodes(text: string, tree: SyntaxTree): number[] | undefined {
   const arithmetic = /^\$\(\(\s*(\d+)\s*\)\)$/.exec(text);
-  if (arithmetic) return Number(arithmetic[1]);
+  if (arithmetic) return [Number(arithmetic[1])];
   const variable = /^"?\$\{?([A-Za-z_]\w*)\}?"?$/.exec(text);
   const values = variable ? staticTexts(tree, variable[1]!) : undefined;
-  return values && new Set(values).size === 1 && /^\d+$/.test(values[0]!) ? Number(values[0]) : undefined;
+  return values?.every((v) => /^\d+$/.test(v)) ? [...new Set(values.map(Number))] : undefined;
 }

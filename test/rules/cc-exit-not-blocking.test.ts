@@ -61,6 +61,8 @@ ruleTester(rule, {
     { name: 'async: true', profile: guard('async: true') },
     { name: 'async: true beside asyncRewake: false', profile: guard('async: true\n          asyncRewake: false') },
     { name: 'exit $CODE set to 2', profile: command(['CODE=2', 'if jq -r .tool_input.command | grep -q rm; then exit $CODE; fi']) },
+    { name: 'a flag set to 0 or 2', profile: command(['RC=0', 'if grep -q rm; then RC=2; fi', 'exit $RC']) },
+    { name: 'a flag set from a computation', profile: command(['RC=0', 'RC=$(check)', 'exit $RC']) },
     { name: 'exit $CODE set to either', profile: command(['CODE=1', '[ -n "$X" ] && CODE=2', 'if grep -q rm; then exit $CODE; fi']) },
   ],
   reject: [
@@ -74,6 +76,11 @@ ruleTester(rule, {
       name: 'exit "$CODE" with CODE set to 1',
       profile: command(['CODE=1', 'if jq -r .tool_input.command | grep -q rm; then exit "$CODE"; fi']),
       errors: [{ messageId: 'notBlocking', line: 11, column: 61, endColumn: 73 }],
+    },
+    {
+      name: 'a flag set to 0 or 1, then exit $FLAG at the end: the flag is the decision',
+      profile: command(['BLOCK=0', 'if jq -r .tool_input.command | grep -q rm; then BLOCK=1; fi', 'exit $BLOCK']),
+      errors: [{ messageId: 'notBlocking', line: 12, column: 13, endColumn: 24, message: /`exit 1`/ }],
     },
     {
       name: 'a last exit 1 after an allowing exit 0: refusal is the default',
