@@ -2,6 +2,7 @@ import type { Severity } from '../diagnostics.js';
 import { basename, type PlainCommand, unwrapCommand } from '../shell/commands.js';
 import { containerRun } from '../shell/remote.js';
 import { nestedCommands } from '../shell/nested.js';
+import type { SyntaxTree } from '../shell/parser.js';
 import { resolvedCommands } from '../shell/resolved-commands.js';
 import type { RuntimeId } from '../runtimes/index.js';
 import { defineRule, type AnalysedHook, type Rule, type RuleMeta } from './rule.js';
@@ -95,12 +96,27 @@ export function everyCommand(
   const resolved = resolvedCommands(hook.tree, hook.commands);
   const all = nested.length === 0 && resolved.length === 0 ? hook.commands : [...hook.commands, ...nested, ...resolved];
   if (containers === 'none') return all;
-  const inside: PlainCommand[] = [];
-  for (const command of all) {
-    const run = containerRun(command);
-    if (run && (containers === 'all' || run.mountsHost)) inside.push(run.inner, ...unwrapCommand(run.inner));
-  }
+  const inside = containerCommands(hook.tree, all)[containers];
   return inside.length === 0 ? all : [...all, ...inside];
+}
+
+const insideByTree = new WeakMap<SyntaxTree, { all: PlainCommand[]; mounted: PlainCommand[] }>();
+
+/** What the hook's containers run, found once a tree for the several rules that ask. */
+function containerCommands(tree: SyntaxTree, commands: readonly PlainCommand[]): { all: PlainCommand[]; mounted: PlainCommand[] } {
+  let found = insideByTree.get(tree);
+  if (!found) {
+    found = { all: [], mounted: [] };
+    for (const command of commands) {
+      const run = containerRun(command);
+      if (!run) continue;
+      const inner = [run.inner, ...unwrapCommand(run.inner)];
+      found.all.push(...inner);
+      if (run.mountsHost) found.mounted.push(...inner);
+    }
+    insideByTree.set(tree, found);
+  }
+  return found;
 }
 
 /** Every command name the patterns name, exactly or by prefix (`mkfs*`). */
