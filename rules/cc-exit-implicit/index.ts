@@ -1,8 +1,8 @@
 import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import { BLOCKING_EXIT_CODE, blockingEvent } from '../../src/runtimes/claude-code/contract.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
-import { tailStatuses } from '../../src/shell/tail-status.js';
+import { statusNode, tailStatuses } from '../../src/shell/tail-status.js';
 
 /**
  * A hook that runs off its end exits with the status of its last command.
@@ -30,9 +30,7 @@ export default defineRule({
       'Unexpected test `{{text}}` under `set -e` in a `{{event}}` hook: when it fails the shell ends the hook with exit 1, a non-blocking error, so the action goes ahead (Claude Code blocks only on exit 2 or `{{decision}}`). Write `{{text}} || exit 2` to refuse.',
   },
   checkScript(context) {
-    const spec = eventsOfHook(context.hook)
-      .map((name) => eventSpec(name))
-      .find((s) => s && s.block === 'exit2-or-json');
+    const spec = blockingEvent(context.hook, ['exit2-or-json']);
     // A background hook's status decides nothing (cc-async-invalid).
     if (!spec || context.hook.claudeCode?.async) return;
     const data = { event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' };
@@ -74,7 +72,7 @@ function errexitTests(root: SyntaxNode, text: string): SyntaxNode[] {
   for (const statement of statements.slice(0, -1)) {
     const flag = errexitFlag(statement);
     if (flag !== undefined) on = flag;
-    const test = on ? lastStage(statement) : undefined;
+    const test = on ? statusNode(statement) : undefined;
     if (test && isTest(test)) found.push(test);
   }
   return found;
@@ -90,13 +88,6 @@ function errexitFlag(statement: SyntaxNode): boolean | undefined {
     if (/^[-+]o$/.test(arg) && args[i + 1] === 'errexit') flag = arg.startsWith('-');
   });
   return flag;
-}
-
-/** The command whose status a top-level statement has: itself, a pipeline's last stage, a redirected statement's body. */
-function lastStage(statement: SyntaxNode): SyntaxNode | undefined {
-  if (statement.type === 'pipeline') return lastStage(statement.namedChildren.at(-1) ?? statement);
-  if (statement.type === 'redirected_statement') return statement.childForFieldName('body') ?? undefined;
-  return statement.type === 'command' || statement.type === 'test_command' ? statement : undefined;
 }
 
 const TESTS = new Set(['[', 'test', '[[']);

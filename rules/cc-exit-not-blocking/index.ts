@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { BLOCKING_EXIT_CODE, eventSpec, eventsOfHook } from '../../src/runtimes/claude-code/contract.js';
+import { BLOCKING_EXIT_CODE, blockingEvent } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import type { SyntaxTree } from '../../src/shell/parser.js';
@@ -54,9 +54,7 @@ export default defineRule({
       'Unexpected `exit {{code}}` in a `{{event}}` hook: this event ignores exit codes (the docs say exit 2 is not honoured since 2026-08-18); only the JSON decision `{{decision}}` refuses.',
   },
   checkScript(context) {
-    const spec = eventsOfHook(context.hook)
-      .map((name) => eventSpec(name))
-      .find((s) => s && (s.block === 'exit2-or-json' || s.block === 'json-only'));
+    const spec = blockingEvent(context.hook, ['exit2-or-json', 'json-only']);
     // A background hook's exit code decides nothing either way (cc-async-invalid speaks of that). `async` is
     // set for `async: true`, `asyncRewake: true` and a script every caller runs in the background; a handler
     // that merely has the key (`asyncRewake: false`) runs in the foreground and is checked.

@@ -2,6 +2,7 @@ import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
 import { firstStage, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
+import { isStdinPath } from '../../src/shell/stdin-script.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 
 /** Statements that may run their body or not, or more than once, or elsewhere: a reader inside one is not certain to run in order. */
@@ -43,9 +44,7 @@ export default defineRule({
     const readers = [
       ...nodesOfType(root, ['command']).filter((c) => (readsStdin(c) || readsLine(c)) && firstStage(c)),
       // `$(</dev/stdin)`: bash reads the file without a command.
-      ...nodesOfType(root, ['command_substitution']).filter((s) =>
-        /^\$\(\s*<\s*(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)\s*\)$/.test(s.text),
-      ),
+      ...nodesOfType(root, ['command_substitution']).filter((s) => isStdinPath(/^\$\(\s*<\s*(\S+)\s*\)$/.exec(s.text)?.[1] ?? '')),
     ]
       .filter(runsInOrder)
       .sort((a, b) => a.startIndex - b.startIndex);

@@ -3,6 +3,10 @@ import type { PlainCommand } from './commands.js';
 /** Paths that name the process's own standard input. */
 const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
+export function isStdinPath(path: string): boolean {
+  return STDIN_PATHS.has(path);
+}
+
 /**
  * Wrappers that hand their standard input to the command they run. Not
  * `xargs`, `parallel` or `find -exec`: they give it input as arguments, or none.

@@ -79,14 +79,17 @@ function collectList(list: SyntaxNode, onFailure: boolean, walk: Walk): void {
   collect(right, onFailure, walk);
   if (!and) return;
   // The left side's failures: a leaf, or the failures of a list under it.
-  const failing = left && stage(left);
+  const failing = left && statusNode(left);
   if (failing?.type === 'list') collectList(failing, true, walk);
   else if (failing && LEAVES.has(failing.type)) walk.found.push({ node: failing, onFailure: true });
 }
 
 /** The node whose status a statement has: a pipeline's last stage, a redirected statement's body. */
-function stage(node: SyntaxNode): SyntaxNode | undefined {
-  if (node.type === 'pipeline') return stage(node.namedChildren.at(-1) ?? node);
+export function statusNode(node: SyntaxNode): SyntaxNode | undefined {
+  if (node.type === 'pipeline') {
+    const last = node.namedChildren.at(-1);
+    return last ? statusNode(last) : undefined;
+  }
   if (node.type === 'redirected_statement') return node.childForFieldName('body') ?? undefined;
   return node;
 }

@@ -14,7 +14,16 @@ export const RUNTIME_ID = 'claude-code' as const;
 export * from './events.js';
 export * from './scheduling.js';
 export * from './output-contract.js';
-import { EVENTS, type HandlerType, HANDLER_TYPES, TOOL_INPUT_FIELDS, TOOL_NAMES } from './events.js';
+import {
+  type BlockMode,
+  EVENTS,
+  eventSpec,
+  type EventSpec,
+  type HandlerType,
+  HANDLER_TYPES,
+  TOOL_INPUT_FIELDS,
+  TOOL_NAMES,
+} from './events.js';
 
 export const EVENT_NAMES: readonly string[] = EVENTS.map((event) => event.name);
 
@@ -244,6 +253,18 @@ export const PLUGIN_SOURCES = {
 
 /** The JSON output shapes that carry a decision, for the stdout rules' messages. */
 export const DECISION_FIELDS = ['decision', 'hookSpecificOutput', 'continue', 'systemMessage'] as const;
+
+/** The first event of a hook (or of the hooks that run a script file) that can block in one of these ways. */
+export function blockingEvent(
+  hook: { claudeCode?: { effectiveEvent: string; callerEvents?: string[] } },
+  modes: readonly BlockMode[],
+): EventSpec | undefined {
+  for (const name of eventsOfHook(hook)) {
+    const spec = eventSpec(name);
+    if (spec && modes.includes(spec.block)) return spec;
+  }
+  return undefined;
+}
 
 /** The events whose contract applies to a hook script: its own, or for a script file, those of the hooks that run it. */
 export function eventsOfHook(hook: { claudeCode?: { effectiveEvent: string; callerEvents?: string[] } }): string[] {
