@@ -30,7 +30,7 @@ export async function measure({ root, pairs, scratch }) {
   const bin = join(root, 'bin', 'validate-agent-hooks');
   const profile = join(scratch, 'empty-hook.md');
   writeFileSync(profile, '---\nname: empty-hook\ndescription: An agent whose hook does nothing\nhooks:\n  pre: |\n    true\n---\n');
-  const p = await paired(command(process.execPath, [bin, '--version']), command(process.execPath, [bin, 'run', profile, '--hook', 'pre']), {
+  const p = await paired(command(bin, ['--version']), command(bin, ['run', profile, '--hook', 'pre']), {
     n: pairs,
     check: (a, b) => {
       if (a.status !== 0 || b.status !== 0) throw new Error(`run exited ${b.status}: ${b.stderr}`);

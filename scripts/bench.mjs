@@ -17,6 +17,13 @@ const quick = process.argv.includes('--quick');
 const PAIRS = quick ? 5 : 21;
 const [SMALL, LARGE] = quick ? [200, 1000] : [2000, 10000];
 const node = process.execPath;
+/** The tool as a user runs it: the bin as a program (its launcher, then Node). */
+const tool = (args, options) => command(bin, args, options);
+/** Node parses this variable's certificates before any script runs; the bin's launcher drops it (bin/validate-agent-hooks). */
+const extraCerts = process.env.NODE_EXTRA_CA_CERTS;
+const withoutCerts = extraCerts
+  ? { env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')) }
+  : undefined;
 const shellcheckVersion = (() => {
   try {
     return /version:\s*(\S+)/.exec(execFileSync('shellcheck', ['--version'], { encoding: 'utf8' }))[1];
@@ -98,14 +105,24 @@ try {
   const single = join(root, 'fixtures', 'demo', '.claude', 'agents', 'blocking-coordinator.md');
   pairedRow(
     'single clean profile, no ShellCheck',
-    await paired(nodeAlone, command(node, [bin, single, '--no-shellcheck']), { n: PAIRS, check: mustExit([0]) }),
+    await paired(nodeAlone, tool([single, '--no-shellcheck']), { n: PAIRS, check: mustExit([0]) }),
     "`node -e ''`",
     2.2,
   );
+  // Where NODE_EXTRA_CA_CERTS pads `node -e ''` and not the bin, the same figure with it unset on both sides.
+  if (withoutCerts)
+    pairedRow(
+      'single clean profile, no ShellCheck, NODE_EXTRA_CA_CERTS unset on both sides',
+      await paired(command(node, ['-e', ''], withoutCerts), tool([single, '--no-shellcheck'], withoutCerts), {
+        n: PAIRS,
+        check: mustExit([0]),
+      }),
+      "`node -e ''`",
+    );
   if (shellcheckVersion)
     pairedRow(
       'single clean profile, with ShellCheck',
-      await paired(nodeAlone, command(node, [bin, single]), { n: PAIRS, check: mustExit([0]) }),
+      await paired(nodeAlone, tool([single]), { n: PAIRS, check: mustExit([0]) }),
       "`node -e ''`",
     );
 
@@ -114,16 +131,25 @@ try {
   if (shellcheckVersion)
     pairedRow(
       `${corpusWhat}, with ShellCheck`,
-      await paired(shellcheckAlone(files), command(node, [bin, corpus, '--format', 'json']), { n: PAIRS, check: mustExit([0, 1]) }),
+      await paired(shellcheckAlone(files), tool([corpus, '--format', 'json']), { n: PAIRS, check: mustExit([0, 1]) }),
       `ShellCheck alone (${Math.min(availableParallelism(), Math.ceil(files.length / 8))} processes)`,
       1.8,
     );
   pairedRow(
     `${corpusWhat}, no ShellCheck`,
-    await paired(nodeAlone, command(node, [bin, corpus, '--format', 'json', '--no-shellcheck']), { n: PAIRS, check: mustExit([0, 1]) }),
+    await paired(nodeAlone, tool([corpus, '--format', 'json', '--no-shellcheck']), { n: PAIRS, check: mustExit([0, 1]) }),
     "`node -e ''`",
     4.5,
   );
+  if (withoutCerts)
+    pairedRow(
+      `${corpusWhat}, no ShellCheck, NODE_EXTRA_CA_CERTS unset on both sides`,
+      await paired(command(node, ['-e', ''], withoutCerts), tool([corpus, '--format', 'json', '--no-shellcheck'], withoutCerts), {
+        n: PAIRS,
+        check: mustExit([0, 1]),
+      }),
+      "`node -e ''`",
+    );
 
   // Growth: the large tree against the small one, each run alternating with the other.
   const trees = {};
@@ -137,7 +163,7 @@ try {
   );
   rmSync(join(scratch, 'large-scripts'), { recursive: true, force: true });
   for (const sc of shellcheckVersion ? [true, false] : [false]) {
-    const lint = (size) => command(node, [bin, '--all', '--root', trees[size], '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])]);
+    const lint = (size) => tool(['--all', '--root', trees[size], '--format', 'json', ...(sc ? [] : ['--no-shellcheck'])]);
     const p = await paired(lint(SMALL), lint(LARGE), { n: quick ? 3 : 5, warmup: 0, check: mustExit([0, 1]) });
     const rssMB = p.rssKiB.b / 1024;
     const what = `${LARGE} vs ${SMALL} generated profiles (${largeDistinct} distinct scripts in ${largeScripts.length}), ${sc ? 'with' : 'no'} ShellCheck`;
@@ -164,12 +190,12 @@ try {
   // Cache: a re-run with nothing changed against the cold run that wrote the cache.
   {
     const cacheFile = join(scratch, 'cache.json');
-    const args = [bin, '--all', '--root', trees[SMALL], '--format', 'json', '--cache', '--cache-location', cacheFile];
+    const args = ['--all', '--root', trees[SMALL], '--format', 'json', '--cache', '--cache-location', cacheFile];
     const cold = async () => {
       rmSync(cacheFile, { force: true });
-      return command(node, args)();
+      return tool(args)();
     };
-    const p = await paired(cold, command(node, args), { n: quick ? 3 : 7, check: mustExit([0, 1]) });
+    const p = await paired(cold, tool(args), { n: quick ? 3 : 7, check: mustExit([0, 1]) });
     row({
       what: `--cache re-run, nothing changed (${SMALL} profiles)`,
       value: spread(p.b),
@@ -196,7 +222,7 @@ try {
 
 const met = rows.filter((r) => r.met === true).length;
 const judged = rows.filter((r) => r.met !== undefined).length;
-const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ShellCheck ${shellcheckVersion ?? 'not installed'}`;
+const machine = `${availableParallelism()} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ShellCheck ${shellcheckVersion ?? 'not installed'}, NODE_EXTRA_CA_CERTS ${extraCerts ? 'set (Node parses it at every start; the bin drops it)' : 'unset'}`;
 const table = [
   `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine}. Each ratio is the median over ${PAIRS} pairs (fewer for the large trees) of the two sides run alternately (min–max of the pairs); ${met} of ${judged} targets met.`,
   '',

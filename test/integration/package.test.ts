@@ -156,4 +156,27 @@ export { first, out };
     );
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
+
+  it('runs the bin as a program through the link npm makes, its launcher dropping NODE_EXTRA_CA_CERTS and passing every argument and the exit code', () => {
+    const link = join(project, 'node_modules', '.bin', 'validate-agent-hooks');
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync('../validate-agent-hooks/bin/validate-agent-hooks', link);
+    const dir = join(project, 'odd dir $HOME "q"');
+    mkdirSync(dir);
+    writeFileSync(join(dir, "it's.md"), '---\nname: p\ndescription: d\nhooks:\n  pre: |\n    sudo ls\n---\n');
+    // A certificate file that is not there: Node warns of it at start-up unless the variable is gone.
+    const env = {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+      NODE_EXTRA_CA_CERTS: join(project, 'missing.pem'),
+    };
+    const node = spawnSync(process.execPath, ['-e', ''], { env, encoding: 'utf8' });
+    expect(node.stderr).toContain('extra certs');
+    const result = spawnSync(link, [join(dir, "it's.md"), '--no-shellcheck', '--format', 'json'], { cwd: project, env, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(1);
+    const [file] = JSON.parse(result.stdout) as { filePath: string; messages: { ruleId: string }[] }[];
+    expect(file!.filePath).toBe(join(dir, "it's.md"));
+    expect(file!.messages.map((m) => m.ruleId)).toEqual(['command-sudo']);
+  });
 });
