@@ -1,6 +1,6 @@
 import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { firstStage, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { firstStage, isOwnInput, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
 import { isStdinPath } from '../../src/shell/stdin-script.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -63,9 +63,9 @@ export default defineRule({
 function readsLine(command: SyntaxNode): boolean {
   if (command.childForFieldName('name')?.text !== 'read') return false;
   if (command.childrenForFieldName('argument').some((a) => a !== null && /^-[A-Za-z]*u/.test(a.text))) return false;
-  const own = command.childrenForFieldName('redirect');
   const statement = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
-  return own.length === 0 && (statement?.childrenForFieldName('redirect').length ?? 0) === 0;
+  const redirects = [...command.childrenForFieldName('redirect'), ...(statement?.childrenForFieldName('redirect') ?? [])];
+  return !redirects.some((r) => r !== null && isOwnInput(r));
 }
 
 /**

@@ -21,6 +21,7 @@ ruleTester(rule, {
     { name: 'a reader in a function', profile: preToolUse('input() { cat; }\nX=$(jq -r .a)') },
     { name: 'a later pipeline stage', profile: preToolUse('C=$(jq -r .tool_input.command | tr a-z A-Z)') },
     { name: 'stdin replaced in between', profile: preToolUse('A=$(cat)\nexec < /dev/tty\nB=$(cat)') },
+    { name: 'jq and cat on files of their own', profile: preToolUse('A=$(cat ./a.json)\nB=$(jq -r .x ./b.json < ./c)\nC=$(cat)') },
   ],
   reject: [
     {
@@ -59,6 +60,21 @@ ruleTester(rule, {
       name: "in an if's first condition, which always runs",
       profile: preToolUse('INPUT=$(cat)\nif jq -e \'.tool_input.command | test("rm")\' >/dev/null; then exit 2; fi'),
       errors: [{ messageId: 'reread', line: 11, column: 16, endColumn: 56 }],
+    },
+    {
+      name: 'stdin by its paths: cat /dev/fd/0, then jq given /dev/stdin as its file',
+      profile: preToolUse('IN=$(cat /dev/fd/0)\nC=$(jq -r .tool_input.command /dev/stdin)'),
+      errors: [{ messageId: 'reread', line: 11, column: 17, endColumn: 53 }],
+    },
+    {
+      name: 'jq reading < /dev/stdin after read with its errors redirected',
+      profile: preToolUse('read -r J 2>/dev/null\nC=$(jq -r .tool_name < /dev/stdin)'),
+      errors: [{ messageId: 'afterRead', line: 11, column: 17, endColumn: 33 }],
+    },
+    {
+      name: 'read < /proc/self/fd/0 after cat -',
+      profile: preToolUse("IN=$(cat -)\nread -r X < '/proc/self/fd/0'"),
+      errors: [{ messageId: 'reread', line: 11, column: 13, endColumn: 22 }],
     },
   ],
 });

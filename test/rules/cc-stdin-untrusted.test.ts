@@ -91,6 +91,15 @@ ruleTester(rule, {
       errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],
     },
     {
+      name: 'the input read through its paths: cat /dev/fd/0, jq … /dev/stdin, read < /dev/stdin',
+      profile: preToolUse('IN=$(cat /dev/fd/0)\nls $IN\nF=$(jq -r .tool_input.file_path /dev/stdin)\nls $F\nread -r G < /dev/stdin\nls $G'),
+      errors: [
+        { messageId: 'unquoted', line: 11, column: 16, endColumn: 19 },
+        { messageId: 'unquoted', line: 13, column: 16, endColumn: 18 },
+        { messageId: 'unquoted', line: 15, column: 16, endColumn: 18 },
+      ],
+    },
+    {
       name: 'a function that reads the input, called in a substitution',
       profile: preToolUse("input() { jq -r '.tool_input.file_path'; }\nF=$(input)\nls $F"),
       errors: [{ messageId: 'unquoted', line: 12, column: 16, endColumn: 18 }],

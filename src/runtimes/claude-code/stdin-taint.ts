@@ -3,6 +3,7 @@ import { nodesOfType, variableUse } from '../../shell/analysis.js';
 import type { ShellCommand } from '../../shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../shell/jq-output.js';
 import type { SyntaxNode } from '../../shell/parser.js';
+import { isStdinPath } from '../../shell/stdin-script.js';
 
 /** Commands that, as the first stage of a pipeline and without file arguments, read the hook's stdin JSON. */
 const STDIN_READERS = new Set(['cat', 'jq', 'head', 'tail', 'tee', 'python', 'python3', 'node', 'ruby', 'perl', 'gojq', 'jaq', 'yq']);
@@ -103,8 +104,7 @@ export class StdinTaint {
   private substitutionReadsStdin(substitution: SyntaxNode): boolean {
     // `$(</dev/stdin)`, `$(< /dev/fd/0)`: bash reads the file without a command.
     const redirect = substitution.childForFieldName('redirect');
-    if (redirect && /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/.test(redirect.childForFieldName('destination')?.text ?? ''))
-      return true;
+    if (redirect && isStdinPath(redirect.childForFieldName('destination')?.text ?? '')) return true;
     for (const command of nodesOfType(substitution, ['command'])) {
       if (!firstStage(command)) continue;
       if (readsStdin(command) || this.readingFunctions.has(command.childForFieldName('name')?.text ?? '')) return true;
@@ -139,17 +139,23 @@ export class StdinTaint {
     const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
     // The grammar puts a here-string on the command itself (`read -r a b <<< "$x"`), not on a redirected statement.
     const own = node?.type === 'command' ? node.childrenForFieldName('redirect') : [];
-    if (
-      own.some(
-        (r) => r?.type === 'herestring_redirect' || r?.type === 'heredoc_redirect' || (r?.type === 'file_redirect' && /^\d*</.test(r.text)),
-      )
-    )
-      return true;
+    if (own.some((r) => r !== null && isOwnInput(r))) return true;
     return (
       node?.parent?.type === 'redirected_statement' &&
-      nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).length > 0
+      nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).some(isOwnInput)
     );
   }
+}
+
+/**
+ * Whether a redirection gives a command input other than the hook's stdin: a
+ * here-string or here-document, or `<` from a file that is not stdin itself
+ * (`read -r J < /dev/stdin` still reads the hook's input).
+ */
+function isOwnInput(redirect: SyntaxNode): boolean {
+  if (redirect.type === 'herestring_redirect' || redirect.type === 'heredoc_redirect') return true;
+  if (redirect.type !== 'file_redirect' || !/^\d*</.test(redirect.text)) return false;
+  return !isStdinPath(redirect.childForFieldName('destination')?.text.replace(/^(['"])(.*)\1$/, '$2') ?? '');
 }
 
 /** Not a later stage of a pipeline (whose input is the stage before); a redirected command is its statement's stage. */
@@ -165,7 +171,7 @@ function readsStdin(command: SyntaxNode): boolean {
   if (!name || !STDIN_READERS.has(name)) return false;
   const redirected = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
   if (redirected && nodesOfType(redirected, ['herestring_redirect', 'heredoc_redirect']).length) return false;
-  if (redirected?.namedChildren.some((c) => c?.type === 'file_redirect' && /^<|^\d*</.test(c.text))) return false;
+  if (redirected?.namedChildren.some((c) => c?.type === 'file_redirect' && isOwnInput(c))) return false;
   const args = command.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'command_name' && c.type !== 'file_redirect');
   const words = args.map((a) => a.text.replace(/^['"]|['"]$/g, ''));
   if (name === 'python' || name === 'python3' || name === 'node' || name === 'ruby' || name === 'perl') {
@@ -173,7 +179,7 @@ function readsStdin(command: SyntaxNode): boolean {
     return words[0] === '-c' || words[0] === '-e' ? /stdin|STDIN|readFileSync\(0|\/dev\/stdin/.test(args[1]?.text ?? '') : false;
   }
   if (name === 'cat' || name === 'head' || name === 'tail' || name === 'tee') {
-    return words.filter((w) => !w.startsWith('-') || w === '-').every((w) => w === '-' || w === '/dev/stdin') || name === 'tee';
+    return words.filter((w) => !w.startsWith('-') || w === '-').every((w) => w === '-' || isStdinPath(w)) || name === 'tee';
   }
   return jqReadsStdin(words);
 }
@@ -187,7 +193,8 @@ function jqReadsStdin(words: readonly string[]): boolean {
     if (values !== undefined) i += values;
     // `-n`, also among other short options (`-nc`, `-rn`): null input, stdin unread.
     else if (/^-[A-Za-z]*n[A-Za-z]*$/.test(word) || word === '--null-input') return false;
-    else if (!word.startsWith('-') || word === '-') positional++;
+    // A file that is stdin itself (`jq -r .x /dev/stdin`) is still the hook's input.
+    else if ((!word.startsWith('-') || word === '-') && !isStdinPath(word)) positional++;
   }
   return positional <= 1;
 }
@@ -206,4 +213,4 @@ function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
   return undefined;
 }
 
-export { firstStage, pipedFrom, readsStdin };
+export { firstStage, isOwnInput, pipedFrom, readsStdin };
