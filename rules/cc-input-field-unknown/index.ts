@@ -7,15 +7,24 @@ import {
   matchedToolsWithInput,
   TOOL_INPUT_FIELDS,
 } from '../../src/runtimes/claude-code/contract.js';
-import { firstStage, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
-import { commandBase, nodesOfType, variableUse } from '../../src/shell/analysis.js';
+import { firstStage, isOwnInput, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { isStdinPath } from '../../src/shell/stdin-script.js';
+import { commandBase, inlineProgramWords, nodesOfType, variableUse } from '../../src/shell/analysis.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
+import { type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
 const JQS = new Set(['jq', 'gojq', 'jaq']);
+/** Interpreters whose inline program (`-c`, `-e`) may parse the hook's stdin JSON, and what a missing field gives there. */
+const PROGRAMS: Record<string, { language: ProgramLanguage; reads: string }> = {
+  python: { language: 'python', reads: 'Python raises KeyError (or `.get` gives its default)' },
+  python3: { language: 'python', reads: 'Python raises KeyError (or `.get` gives its default)' },
+  node: { language: 'node', reads: 'Node reads undefined' },
+};
+const JQ_READS = 'jq reads null';
 
 /**
  * A hook that reads a field its event's stdin JSON never has gets `null`
@@ -26,16 +35,16 @@ export default defineRule({
   id: 'cc-input-field-unknown',
   meta: {
     description:
-      "A Claude Code hook reads a field its event's stdin JSON does not have (`.tool_input.cmd`, `.toolName`): jq gives null, and a test of it never matches.",
+      "A Claude Code hook reads a field its event's stdin JSON does not have (`.tool_input.cmd`, `.toolName`), with jq or in an inline Python or Node program: it gets null, and a test of it never matches.",
     severity: 'warning',
     category: 'runtime',
     runtimes: ['claude-code'],
   },
   messages: {
     field:
-      'Unexpected `{{path}}`: the stdin JSON of a `{{event}}` hook has no `{{field}}`{{suggestion}}, so jq reads null and a test of it never matches.',
+      'Unexpected `{{path}}`: the stdin JSON of a `{{event}}` hook has no `{{field}}`{{suggestion}}, so {{reads}} and a test of it never matches.',
     toolField:
-      'Unexpected `{{path}}`: `{{tools}}` calls have no `{{field}}` in `tool_input`{{suggestion}}; it has {{fields}}. jq reads null, and a test of it never matches.',
+      'Unexpected `{{path}}`: `{{tools}}` calls have no `{{field}}` in `tool_input`{{suggestion}}; it has {{fields}}. {{Reads}}, and a test of it never matches.',
   },
   checkScript(context) {
     const specs = eventsOfHook(context.hook).map((name) => eventSpec(name));
@@ -47,33 +56,49 @@ export default defineRule({
     const tools = meta?.callerEvents !== undefined ? meta.callerTools : matchedToolsWithInput(meta?.matcher, specs[0]!.name);
     const toolFields = tools && new Set(tools.flatMap((t) => own(TOOL_INPUT_FIELDS, t)!));
     const whole = wholeInputVariables(context.tree.rootNode, context.commands);
+    const check = (path: readonly string[], range: ReturnType<typeof context.range>, written: string, reads: string): void => {
+      if (!fields.has(path[0]!)) {
+        const event = specs.map((s) => s!.name).join('`/`');
+        context.report({
+          messageId: 'field',
+          data: { path: written, event, field: path[0]!, suggestion: suggestion(path[0]!, fields), reads },
+          range,
+        });
+      } else if (path[0] === 'tool_input' && path[1] !== undefined && toolFields && !toolFields.has(path[1])) {
+        const data = {
+          path: written,
+          tools: tools.join('`/`'),
+          field: path[1],
+          fields: [...toolFields].map((f) => `\`${f}\``).join(', '),
+          suggestion: suggestion(path[1], toolFields),
+          Reads: reads[0]!.toUpperCase() + reads.slice(1),
+        };
+        context.report({ messageId: 'toolField', data, range });
+      }
+    };
     for (const command of context.commands) {
-      const filter = JQS.has(commandBase(command) ?? '') && readsHookInput(command, whole) ? filterWord(command) : undefined;
+      const base = commandBase(command) ?? '';
+      if (!(JQS.has(base) || own(PROGRAMS, base)) || !readsHookInput(command, whole)) continue;
+      const program = own(PROGRAMS, base);
+      if (program) {
+        for (const word of inlineProgramWords(command)) {
+          const piece = wordText(word, context.hook.text);
+          if (!piece) continue;
+          // Each key at its place: a top-level field, or a field of `tool_input` (`d['tool_input']['command']` gives both).
+          const keys = programInputFields(program.language, piece.text).filter(
+            (f) => !f.fallback && (f.path.length === 1 || (f.path.length === 2 && f.path[0] === 'tool_input')),
+          );
+          for (const { path, start, end } of keys)
+            check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, program.reads);
+        }
+        continue;
+      }
+      const filter = filterWord(command);
       const piece = filter && wordText(filter, context.hook.text);
       if (!piece) continue;
       // A fallback (`.tool_name // .tool`) is the author's guess at another version's input, read only when the first is absent.
-      for (const { path, start, end } of jqInputPaths(piece.text).filter((p) => !p.fallback)) {
-        const range = context.range(piece.at[start]!, piece.after[end - 1]!);
-        const written = `.${path.join('.')}`;
-        if (!fields.has(path[0]!)) {
-          const data = {
-            path: written,
-            event: specs.map((s) => s!.name).join('`/`'),
-            field: path[0]!,
-            suggestion: suggestion(path[0]!, fields),
-          };
-          context.report({ messageId: 'field', data, range });
-        } else if (path[0] === 'tool_input' && path[1] !== undefined && toolFields && !toolFields.has(path[1])) {
-          const data = {
-            path: written,
-            tools: tools.join('`/`'),
-            field: path[1],
-            fields: [...toolFields].map((f) => `\`${f}\``).join(', '),
-            suggestion: suggestion(path[1], toolFields),
-          };
-          context.report({ messageId: 'toolField', data, range });
-        }
-      }
+      for (const { path, start, end } of jqInputPaths(piece.text).filter((p) => !p.fallback))
+        check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, JQ_READS);
     }
   },
 });
@@ -104,19 +129,14 @@ function holdsWhole(word: SyntaxNode | null, whole: ReadonlySet<string>): boolea
   return use !== undefined && !use.length && use.operator === undefined && whole.has(use.name);
 }
 
-/** Variables that hold all of the hook's stdin: `X=$(cat)`, `X=$(</dev/stdin)`, `X=$(cat /dev/stdin)`, `read -r X`. */
+/** Variables that hold all of the hook's stdin: `X=$(cat)`, `X=$(</dev/stdin)`, `X=$(cat /dev/fd/0)`, `read -r X`. */
 function wholeInputVariables(root: SyntaxNode, commands: readonly ShellCommand[]): Set<string> {
   const whole = new Set<string>();
   for (const assignment of nodesOfType(root, ['variable_assignment'])) {
     const value = assignment.childForFieldName('value');
     const name = assignment.childForFieldName('name')?.text;
     const inner = value?.type === 'string' && value.namedChildCount === 1 ? value.namedChildren[0]! : value;
-    if (
-      name &&
-      inner?.type === 'command_substitution' &&
-      /^\$\(\s*(?:cat(?:\s+(?:-|\/dev\/stdin))?|<\s*\/dev\/stdin)\s*\)$/.test(inner.text)
-    )
-      whole.add(name);
+    if (name && inner?.type === 'command_substitution' && readsAll(inner)) whole.add(name);
   }
   for (const command of commands) {
     if (command.name.value !== 'read' || pipedFrom(command) || hasInput(command)) continue;
@@ -127,18 +147,20 @@ function wholeInputVariables(root: SyntaxNode, commands: readonly ShellCommand[]
   return whole;
 }
 
-/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect. */
+/** `$(cat)`, `$(cat /dev/fd/0)`, `$(</dev/stdin)`: all of the hook's stdin, unchanged. */
+function readsAll(substitution: SyntaxNode): boolean {
+  const destination = substitution.childForFieldName('redirect')?.childForFieldName('destination');
+  if (destination) return isStdinPath(destination.text);
+  const [only, ...rest] = substitution.namedChildren;
+  return rest.length === 0 && only?.type === 'command' && only.childForFieldName('name')?.text === 'cat' && readsStdin(only);
+}
+
+/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect from a file that is not stdin. */
 function hasInput(command: ShellCommand): boolean {
   const parent = command.name.node.parent;
   const node = parent?.type === 'command' ? parent : parent?.parent;
   const stage = node?.parent?.type === 'redirected_statement' ? node.parent : node;
-  return (
-    stage !== undefined &&
-    stage !== null &&
-    nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(
-      (r) => r.type !== 'file_redirect' || /^\d*</.test(r.text),
-    )
-  );
+  return !!stage && nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(isOwnInput);
 }
 
 /** jq's filter: its first word that is neither an option nor an option's value; none with `-f` (the filter is in a file), `-n`, `-R` or `-s`. */

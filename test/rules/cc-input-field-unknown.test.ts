@@ -1,6 +1,7 @@
 import rule from '../../rules/cc-input-field-unknown/index.js';
 import { describe, expect, it } from 'vitest';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
+import { programInputFields } from '../../src/shell/program-fields.js';
 import { ruleTester } from '../helpers/rule-tester.js';
 
 /** Agent frontmatter with one Claude Code handler of `event` (matcher `matcher`) whose command starts on line 10, column 13. */
@@ -86,5 +87,102 @@ describe('jqInputPaths', () => {
     expect(read('$ENV.HOME, env.X, 1.5, .[0].a, .. | .z')).toEqual([]);
     expect(read('(.a | .b), .c')).toEqual(['a@1-3', 'c@11-13']);
     expect(read('reduce .[] as $x (0; . + $x.n)')).toEqual([]);
+  });
+});
+
+// Inline Python and Node programs that parse the hook's stdin JSON read its fields as jq does: a field
+// the event does not have is a KeyError, a `.get` default or undefined, and the guard never matches.
+ruleTester(rule, {
+  accept: [
+    {
+      name: 'python reading the documented fields',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        `python3 -c "import json,sys; d=json.load(sys.stdin); print(d['tool_input']['command'], d.get('cwd'))"`,
+      ),
+    },
+    {
+      name: 'node reading a field and calling a method on it',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        "node -e \"const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); if (d.tool_input.command.includes('rm')) process.exit(2)\"",
+      ),
+    },
+    {
+      name: 'python parsing a file of its own',
+      profile: hook('PreToolUse', 'Bash', `python3 -c "import json; d=json.load(open('x.json')); print(d['cmd'])"`),
+    },
+    { name: 'python given a script file', profile: hook('PreToolUse', 'Bash', 'python3 ./guard.py') },
+    {
+      name: 'a fallback after or, || and ??, as after jq’s //',
+      profile: hook(
+        'PostToolUse',
+        'Write',
+        `python3 -c "import json,sys; d=json.load(sys.stdin)['tool_input']; print(d.get('file_path') or d.get('path'))"\nnode -e "const d = JSON.parse(fs.readFileSync(0)); d.tool_input.file_path || d.tool_input.path; d.tool_name ?? d.tool"`,
+      ),
+    },
+    {
+      name: 'python reading a variable that holds one field',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        `C=$(jq -r .tool_input.command)\necho "$C" | python3 -c "import json,sys; print(json.load(sys.stdin)['cmd'])"`,
+      ),
+    },
+  ],
+  reject: [
+    {
+      name: 'python: a field Bash calls do not have, through a name bound to tool_input',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        `python3 -c "import json,sys\nd = json.load(sys.stdin)\nti = d.get('tool_input', {})\nif 'rm' in ti.get('cmd', ''): sys.exit(2)"`,
+      ),
+      errors: [{ messageId: 'toolField', line: 13, column: 32, endColumn: 35, message: /`\.tool_input\.cmd`.*Python raises KeyError/ }],
+    },
+    {
+      name: 'python: camelCase, from the input echoed into it',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        `INPUT=$(cat)\nT=$(echo "$INPUT" | python3 -c 'import json,sys; print(json.load(sys.stdin)["toolName"])')`,
+      ),
+      errors: [{ messageId: 'field', line: 11, column: 90, endColumn: 98, message: /did you mean `tool_name`/ }],
+    },
+    {
+      name: 'jq on a variable that took the input by /dev/fd/0',
+      profile: hook('PreToolUse', 'Bash', 'IN=$(cat /dev/fd/0)\necho "$IN" | jq -r .toolName'),
+      errors: [{ messageId: 'field', line: 11, column: 32, endColumn: 41 }],
+    },
+    {
+      name: 'node: a field of another event, with ?. and a subscript',
+      profile: hook(
+        'UserPromptSubmit',
+        undefined,
+        "node -e \"const d = JSON.parse(require('fs').readFileSync('/dev/stdin', 'utf8')); if (d?.['user_prompt']) process.exit(2)\"",
+      ),
+      errors: [{ messageId: 'field', line: 10, column: 103, endColumn: 114, message: /Node reads undefined/ }],
+    },
+  ],
+});
+
+describe('programInputFields', () => {
+  const read = (language: 'python' | 'node', program: string): string[] =>
+    programInputFields(language, program).map((f) => `${f.path.join('.')}=${program.slice(f.start, f.end)}`);
+  it('follows subscripts from the parse and from the names bound to it or to a part of it', () => {
+    expect(read('python', "print(json.load(sys.stdin)['a']['b'])")).toEqual(['a=a', 'a.b=b']);
+    expect(read('python', "d = json.loads(sys.stdin.read())\nx = d.get('a', {}).get('b')\ny = x['c']")).toEqual([
+      'a=a',
+      'a.b=b',
+      'a.b.c=c',
+    ]);
+    expect(read('node', "const d = JSON.parse(fs.readFileSync(0)); d.a?.b.startsWith('x'); d['c']")).toEqual(['a=a', 'a.b=b', 'c=c']);
+  });
+  it('reads nothing of JSON from elsewhere, nor method calls, nor names bound before the parse', () => {
+    expect(read('python', "d = json.load(open('f'))\nprint(d['a'])")).toEqual([]);
+    expect(read('node', "const d = JSON.parse(fs.readFileSync(0)); d.hasOwnProperty('a'); d.keys()")).toEqual([]);
+    expect(read('python', "print(d['a'])\nd = json.load(sys.stdin)")).toEqual([]);
   });
 });

@@ -1,0 +1,96 @@
+/**
+ * The fields an inline Python or Node program reads from the JSON it parses
+ * from its stdin (`python3 -c "…json.load(sys.stdin)['tool_input']['command']…"`,
+ * `node -e "…JSON.parse(fs.readFileSync(0, 'utf8')).tool_input.command…"`),
+ * with their offsets in the program: the same question `jqInputPaths` answers
+ * for a jq filter.
+ *
+ * Only accesses certain to be on that JSON are given: a chain of subscripts
+ * with a literal key (`d['a']["b"]`, Python's `.get('a', …)`, JavaScript's
+ * `.a`, `?.a`, `['a']`) starting at the parse itself or at a name the program
+ * assigned it to (`d = json.load(sys.stdin)`, `ti = d.get('tool_input', {})`).
+ * A method call ends a JavaScript chain (`d.tool_input.command.includes(…)`
+ * reads `tool_input.command`).
+ */
+export interface ProgramField {
+  path: string[];
+  start: number;
+  end: number;
+  /** After `or`, `||` or `??` (`d.get('file_path') or d.get('path')`): read only when what is before it is empty, as jq's `//`. */
+  fallback: boolean;
+}
+
+export type ProgramLanguage = 'python' | 'node';
+
+const PARSE: Record<ProgramLanguage, RegExp> = {
+  python: /json\.loads?\(\s*sys\.stdin(?:\.read\(\s*\))?\s*\)/g,
+  node: /JSON\.parse\(\s*(?:require\(\s*['"](?:node:)?fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]\/dev\/stdin['"])\s*(?:,[^()]*)?\)(?:\.toString\(\s*\))?\s*\)/g,
+};
+
+/** One subscript with a literal key: its key and where the key is. */
+const ACCESS: Record<ProgramLanguage, RegExp> = {
+  python: /^\s*(?:\[\s*(['"])([\w-]+)\1\s*\]|\.get\(\s*(['"])([\w-]+)\3)/,
+  node: /^\s*(?:\??\.\s*([A-Za-z_$][\w$]*)(?![\w$]|\s*\()|(?:\?\.)?\[\s*(['"])([\w-]+)\2\s*\])/,
+};
+
+export function programInputFields(language: ProgramLanguage, program: string): ProgramField[] {
+  const found: ProgramField[] = [];
+  /** Names holding the JSON, or a part of it: the path from the top to what they hold. */
+  const roots = new Map<string, string[]>();
+  /** Reads the subscripts from `from` on, each a field of `prefix`; a chain assigned to a name makes it a root. */
+  const chain = (at: number, from: number, prefix: string[]): void => {
+    const path = [...prefix];
+    const fallback = /(?:\bor|\|\||\?\?)\s*$/.test(program.slice(Math.max(0, at - 8), at));
+    let next = from;
+    for (;;) {
+      const match = ACCESS[language].exec(program.slice(next));
+      if (!match) break;
+      const key = language === 'python' ? (match[2] ?? match[4])! : (match[1] ?? match[3])!;
+      const keyAt = next + match[0].lastIndexOf(key);
+      path.push(key);
+      found.push({ path: [...path], start: keyAt, end: keyAt + key.length, fallback });
+      next += match[0].length;
+      // Python's `.get('a', {})`: past its arguments, to what follows the call.
+      if (language === 'python' && match[4] !== undefined) {
+        const close = closingParen(program, next);
+        if (close === undefined) break;
+        next = close + 1;
+      }
+    }
+    const name = assigned(program, at);
+    if (name !== undefined && !roots.has(name)) roots.set(name, path);
+  };
+  // The parses and the names, in the order the program is written: a name is a root from its assignment on.
+  const parses = [...program.matchAll(PARSE[language])];
+  const events = [
+    ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
+    ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)].map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
+  ].sort((a, b) => a.at - b.at);
+  if (parses.length === 0) return [];
+  for (const event of events) {
+    if (event.name === undefined) chain(event.at, event.end, []);
+    else {
+      const prefix = roots.get(event.name);
+      if (prefix) chain(event.at, event.end, prefix);
+    }
+  }
+  return found;
+}
+
+/** The name an expression starting at `at` is assigned to (`d = …`, `const d = …`, `let d = …`), if it is. */
+function assigned(program: string, at: number): string | undefined {
+  const line = program.slice(Math.max(0, program.lastIndexOf('\n', at - 1) + 1, program.lastIndexOf(';', at - 1) + 1), at);
+  const match = /(?:^|[\s(])(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*$/.exec(line);
+  return match?.[1];
+}
+
+function closingParen(program: string, from: number): number | undefined {
+  let depth = 1;
+  for (let i = from; i < program.length; i++) {
+    const c = program[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    if (depth === 0) return c === ')' ? i : undefined;
+  }
+  return undefined;
+}
