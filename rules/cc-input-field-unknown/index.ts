@@ -7,7 +7,7 @@ import {
   matchedToolsWithInput,
   TOOL_INPUT_FIELDS,
 } from '../../src/runtimes/claude-code/contract.js';
-import { firstStage, isOwnInput, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { firstStage, inputElsewhere, isOwnInput, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { isStdinPath } from '../../src/shell/stdin-script.js';
 import { commandBase, inlineProgramWords, nodesOfType, variableUse } from '../../src/shell/analysis.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
@@ -155,12 +155,14 @@ function readsAll(substitution: SyntaxNode): boolean {
   return rest.length === 0 && only?.type === 'command' && only.childForFieldName('name')?.text === 'cat' && readsStdin(only);
 }
 
-/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect from a file that is not stdin. */
+/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect from a file that is not stdin, or a loop's or pipeline's input around it. */
 function hasInput(command: ShellCommand): boolean {
   const parent = command.name.node.parent;
   const node = parent?.type === 'command' ? parent : parent?.parent;
   const stage = node?.parent?.type === 'redirected_statement' ? node.parent : node;
-  return !!stage && nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(isOwnInput);
+  return (
+    !!stage && (nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(isOwnInput) || inputElsewhere(stage))
+  );
 }
 
 /** jq's filter: its first word that is neither an option nor an option's value; none with `-f` (the filter is in a file), `-n`, `-R` or `-s`. */

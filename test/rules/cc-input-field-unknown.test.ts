@@ -38,6 +38,14 @@ ruleTester(rule, {
     { name: 'jq on a file of its own', profile: hook('UserPromptSubmit', undefined, "jq -r '.user_prompt' ./state.json") },
     { name: 'jq -n', profile: hook('UserPromptSubmit', undefined, "jq -n '.user_prompt'") },
     {
+      name: 'a line read in a loop fed by something else',
+      profile: hook(
+        'Stop',
+        undefined,
+        "while IFS= read -r entry; do\n  printf '%s' \"$entry\" | jq -r '.doc'\ndone < <(jq -c '.[]' ./sweep.json)",
+      ),
+    },
+    {
       name: 'a variable holding one field, not the input',
       profile: hook('PreToolUse', 'Bash', 'C=$(jq -r .tool_input.command)\necho "$C" | jq -R .cmd'),
     },

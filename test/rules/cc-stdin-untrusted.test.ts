@@ -31,8 +31,29 @@ ruleTester(rule, {
       profile: agent(["line=$(printf 'a\\tb\\t--x')", 'IFS=$\'\\t\' read -r lang sample args <<< "$line"', 'node probe.mjs $args']),
     },
     { name: 'read from a file', profile: agent(['read -r args < .probe', 'node probe.mjs $args']) },
+    {
+      name: 'read in a loop fed by a process substitution, a file or a pipe',
+      profile: agent([
+        'while read -r f; do ls $f; done < <(find . -name "*.log")',
+        'while read -r g; do ls $g; done < ./list',
+        'find . -name "*.tmp" | while read -r h; do ls $h; done',
+      ]),
+    },
   ],
   reject: [
+    {
+      name: 'read in a loop that reads the hook’s stdin, its process substitution reading the shell’s stdin',
+      profile: agent([
+        'while read -r f; do ls $f; done',
+        'while read -r g; do ls $g; done < <(jq -r .x)',
+        'jq -r .y 2>/dev/null | while read -r h; do ls $h; done',
+      ]),
+      errors: [
+        { messageId: 'unquoted', line: 9, column: 36, endColumn: 38 },
+        { messageId: 'unquoted', line: 10, column: 36, endColumn: 38 },
+        { messageId: 'unquoted', line: 11, column: 59, endColumn: 61 },
+      ],
+    },
     {
       name: 'read from the hook’s stdin',
       profile: agent(['read -r args', 'node probe.mjs $args']),

@@ -3,6 +3,7 @@ import { nodesOfType, variableUse } from '../../shell/analysis.js';
 import type { ShellCommand } from '../../shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../shell/jq-output.js';
 import type { SyntaxNode } from '../../shell/parser.js';
+import { commandNode } from '../../shell/printed-text.js';
 import { isStdinPath } from '../../shell/stdin-script.js';
 
 /** Commands that, as the first stage of a pipeline and without file arguments, read the hook's stdin JSON. */
@@ -67,7 +68,7 @@ export class StdinTaint {
     }
     for (const command of this.commands) {
       const base = command.name.value;
-      if (base === 'read' && !this.hasOwnInput(command) && !pipedFrom(command)) {
+      if (base === 'read' && !this.hasOwnInput(command) && !pipedFrom(command) && !elsewhere(command)) {
         for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
       }
       // Piped tainted text, or its own input (`read -r f < <(jq -r .x)`, `mapfile -t L < <(jq …)`, `read -r a <<< "$INPUT"`).
@@ -114,14 +115,24 @@ export class StdinTaint {
 
   private readsTainted(command: ShellCommand): boolean {
     const upstream = pipedFrom(command);
-    return (upstream !== undefined && this.isTainted(upstream)) || this.ownInputTainted(command);
+    if ((upstream !== undefined && this.isTainted(upstream)) || this.ownInputTainted(command)) return true;
+    // A loop's input: `jq -r .x | while read -r l; …`, `while read -r l; …; done < <(jq -r .x)`.
+    const node = commandNode(command);
+    const around = node && inputAround(node);
+    if (!around) return false;
+    if ('redirected' in around) return this.inputTainted(around.redirected);
+    const stage = around.upstream.type === 'redirected_statement' ? around.upstream.childForFieldName('body') : around.upstream;
+    return this.isTainted(around.upstream) || (stage?.type === 'command' && readsStdin(stage));
   }
 
   /** Whether a command's here-string, or the process substitution it reads with `<`, is text from stdin. */
   private ownInputTainted(command: ShellCommand): boolean {
     const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
     const statement = node?.parent?.type === 'redirected_statement' ? node.parent : node;
-    if (!statement) return false;
+    return statement ? this.inputTainted(statement) : false;
+  }
+
+  private inputTainted(statement: SyntaxNode): boolean {
     for (const redirect of nodesOfType(statement, ['herestring_redirect', 'file_redirect'])) {
       if (redirect.type === 'herestring_redirect' && this.isTainted(redirect)) return true;
       const source = redirect.type === 'file_redirect' ? redirect.childForFieldName('destination') : null;
@@ -158,6 +169,44 @@ function isOwnInput(redirect: SyntaxNode): boolean {
   return !isStdinPath(redirect.childForFieldName('destination')?.text.replace(/^(['"])(.*)\1$/, '$2') ?? '');
 }
 
+/**
+ * Where a command's stdin comes from when something around it decides it:
+ * the stage before, when it is inside a later stage of a pipeline (`… |
+ * while read -r l; do …; done`), or the statement whose input is redirected,
+ * when it is inside its body (`while read -r l; do …; done < <(find …)`,
+ * `{ cat; } < file`); up to the script's top level or the function it is in
+ * (a function's stdin is its caller's). A command inside a redirection's
+ * process substitution is not in the body, and reads the shell's stdin.
+ */
+function inputAround(command: SyntaxNode): { upstream: SyntaxNode } | { redirected: SyntaxNode } | undefined {
+  let child = command;
+  for (let at = command.parent; at; child = at, at = at.parent) {
+    if (at.type === 'function_definition') return undefined;
+    if (at.type === 'pipeline') {
+      const stages = at.namedChildren.filter((c): c is SyntaxNode => c !== null);
+      const index = stages.findIndex((c) => c.id === child.id);
+      if (index > 0) return { upstream: stages[index - 1]! };
+    }
+    if (
+      at.type === 'redirected_statement' &&
+      at.childForFieldName('body')?.id === child.id &&
+      at.childrenForFieldName('redirect').some((r) => r !== null && isOwnInput(r))
+    )
+      return { redirected: at };
+  }
+  return undefined;
+}
+
+/** Whether a command's stdin is not the hook's: see inputAround. */
+function inputElsewhere(command: SyntaxNode): boolean {
+  return inputAround(command) !== undefined;
+}
+
+const elsewhere = (command: ShellCommand): boolean => {
+  const node = commandNode(command);
+  return node !== undefined && inputElsewhere(node);
+};
+
 /** Not a later stage of a pipeline (whose input is the stage before); a redirected command is its statement's stage. */
 function firstStage(command: SyntaxNode): boolean {
   const stage = command.parent?.type === 'redirected_statement' ? command.parent : command;
@@ -169,6 +218,7 @@ function firstStage(command: SyntaxNode): boolean {
 function readsStdin(command: SyntaxNode): boolean {
   const name = command.childForFieldName('name')?.text.replace(/^.*\//, '');
   if (!name || !STDIN_READERS.has(name)) return false;
+  if (inputElsewhere(command)) return false;
   const redirected = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
   if (redirected && nodesOfType(redirected, ['herestring_redirect', 'heredoc_redirect']).length) return false;
   if (redirected?.namedChildren.some((c) => c?.type === 'file_redirect' && isOwnInput(c))) return false;
@@ -213,4 +263,4 @@ function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
   return undefined;
 }
 
-export { firstStage, isOwnInput, pipedFrom, readsStdin };
+export { firstStage, inputElsewhere, isOwnInput, pipedFrom, readsStdin };
