@@ -27,6 +27,12 @@ const PARSE: Record<ProgramLanguage, RegExp> = {
   node: /JSON\.parse\(\s*(?:require\(\s*['"](?:node:)?fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]\/dev\/stdin['"])\s*(?:,[^()]*)?\)(?:\.toString\(\s*\))?\s*\)/g,
 };
 
+/** The parse at the start of a text: the value a name is assigned. */
+const PARSE_HERE: Record<ProgramLanguage, RegExp> = {
+  python: new RegExp(`^${PARSE.python.source}`),
+  node: new RegExp(`^${PARSE.node.source}`),
+};
+
 /** One subscript with a literal key: its key and where the key is. */
 const ACCESS: Record<ProgramLanguage, RegExp> = {
   python: /^\s*(?:\[\s*(['"])([\w-]+)\1\s*\]|\.get\(\s*(['"])([\w-]+)\3)/,
@@ -58,7 +64,7 @@ export function programInputFields(language: ProgramLanguage, program: string): 
       }
     }
     const name = assigned(program, at);
-    if (name !== undefined && !roots.has(name)) roots.set(name, path);
+    if (name !== undefined) roots.set(name, path);
   };
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.
   const parses = [...program.matchAll(PARSE[language])];
@@ -69,7 +75,12 @@ export function programInputFields(language: ProgramLanguage, program: string): 
   if (parses.length === 0) return [];
   for (const event of events) {
     if (event.name === undefined) chain(event.at, event.end, []);
-    else {
+    // A name assigned anew holds what it is given: the JSON again only when that is a chain from it (`d = d['tool_input']`).
+    else if (/^\s*=(?!=)/.test(program.slice(event.end))) {
+      const value = program.slice(event.end).replace(/^\s*=\s*/, '');
+      const from = /^[A-Za-z_$][\w$]*/.exec(value)?.[0];
+      if (!(from !== undefined && roots.has(from)) && !PARSE_HERE[language].test(value)) roots.delete(event.name);
+    } else {
       const prefix = roots.get(event.name);
       if (prefix) chain(event.at, event.end, prefix);
     }

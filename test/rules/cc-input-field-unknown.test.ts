@@ -193,4 +193,12 @@ describe('programInputFields', () => {
     expect(read('node', "const d = JSON.parse(fs.readFileSync(0)); d.hasOwnProperty('a'); d.keys()")).toEqual([]);
     expect(read('python', "print(d['a'])\nd = json.load(sys.stdin)")).toEqual([]);
   });
+  it('follows a name assigned anew: to a part of the JSON, or to something else', () => {
+    expect(read('python', "d = json.load(sys.stdin)\nd = d.get('tool_input', {})\nprint(d['command'])")).toEqual([
+      'tool_input=tool_input',
+      'tool_input.command=command',
+    ]);
+    expect(read('python', "d = json.load(sys.stdin)\nd = open('x').read()\nprint(d['a'])")).toEqual([]);
+    expect(read('python', "d = json.load(sys.stdin)\nif d == 1: print(d['a'])")).toEqual(['a=a']);
+  });
 });
