@@ -67,7 +67,7 @@ export function programInputFields(language: ProgramLanguage, program: string): 
     if (name !== undefined) roots.set(name, path);
   };
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.
-  const parses = [...program.matchAll(PARSE[language])];
+  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)];
   const events = [
     ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
     ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)].map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
@@ -86,6 +86,16 @@ export function programInputFields(language: ProgramLanguage, program: string): 
     }
   }
   return found;
+}
+
+/**
+ * Node's streaming idiom: the chunks of `process.stdin` added to a string
+ * (`s += c`), parsed when it ends (`JSON.parse(s)`).
+ */
+function streamParses(language: ProgramLanguage, program: string): RegExpExecArray[] {
+  if (language !== 'node' || !/process\.stdin/.test(program)) return [];
+  const sums = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\s*\+=/g)].map((m) => m[1]!));
+  return [...program.matchAll(/JSON\.parse\(\s*([A-Za-z_$][\w$]*)\s*\)/g)].filter((m) => sums.has(m[1]!));
 }
 
 /** The name an expression starting at `at` is assigned to (`d = …`, `const d = …`, `let d = …`), if it is. */

@@ -160,6 +160,15 @@ ruleTester(rule, {
       errors: [{ messageId: 'field', line: 11, column: 90, endColumn: 98, message: /did you mean `tool_name`/ }],
     },
     {
+      name: 'node: stdin read in chunks, then parsed',
+      profile: hook(
+        'PreToolUse',
+        'Bash',
+        "node -e \"let s='';process.stdin.on('data',c=>s+=c).on('end',()=>{const d=JSON.parse(s);if(/rm/.test(d.tool_input.cmd))process.exit(2)})\"",
+      ),
+      errors: [{ messageId: 'toolField', line: 10, column: 126, endColumn: 129, message: /Node reads undefined/ }],
+    },
+    {
       name: 'jq on a variable that took the input by /dev/fd/0',
       profile: hook('PreToolUse', 'Bash', 'IN=$(cat /dev/fd/0)\necho "$IN" | jq -r .toolName'),
       errors: [{ messageId: 'field', line: 11, column: 32, endColumn: 41 }],
@@ -187,6 +196,14 @@ describe('programInputFields', () => {
       'a.b.c=c',
     ]);
     expect(read('node', "const d = JSON.parse(fs.readFileSync(0)); d.a?.b.startsWith('x'); d['c']")).toEqual(['a=a', 'a.b=b', 'c=c']);
+    // Node's streaming idiom: the chunks of process.stdin added up, then parsed.
+    expect(
+      read(
+        'node',
+        "let s = ''; process.stdin.on('data', (c) => (s += c)).on('end', () => { const d = JSON.parse(s); d.tool_input.cmd; });",
+      ),
+    ).toEqual(['tool_input=tool_input', 'tool_input.cmd=cmd']);
+    expect(read('node', "let s = '{}'; const d = JSON.parse(s); d.a")).toEqual([]);
   });
   it('reads nothing of JSON from elsewhere, nor method calls, nor names bound before the parse', () => {
     expect(read('python', "d = json.load(open('f'))\nprint(d['a'])")).toEqual([]);
