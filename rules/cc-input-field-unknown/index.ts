@@ -7,13 +7,14 @@ import {
   matchedToolsWithInput,
   TOOL_INPUT_FIELDS,
 } from '../../src/runtimes/claude-code/contract.js';
-import { firstStage, inputElsewhere, isOwnInput, pipedFrom, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { firstStage, pipedFrom, readsStdin, takesHookStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { isStdinPath } from '../../src/shell/stdin-script.js';
 import { commandBase, inlineProgramWords, nodesOfType, variableUse } from '../../src/shell/analysis.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
+import { commandNode } from '../../src/shell/printed-text.js';
 import { type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
@@ -139,7 +140,8 @@ function wholeInputVariables(root: SyntaxNode, commands: readonly ShellCommand[]
     if (name && inner?.type === 'command_substitution' && readsAll(inner)) whole.add(name);
   }
   for (const command of commands) {
-    if (command.name.value !== 'read' || pipedFrom(command) || hasInput(command)) continue;
+    const node = commandNode(command);
+    if (command.name.value !== 'read' || (node !== undefined && !takesHookStdin(node))) continue;
     const names = command.args.filter((a) => a.value !== undefined && /^[A-Za-z_]\w*$/.test(a.value));
     // One name takes the whole line; with more, the line is split.
     if (names.length === 1) whole.add(names[0]!.value!);
@@ -153,16 +155,6 @@ function readsAll(substitution: SyntaxNode): boolean {
   if (destination) return isStdinPath(destination.text);
   const [only, ...rest] = substitution.namedChildren;
   return rest.length === 0 && only?.type === 'command' && only.childForFieldName('name')?.text === 'cat' && readsStdin(only);
-}
-
-/** Whether a command reads something of its own: a here-string, a here-document or a `<` redirect from a file that is not stdin, or a loop's or pipeline's input around it. */
-function hasInput(command: ShellCommand): boolean {
-  const parent = command.name.node.parent;
-  const node = parent?.type === 'command' ? parent : parent?.parent;
-  const stage = node?.parent?.type === 'redirected_statement' ? node.parent : node;
-  return (
-    !!stage && (nodesOfType(stage, ['herestring_redirect', 'heredoc_redirect', 'file_redirect']).some(isOwnInput) || inputElsewhere(stage))
-  );
 }
 
 /** jq's filter: its first word that is neither an option nor an option's value; none with `-f` (the filter is in a file), `-n`, `-R` or `-s`. */

@@ -1,6 +1,6 @@
 import { messageText } from '../../src/shell/script-text.js';
 import { defineRule } from '../../src/engine/rule.js';
-import { firstStage, inputElsewhere, isOwnInput, readsStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { firstStage, readsStdin, takesHookStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
 import { nodesOfType } from '../../src/shell/analysis.js';
 import { isStdinPath } from '../../src/shell/stdin-script.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -63,9 +63,7 @@ export default defineRule({
 function readsLine(command: SyntaxNode): boolean {
   if (command.childForFieldName('name')?.text !== 'read') return false;
   if (command.childrenForFieldName('argument').some((a) => a !== null && /^-[A-Za-z]*u/.test(a.text))) return false;
-  const statement = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
-  const redirects = [...command.childrenForFieldName('redirect'), ...(statement?.childrenForFieldName('redirect') ?? [])];
-  return !redirects.some((r) => r !== null && isOwnInput(r)) && !inputElsewhere(command);
+  return takesHookStdin(command);
 }
 
 /**

@@ -68,7 +68,8 @@ export class StdinTaint {
     }
     for (const command of this.commands) {
       const base = command.name.value;
-      if (base === 'read' && !this.hasOwnInput(command) && !pipedFrom(command) && !elsewhere(command)) {
+      const node = commandNode(command);
+      if (base === 'read' && (node === undefined || takesHookStdin(node))) {
         for (const arg of command.args) if (arg.value && /^[A-Za-z_]\w*$/.test(arg.value)) this.variables.add(arg.value);
       }
       // Piped tainted text, or its own input (`read -r f < <(jq -r .x)`, `mapfile -t L < <(jq …)`, `read -r a <<< "$INPUT"`).
@@ -127,7 +128,7 @@ export class StdinTaint {
 
   /** Whether a command's here-string, or the process substitution it reads with `<`, is text from stdin. */
   private ownInputTainted(command: ShellCommand): boolean {
-    const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+    const node = commandNode(command);
     const statement = node?.parent?.type === 'redirected_statement' ? node.parent : node;
     return statement ? this.inputTainted(statement) : false;
   }
@@ -144,17 +145,6 @@ export class StdinTaint {
         return true;
     }
     return false;
-  }
-
-  private hasOwnInput(command: ShellCommand): boolean {
-    const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
-    // The grammar puts a here-string on the command itself (`read -r a b <<< "$x"`), not on a redirected statement.
-    const own = node?.type === 'command' ? node.childrenForFieldName('redirect') : [];
-    if (own.some((r) => r !== null && isOwnInput(r))) return true;
-    return (
-      node?.parent?.type === 'redirected_statement' &&
-      nodesOfType(node.parent, ['file_redirect', 'herestring_redirect', 'heredoc_redirect']).some(isOwnInput)
-    );
   }
 }
 
@@ -197,15 +187,14 @@ function inputAround(command: SyntaxNode): { upstream: SyntaxNode } | { redirect
   return undefined;
 }
 
-/** Whether a command's stdin is not the hook's: see inputAround. */
-function inputElsewhere(command: SyntaxNode): boolean {
-  return inputAround(command) !== undefined;
+/**
+ * Whether a command's stdin is the hook's: no input of its own (a here-string
+ * on the command, which the grammar puts there) and none from around it
+ * (inputAround: a pipeline, a redirected statement or loop it is in).
+ */
+function takesHookStdin(command: SyntaxNode): boolean {
+  return !command.childrenForFieldName('redirect').some((r) => r !== null && isOwnInput(r)) && inputAround(command) === undefined;
 }
-
-const elsewhere = (command: ShellCommand): boolean => {
-  const node = commandNode(command);
-  return node !== undefined && inputElsewhere(node);
-};
 
 /** Not a later stage of a pipeline (whose input is the stage before); a redirected command is its statement's stage. */
 function firstStage(command: SyntaxNode): boolean {
@@ -218,10 +207,7 @@ function firstStage(command: SyntaxNode): boolean {
 function readsStdin(command: SyntaxNode): boolean {
   const name = command.childForFieldName('name')?.text.replace(/^.*\//, '');
   if (!name || !STDIN_READERS.has(name)) return false;
-  if (inputElsewhere(command)) return false;
-  const redirected = command.parent?.type === 'redirected_statement' ? command.parent : undefined;
-  if (redirected && nodesOfType(redirected, ['herestring_redirect', 'heredoc_redirect']).length) return false;
-  if (redirected?.namedChildren.some((c) => c?.type === 'file_redirect' && isOwnInput(c))) return false;
+  if (!takesHookStdin(command)) return false;
   const args = command.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'command_name' && c.type !== 'file_redirect');
   const words = args.map((a) => a.text.replace(/^['"]|['"]$/g, ''));
   if (name === 'python' || name === 'python3' || name === 'node' || name === 'ruby' || name === 'perl') {
@@ -263,4 +249,4 @@ function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
   return undefined;
 }
 
-export { firstStage, inputElsewhere, isOwnInput, pipedFrom, readsStdin };
+export { firstStage, pipedFrom, readsStdin, takesHookStdin };
