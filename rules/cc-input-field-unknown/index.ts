@@ -1,5 +1,6 @@
 import { own } from '../../src/records.js';
-import { defineRule } from '../../src/engine/rule.js';
+import type { Range } from '../../src/diagnostics.js';
+import { defineRule, type Report } from '../../src/engine/rule.js';
 import {
   COMMON_INPUT,
   eventSpec,
@@ -15,7 +16,7 @@ import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandNode } from '../../src/shell/printed-text.js';
-import { type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
+import { type ProgramField, type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
 const JQS = new Set(['jq', 'gojq', 'jaq']);
@@ -36,7 +37,7 @@ export default defineRule({
   id: 'cc-input-field-unknown',
   meta: {
     description:
-      "A Claude Code hook reads a field its event's stdin JSON does not have (`.tool_input.cmd`, `.toolName`), with jq or in an inline Python or Node program: it gets null, and a test of it never matches.",
+      "A Claude Code hook reads a field its event's stdin JSON does not have (`.tool_input.cmd`, `.toolName`), with jq, in an inline Python or Node program, or in a Python file it runs: it gets null, and a test of it never matches.",
     severity: 'warning',
     category: 'runtime',
     runtimes: ['claude-code'],
@@ -48,35 +49,13 @@ export default defineRule({
       'Unexpected `{{path}}`: `{{tools}}` calls have no `{{field}}` in `tool_input`{{suggestion}}; it has {{fields}}. {{Reads}}, and a test of it never matches.',
   },
   checkScript(context) {
-    const specs = eventsOfHook(context.hook).map((name) => eventSpec(name));
-    // An event the contract does not know: its fields are not known either.
-    if (specs.length === 0 || specs.some((s) => s === undefined)) return;
-    const fields = new Set<string>([...COMMON_INPUT, ...specs.flatMap((s) => s!.input)]);
+    const events = eventsOfHook(context.hook);
     // A script file: the tools the matchers of the hooks that run it name.
     const meta = context.hook.claudeCode;
-    const tools = meta?.callerEvents !== undefined ? meta.callerTools : matchedToolsWithInput(meta?.matcher, specs[0]!.name);
-    const toolFields = tools && new Set(tools.flatMap((t) => own(TOOL_INPUT_FIELDS, t)!));
+    const tools = meta?.callerEvents !== undefined ? meta.callerTools : matchedToolsWithInput(meta?.matcher, events[0] ?? '');
+    const check = fieldCheck(events, tools, (report) => context.report(report));
+    if (!check) return;
     const whole = wholeInputVariables(context.tree.rootNode, context.commands);
-    const check = (path: readonly string[], range: ReturnType<typeof context.range>, written: string, reads: string): void => {
-      if (!fields.has(path[0]!)) {
-        const event = specs.map((s) => s!.name).join('`/`');
-        context.report({
-          messageId: 'field',
-          data: { path: written, event, field: path[0]!, suggestion: suggestion(path[0]!, fields), reads },
-          range,
-        });
-      } else if (path[0] === 'tool_input' && path[1] !== undefined && toolFields && !toolFields.has(path[1])) {
-        const data = {
-          path: written,
-          tools: tools.join('`/`'),
-          field: path[1],
-          fields: [...toolFields].map((f) => `\`${f}\``).join(', '),
-          suggestion: suggestion(path[1], toolFields),
-          Reads: reads[0]!.toUpperCase() + reads.slice(1),
-        };
-        context.report({ messageId: 'toolField', data, range });
-      }
-    };
     for (const command of context.commands) {
       const base = commandBase(command) ?? '';
       if (!(JQS.has(base) || own(PROGRAMS, base)) || !readsHookInput(command, whole)) continue;
@@ -86,10 +65,7 @@ export default defineRule({
           const piece = wordText(word, context.hook.text);
           if (!piece) continue;
           // Each key at its place: a top-level field, or a field of `tool_input` (`d['tool_input']['command']` gives both).
-          const keys = programInputFields(program.language, piece.text).filter(
-            (f) => !f.fallback && (f.path.length === 1 || (f.path.length === 2 && f.path[0] === 'tool_input')),
-          );
-          for (const { path, start, end } of keys)
+          for (const { path, start, end } of programKeys(program.language, piece.text))
             check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, program.reads);
         }
         continue;
@@ -102,7 +78,58 @@ export default defineRule({
         check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, JQ_READS);
     }
   },
+  // A Python program that hooks run (`uv run .claude/hooks/guard.py`), read as the inline ones are.
+  checkProgram({ program, range, report }) {
+    const check = fieldCheck(program.callerEvents, program.callerTools, report);
+    if (!check) return;
+    const reads = own(PROGRAMS, program.language === 'python' ? 'python3' : 'node')!.reads;
+    for (const { path, start, end } of programKeys(program.language, program.text))
+      check(path, range(start, end), `.${path.join('.')}`, reads);
+  },
 });
+
+/**
+ * What checks a field read against the input of these events (and, for
+ * `tool_input`'s fields, of these tools): undefined when an event is not one
+ * the contract knows, whose fields are then not known either.
+ */
+function fieldCheck(
+  events: readonly string[],
+  tools: readonly string[] | undefined,
+  report: (report: Report) => void,
+): ((path: readonly string[], range: Range, written: string, reads: string) => void) | undefined {
+  const specs = events.map((name) => eventSpec(name));
+  if (specs.length === 0 || specs.some((s) => s === undefined)) return undefined;
+  const fields = new Set<string>([...COMMON_INPUT, ...specs.flatMap((s) => s!.input)]);
+  const toolFields = tools && new Set(tools.flatMap((t) => own(TOOL_INPUT_FIELDS, t)!));
+  return (path, range, written, reads) => {
+    if (!fields.has(path[0]!)) {
+      const event = specs.map((s) => s!.name).join('`/`');
+      report({
+        messageId: 'field',
+        data: { path: written, event, field: path[0]!, suggestion: suggestion(path[0]!, fields), reads },
+        range,
+      });
+    } else if (path[0] === 'tool_input' && path[1] !== undefined && tools && toolFields && !toolFields.has(path[1])) {
+      const data = {
+        path: written,
+        tools: tools.join('`/`'),
+        field: path[1],
+        fields: [...toolFields].map((f) => `\`${f}\``).join(', '),
+        suggestion: suggestion(path[1], toolFields),
+        Reads: reads[0]!.toUpperCase() + reads.slice(1),
+      };
+      report({ messageId: 'toolField', data, range });
+    }
+  };
+}
+
+/** A program's reads of a top-level field or of a field of `tool_input` (`d['tool_input']['command']` gives both), fallbacks left out. */
+function programKeys(language: ProgramLanguage, text: string): ProgramField[] {
+  return programInputFields(language, text).filter(
+    (f) => !f.fallback && (f.path.length === 1 || (f.path.length === 2 && f.path[0] === 'tool_input')),
+  );
+}
 
 /** A jq whose input is the hook's stdin JSON: read directly, or from a variable holding all of it (`INPUT=$(cat)`), echoed or as a here-string. */
 function readsHookInput(command: ShellCommand, whole: ReadonlySet<string>): boolean {
@@ -177,13 +204,33 @@ function filterWord(command: ShellCommand): ShellWord | undefined {
   return undefined;
 }
 
-/** `, not \`tool_name\``… when a field of the input is written near the one read (another case, camelCase, a typo). */
+/** `, not \`tool_name\``… when a field of the input is written near the one read (another case, camelCase, a typo, another name for it). */
 function suggestion(field: string, known: ReadonlySet<string>): string {
   const snake = field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const meant = own(MEANT, snake);
   const near =
-    [...known].find((k) => k === snake || k.toLowerCase() === field.toLowerCase()) ?? [...known].find((k) => distance(k, field) <= 2);
+    (meant !== undefined && known.has(meant) ? meant : undefined) ??
+    [...known].find((k) => k === snake || k.toLowerCase() === field.toLowerCase()) ??
+    [...known].find((k) => distance(k, field) <= 2);
   return near === undefined ? '' : ` (did you mean \`${near}\`?)`;
 }
+
+/** Names written for a field of another name that means the same (other tools' and older versions' names). */
+const MEANT: Record<string, string> = {
+  tool: 'tool_name',
+  tool_output: 'tool_response',
+  tool_result: 'tool_response',
+  result: 'tool_response',
+  output: 'tool_response',
+  arguments: 'tool_input',
+  args: 'tool_input',
+  tool_args: 'tool_input',
+  tool_params: 'tool_input',
+  user_prompt: 'prompt',
+  cmd: 'command',
+  file: 'file_path',
+  filename: 'file_path',
+};
 
 /** Levenshtein distance, for short field names. */
 function distance(a: string, b: string): number {

@@ -205,6 +205,10 @@ function checkProfile(
       report: (r) => push(rule, r, r.range),
     });
   }
+  if (profile.kind === 'python') {
+    checkProgram(state, profile, rules.program, optionsOf, (rule, report) => push(rule, report, report.range));
+    return;
+  }
   const analysed: AnalysedItem[] = [];
   try {
     for (const { hook, map } of state.hooks)
@@ -258,6 +262,31 @@ function checkProfile(
   }
 }
 
+/** A Python program that hooks run: only the rules that read programs, on its text. */
+function checkProgram(
+  state: FileState,
+  profile: Profile,
+  rules: readonly Rule<unknown>[],
+  optionsOf: ReadonlyMap<string, unknown>,
+  push: (rule: Rule<unknown>, report: Report) => void,
+): void {
+  const { calledBy, callerTools } = state.input;
+  const program = {
+    file: profile.path,
+    language: 'python' as const,
+    text: profile.source.text,
+    callerEvents: calledBy ?? [],
+    ...(callerTools ? { callerTools } : {}),
+  };
+  for (const rule of rules)
+    rule.checkProgram!({
+      program,
+      options: optionsOf.get(rule.id),
+      range: (start, end) => profile.lines.rangeOf(start, end),
+      report: (report) => push(rule, report),
+    });
+}
+
 /** The active rules by what they read, sorted out once a lint rather than once a hook. */
 interface RuleSets {
   profile: readonly Rule<unknown>[];
@@ -265,6 +294,8 @@ interface RuleSets {
   scriptFor(runtime: RuntimeId): readonly Rule<unknown>[];
   hooks: readonly Rule<unknown>[];
   body: readonly Rule<unknown>[];
+  /** The rules that read programs that Claude Code hooks run. */
+  program: readonly Rule<unknown>[];
   /** Each body rule's trigger words (undefined: it reads every code block). */
   bodyTriggers: readonly (readonly string[] | undefined)[];
 }
@@ -278,6 +309,7 @@ function ruleSets(rules: readonly Rule<unknown>[]): RuleSets {
     scriptFor: (runtime) => scriptByRuntime.get(runtime) ?? [],
     hooks: rules.filter((rule) => rule.checkHooks !== undefined),
     body,
+    program: rules.filter((rule) => rule.checkProgram !== undefined && readsRuntime(rule, 'claude-code')),
     bodyTriggers: body.map((rule) => rule.meta.bodyTrigger),
   };
 }

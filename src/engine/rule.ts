@@ -5,6 +5,7 @@ import type { CcConfig } from '../runtimes/claude-code/config.js';
 import type { RuntimeId } from '../runtimes/index.js';
 import type { Profile } from '../profile/profile.js';
 import type { ShellCommand } from '../shell/commands.js';
+import type { ProgramLanguage } from '../shell/program-fields.js';
 import type { SyntaxTree } from '../shell/parser.js';
 
 export const DOCS_BASE = 'https://github.com/validate-agent-hooks/validate-agent-hooks/blob/main/rules/';
@@ -97,6 +98,23 @@ export interface HooksContext<Options> {
   report(report: Report & { hook: HookScript }): void;
 }
 
+/** A program in another language that Claude Code hooks run (`uv run .claude/hooks/guard.py`); ranges are file ranges. */
+export interface ProgramContext<Options> {
+  readonly program: {
+    readonly file: string;
+    readonly language: ProgramLanguage;
+    readonly text: string;
+    /** The events of the hooks that run it. */
+    readonly callerEvents: readonly string[];
+    /** The tools those hooks' exact matchers name, when each names some (absent: any tool may call it). */
+    readonly callerTools?: readonly string[];
+  };
+  readonly options: Options;
+  /** File range of program offsets [start, end). */
+  readonly range: (start: number, end: number) => Range;
+  readonly report: (report: Report) => void;
+}
+
 export interface Rule<Options = Record<string, unknown>> {
   id: string;
   meta: RuleMeta;
@@ -107,6 +125,8 @@ export interface Rule<Options = Record<string, unknown>> {
   checkProfile?(context: ProfileContext<Options>): void;
   checkScript?(context: ScriptContext<Options>): void;
   checkHooks?(context: HooksContext<Options>): void;
+  /** Programs in another language that Claude Code hooks run (read when `runtimes` includes claude-code). */
+  checkProgram?(context: ProgramContext<Options>): void;
 }
 
 /** Whether a rule's script checks apply to hooks of this runtime. */

@@ -124,8 +124,8 @@ function findDirectives(
   const fm = profile.frontmatter;
   const regions: { from: number; to: number }[] = bodyBlocks.map((b) => ({ from: b.valueRange.line, to: b.valueRange.endLine }));
   if (fm) regions.unshift({ from: profile.lines.positionAt(fm.start).line, to: profile.lines.positionAt(fm.end).line });
-  // A script file that hooks run: its comments are shell comments, anywhere in it.
-  if (profile.kind === 'script') regions.push({ from: 1, to: profile.lines.lineCount });
+  // A script or Python file that hooks run: its comments start with `#` too, anywhere in it.
+  if (profile.kind === 'script' || profile.kind === 'python') regions.push({ from: 1, to: profile.lines.lineCount });
   const scripts = [...hooks, ...bodyBlocks];
   const directives: Directive[] = [];
   for (const region of regions) {

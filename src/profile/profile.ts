@@ -29,8 +29,8 @@ export interface Frontmatter {
   data: unknown;
 }
 
-/** What a linted file is: a Markdown profile (agent, skill, command), a JSON hook configuration, or a script run by hooks. */
-export type DocumentKind = 'markdown' | 'json' | 'script';
+/** What a linted file is: a Markdown profile (agent, skill, command), a JSON hook configuration, or a shell script or Python program run by hooks. */
+export type DocumentKind = 'markdown' | 'json' | 'script' | 'python';
 
 export interface Profile {
   path: string;
@@ -73,7 +73,8 @@ export function documentKind(path: string): DocumentKind {
 
 function parseDocument_(path: string, source: SourceText, kind: DocumentKind): Profile {
   if (kind === 'json') return parseJsonDocument(path, source);
-  if (kind === 'script') return { path, kind, source, lines: new LineIndex(source.text), bodyStart: source.text.length, problems: [] };
+  if (kind === 'script' || kind === 'python')
+    return { path, kind, source, lines: new LineIndex(source.text), bodyStart: source.text.length, problems: [] };
   return parseProfile(path, source);
 }
 

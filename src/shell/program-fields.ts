@@ -1,3 +1,5 @@
+import { pythonScopes } from './python-scopes.js';
+
 /**
  * The fields an inline Python or Node program reads from the JSON it parses
  * from its stdin (`python3 -c "…json.load(sys.stdin)['tool_input']['command']…"`,
@@ -41,20 +43,29 @@ const ACCESS: Record<ProgramLanguage, RegExp> = {
 
 export function programInputFields(language: ProgramLanguage, program: string): ProgramField[] {
   const found: ProgramField[] = [];
-  /** Names holding the JSON, or a part of it: the path from the top to what they hold. */
+  // Python: what is code, and which function's name a name is (a hook file's `main()` and its helpers). Node: one scope.
+  const scopes = language === 'python' ? pythonScopes(program) : undefined;
+  const isCode = (at: number): boolean => scopes?.isCode(at) ?? true;
+  const key = (name: string, at: number): string => `${scopes?.bindingScope(name, at) ?? 0}:${name}`;
+  /** Names holding the JSON, or a part of it, by scope: the path from the top to what they hold. */
   const roots = new Map<string, string[]>();
+  /** Fields the program sets itself. */
+  const written = new Set<string>();
   /** Reads the subscripts from `from` on, each a field of `prefix`; a chain assigned to a name makes it a root. */
   const chain = (at: number, from: number, prefix: string[]): void => {
     const path = [...prefix];
-    const fallback = /(?:\bor|\|\||\?\?)\s*$/.test(program.slice(Math.max(0, at - 8), at));
+    const before = program.slice(Math.max(0, at - 40), at);
+    // After `or`, `||`, `??`, or as the default of a `.get` (`d.get('tool_response', d.get('tool_result'))`).
+    const fallback = /(?:\bor|\|\||\?\?)\s*$/.test(before) || /\.get\(\s*(['"])[\w-]+\1\s*,\s*$/.test(before);
+    const reads = found.length;
     let next = from;
     for (;;) {
       const match = ACCESS[language].exec(program.slice(next));
       if (!match) break;
-      const key = language === 'python' ? (match[2] ?? match[4])! : (match[1] ?? match[3])!;
-      const keyAt = next + match[0].lastIndexOf(key);
-      path.push(key);
-      found.push({ path: [...path], start: keyAt, end: keyAt + key.length, fallback });
+      const field = language === 'python' ? (match[2] ?? match[4])! : (match[1] ?? match[3])!;
+      const keyAt = next + match[0].lastIndexOf(field);
+      path.push(field);
+      found.push({ path: [...path], start: keyAt, end: keyAt + field.length, fallback });
       next += match[0].length;
       // Python's `.get('a', {})`: past its arguments, to what follows the call.
       if (language === 'python' && match[4] !== undefined) {
@@ -63,29 +74,34 @@ export function programInputFields(language: ProgramLanguage, program: string): 
         next = close + 1;
       }
     }
+    // `d['logged_at'] = …` writes that field (only what leads to it is read), and a later read of it is of what was written.
+    if (found.length > reads && /^\s*=(?!=)/.test(program.slice(next))) written.add(found.pop()!.path.join('\0'));
     const name = assigned(program, at);
-    if (name !== undefined) roots.set(name, path);
+    if (name !== undefined) roots.set(key(name, at), path);
   };
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.
-  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)];
+  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
+  if (parses.length === 0) return [];
   const events = [
     ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
-    ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)].map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
+    ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)]
+      .filter((m) => isCode(m.index))
+      .map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
   ].sort((a, b) => a.at - b.at);
-  if (parses.length === 0) return [];
   for (const event of events) {
     if (event.name === undefined) chain(event.at, event.end, []);
     // A name assigned anew holds what it is given: the JSON again only when that is a chain from it (`d = d['tool_input']`).
     else if (/^\s*=(?!=)/.test(program.slice(event.end))) {
       const value = program.slice(event.end).replace(/^\s*=\s*/, '');
       const from = /^[A-Za-z_$][\w$]*/.exec(value)?.[0];
-      if (!(from !== undefined && roots.has(from)) && !PARSE_HERE[language].test(value)) roots.delete(event.name);
+      if (!(from !== undefined && roots.has(key(from, event.end))) && !PARSE_HERE[language].test(value))
+        roots.delete(key(event.name, event.at));
     } else {
-      const prefix = roots.get(event.name);
+      const prefix = roots.get(key(event.name, event.at));
       if (prefix) chain(event.at, event.end, prefix);
     }
   }
-  return found;
+  return found.filter((f) => !f.path.some((_, i) => written.has(f.path.slice(0, i + 1).join('\0'))));
 }
 
 /**

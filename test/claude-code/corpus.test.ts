@@ -107,11 +107,12 @@ describe.skipIf(!EXTERNAL)('real Claude Code configurations that may not be copi
     return false;
   };
 
-  it('disler/claude-code-hooks-mastery: 20 agents and settings; only unquoted $CLAUDE_PROJECT_DIR', async () => {
+  it('disler/claude-code-hooks-mastery: 20 agents and settings, 15 Python hooks; only unquoted $CLAUDE_PROJECT_DIR', async () => {
     if (!checkout('disler+claude-code-hooks-mastery')) return;
     // `uv run $CLAUDE_PROJECT_DIR/.claude/hooks/…py`: the docs ask for quotes; a project path with a space breaks it.
     const found = await counts(root('disler+claude-code-hooks-mastery'));
-    expect([found.files, found.rules]).toEqual([20, { 'cc-path-unquoted': 15 }]);
+    // The 15 Python files its hooks run read only fields their events have.
+    expect([found.files, found.rules]).toEqual([35, { 'cc-path-unquoted': 15 }]);
     expect(found.text).not.toMatch(CLAUDE_FLOW_ADVICE);
   });
 
@@ -119,7 +120,8 @@ describe.skipIf(!EXTERNAL)('real Claude Code configurations that may not be copi
     // The Stop hook blocks (decision: block) and never reads stop_hook_active: the loop the docs warn about.
     ['ralph-wiggum', 3, { 'cc-path-unquoted': 1, 'cc-stop-hook-active': 1 }],
     // Its agent's description holds `: ` in a plain scalar, which strict YAML rejects.
-    ['hookify', 4, { 'cc-path-unquoted': 4, 'frontmatter-yaml': 1 }],
+    // Its four Python hooks (pretooluse.py, …) read only fields their events have.
+    ['hookify', 8, { 'cc-path-unquoted': 4, 'frontmatter-yaml': 1 }],
     // rewakeMessage/rewakeSummary are fields of newer versions; sg-python.sh's last `exit 1` is no refusal.
     ['security-guidance', 3, {}],
     ['explanatory-output-style', 3, { 'cc-path-unquoted': 1 }],

@@ -218,4 +218,58 @@ describe('programInputFields', () => {
     expect(read('python', "d = json.load(sys.stdin)\nd = open('x').read()\nprint(d['a'])")).toEqual([]);
     expect(read('python', "d = json.load(sys.stdin)\nif d == 1: print(d['a'])")).toEqual(['a=a']);
   });
+  it('leaves out what the program writes, and its reads of it after', () => {
+    expect(read('python', "d = json.load(sys.stdin)\nd['logged_at'] = now()\nprint(d['logged_at'], d['tool_name'])")).toEqual([
+      'tool_name=tool_name',
+    ]);
+    expect(read('python', "d = json.load(sys.stdin)\nif d['a'] == 1: pass\nd['b']['c'] = 2")).toEqual(['a=a', 'b=b']);
+  });
+  it("a `.get`'s default is a fallback, as after `or`", () => {
+    const fields = programInputFields('python', "d = json.load(sys.stdin)\nx = d.get('tool_response', d.get('tool_result'))");
+    expect(fields.map((f) => [f.path.join('.'), f.fallback])).toEqual([
+      ['tool_response', false],
+      ['tool_result', true],
+    ]);
+  });
+  it('in Python, reads nothing in comments and strings', () => {
+    expect(
+      read('python', "d = json.load(sys.stdin)\n# d['old_field'] was renamed\nprint(\"d['x']\", '''\nd['y']\n''', d['tool_name'])"),
+    ).toEqual(['tool_name=tool_name']);
+    expect(read('python', "# d = json.load(sys.stdin)\nd = {}\nprint(d['x'])")).toEqual([]);
+  });
+  it("in Python, follows a name in its function's scope", () => {
+    const program = [
+      'def check(tool_input):',
+      "    return tool_input.get('pattern')",
+      '',
+      'def main():',
+      '    data = json.load(sys.stdin)',
+      "    tool_input = data.get('tool_input', {})",
+      "    if check(tool_input) or tool_input.get('command'):",
+      '        sys.exit(2)',
+      '',
+      'def log(data):',
+      "    print(data['entry'], tool_input['x'])",
+      '',
+      'def local():',
+      "    data = {'a': 1}",
+      "    return data['a']",
+      '',
+      'main()',
+    ].join('\n');
+    expect(read('python', program)).toEqual(['tool_input=tool_input', 'tool_input.command=command']);
+    // A module-level name is seen in a function that does not bind it, or declares it global.
+    const globals = [
+      'data = json.load(sys.stdin)',
+      'def a():',
+      "    return data['x']",
+      'def b(data):',
+      "    return data['y']",
+      'def c():',
+      '    global data',
+      '    data = data',
+      "    return data['z']",
+    ].join('\n');
+    expect(read('python', globals)).toEqual(['x=x', 'z=z']);
+  });
 });

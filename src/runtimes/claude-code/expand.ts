@@ -3,15 +3,15 @@ import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
 import { effectiveEvent, matchedToolsWithInput } from './contract.js';
 import { claudeCodeConfig } from './read.js';
-import { diskFacts, isShellScript, type ScriptFacts, scriptReferences } from './scripts.js';
+import { diskFacts, isPythonScript, isShellScript, type ScriptFacts, scriptReferences } from './scripts.js';
 
 /** Text that a file with a Claude Code `command` handler must contain; others are not parsed twice. */
 const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
 
 /**
- * Adds to the files to lint the shell scripts their Claude Code hooks run
- * (resolved under the project or plugin root), each once however many hooks
- * run it, marked with the events of those hooks so their contract applies.
+ * Adds to the files to lint the shell scripts and Python programs their Claude
+ * Code hooks run (resolved under the project or plugin root), each once however
+ * many hooks run it, marked with the events of those hooks so their contract applies.
  * A script named on the command line too gets the marks rather than a second
  * entry. Missing scripts are not added: the hook's command gets the error.
  */
@@ -22,7 +22,7 @@ interface Input {
   /** The size on disk of a file over the size limit, of which `bytes` holds the first bytes. */
   size?: number;
   text?: string;
-  kind?: 'markdown' | 'json' | 'script';
+  kind?: 'markdown' | 'json' | 'script' | 'python';
   calledBy?: string[];
   /** Every hook that runs the script runs it in the background (`async`), so its exit code and output decide nothing. */
   inBackground?: boolean;
@@ -45,6 +45,8 @@ function mayHaveCommandHandler(input: Input): boolean {
 
 export function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
+  /** What each script is read as. */
+  const kinds = new Map<string, 'script' | 'python'>();
   /** Scripts some hook runs in the foreground. */
   const foreground = new Set<string>();
   /** The tools each script's callers name; null once one caller may run it for any tool. */
@@ -56,7 +58,12 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
     const config = claudeCodeConfig('ok' in profile ? profile.profile : profile);
     for (const hook of configScripts(config)) {
       for (const reference of scriptReferences(hook)) {
-        if (!facts.isFile(reference.path) || !isShellScript(reference, facts.head(reference.path))) continue;
+        if (!facts.isFile(reference.path)) continue;
+        const head = facts.head(reference.path);
+        const kind = isShellScript(reference, head) ? 'script' : isPythonScript(reference, head) ? 'python' : undefined;
+        // The first hook to name a file says what it is (a file run as both is read as the first).
+        if (kind === undefined || (kinds.get(reference.path) ?? kind) !== kind) continue;
+        kinds.set(reference.path, kind);
         const event = effectiveEvent(hook.claudeCode!.event, hook.claudeCode!.source);
         events.set(reference.path, (events.get(reference.path) ?? new Set()).add(event));
         const named = matchedToolsWithInput(hook.claudeCode!.matcher, event);
@@ -75,11 +82,11 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
     const callers = events.get(input.filePath);
     if (!callers) return input;
     events.delete(input.filePath);
-    return { ...input, kind: 'script' as const, calledBy: [...callers].sort(), ...background(input.filePath) };
+    return { ...input, kind: kinds.get(input.filePath)!, calledBy: [...callers].sort(), ...background(input.filePath) };
   });
   for (const [path, callers] of events) {
     try {
-      out.push({ filePath: path, ...readBounded(path), kind: 'script', calledBy: [...callers].sort(), ...background(path) });
+      out.push({ filePath: path, ...readBounded(path), kind: kinds.get(path)!, calledBy: [...callers].sort(), ...background(path) });
     } catch {
       // Unreadable now though it was a file a moment ago: the hook's command is still linted.
     }

@@ -209,6 +209,15 @@ function execWords(hook: HookScript): Word[][] {
   return [[command, ...args]];
 }
 
+/** Whether the file a reference names is a Python program (by interpreter, extension or shebang; `uv run` takes only `.py`). */
+export function isPythonScript(reference: ScriptReference, head: string): boolean {
+  if (reference.interpreter !== undefined) return reference.interpreter === 'uv' || reference.interpreter.startsWith('python');
+  const extension = extname(reference.path).toLowerCase();
+  if (extension === '.py') return true;
+  if (extension !== '') return false;
+  return /^#!.*\b(?:python[\d.]*|uv run)\b/.test(head);
+}
+
 /** Whether the file a reference names is a shell script the tool should lint (by interpreter, extension or shebang). */
 export function isShellScript(reference: ScriptReference, head: string): boolean {
   if (reference.interpreter !== undefined) return SHELLS.has(reference.interpreter);

@@ -1,0 +1,157 @@
+/**
+ * Enough of a Python program's structure to follow a name through a hook
+ * file: which offsets are code (not a comment, not inside a string literal),
+ * and which function a place is in, with the names each function binds for
+ * itself (its parameters, and what it assigns without `global`), so that
+ * `input_data` in `main()` and a parameter `input_data` of another function
+ * are told apart. Indentation decides where a function ends, as in Python.
+ */
+export interface PythonScopes {
+  /** Whether the character at `offset` is code. */
+  isCode(offset: number): boolean;
+  /** The innermost function around `offset`, 0 for the module. */
+  scopeAt(offset: number): number;
+  /** The scope a name used at `offset` resolves to: the innermost that binds it, else the module (0). */
+  bindingScope(name: string, offset: number): number;
+}
+
+interface FunctionScope {
+  id: number;
+  parent: number;
+  /** Offsets [from, to) of the parameters and the body. */
+  from: number;
+  to: number;
+  names: Set<string>;
+}
+
+const NAME = /[A-Za-z_]\w*/y;
+
+export function pythonScopes(program: string): PythonScopes {
+  const code = codeMask(program);
+  const functions: FunctionScope[] = [];
+  for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(/gm)) {
+    if (!code[header.index]) continue;
+    const open = header.index + header[0].length;
+    const close = closing(program, open, code);
+    if (close === undefined) continue;
+    const colon = program.indexOf(':', close);
+    if (colon === -1) continue;
+    functions.push({
+      id: functions.length + 1,
+      parent: 0,
+      from: open,
+      to: blockEnd(program, colon + 1, header[1]!.length),
+      names: new Set(parameters(program.slice(open, close))),
+    });
+  }
+  // Functions nest by their ranges; a function's parent is the innermost one holding it.
+  for (const f of functions)
+    f.parent = functions.filter((g) => g !== f && g.from <= f.from && f.to <= g.to).sort((a, b) => b.from - a.from)[0]?.id ?? 0;
+  const innermost = (offset: number): FunctionScope | undefined =>
+    functions.filter((f) => f.from <= offset && offset < f.to).sort((a, b) => b.from - a.from)[0];
+  // What each function assigns is its own, unless it says `global` (or `nonlocal`) first.
+  const declared = new Map<number, Set<string>>();
+  for (const m of program.matchAll(/\b(?:global|nonlocal)[ \t]+([\w \t,]+)/g)) {
+    const scope = innermost(m.index)?.id;
+    if (scope === undefined || !code[m.index]) continue;
+    const names = declared.get(scope) ?? new Set<string>();
+    for (const name of m[1]!.split(/[ \t,]+/)) if (name) names.add(name);
+    declared.set(scope, names);
+  }
+  // `x = …`, `x += …`, `x: T = …` at the start of a line, `for x in`, `as x`.
+  const binding =
+    /(?<![\w.])([A-Za-z_]\w*)(?=[ \t]*(?:=(?!=)|[-+*/%&|^@]=))|^[ \t]*([A-Za-z_]\w*)[ \t]*:[^=\n]*=(?!=)|\b(?:for|as)[ \t]+([A-Za-z_]\w*)/gm;
+  for (const m of program.matchAll(binding)) {
+    if (!code[m.index]) continue;
+    const scope = innermost(m.index);
+    const name = (m[1] ?? m[2] ?? m[3])!;
+    if (scope && !declared.get(scope.id)?.has(name)) scope.names.add(name);
+  }
+  const byId = new Map(functions.map((f) => [f.id, f]));
+  return {
+    isCode: (offset) => code[offset] === 1,
+    scopeAt: (offset) => innermost(offset)?.id ?? 0,
+    bindingScope(name, offset) {
+      for (let scope = innermost(offset); scope; scope = byId.get(scope.parent)) if (scope.names.has(name)) return scope.id;
+      return 0;
+    },
+  };
+}
+
+/** 1 where the program is code; 0 in comments and inside string literals (their quotes included). */
+function codeMask(program: string): Uint8Array {
+  const mask = new Uint8Array(program.length).fill(1);
+  let i = 0;
+  while (i < program.length) {
+    const c = program[i]!;
+    if (c === '#') {
+      const end = program.indexOf('\n', i);
+      const stop = end === -1 ? program.length : end;
+      mask.fill(0, i, stop);
+      i = stop;
+    } else if (c === '"' || c === "'") {
+      const triple = program.startsWith(c.repeat(3), i);
+      const quote = triple ? c.repeat(3) : c;
+      let j = i + quote.length;
+      while (j < program.length && !program.startsWith(quote, j)) {
+        if (program[j] === '\\') j++;
+        else if (!triple && program[j] === '\n') break;
+        j++;
+      }
+      const stop = Math.min(program.length, j + quote.length);
+      mask.fill(0, i, stop);
+      i = stop;
+    } else i++;
+  }
+  return mask;
+}
+
+/** The offset of the `)` closing the bracket opened just before `from`, skipping what is not code. */
+function closing(program: string, from: number, code: Uint8Array): number | undefined {
+  let depth = 1;
+  for (let i = from; i < program.length; i++) {
+    if (!code[i]) continue;
+    const c = program[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    if (depth === 0) return i;
+  }
+  return undefined;
+}
+
+/** Where a block starting after a header's `:` ends: the first later line of code indented no deeper than the header. */
+function blockEnd(program: string, from: number, headerIndent: number): number {
+  let lineStart = program.indexOf('\n', from);
+  while (lineStart !== -1) {
+    const next = program.indexOf('\n', lineStart + 1);
+    const line = program.slice(lineStart + 1, next === -1 ? program.length : next);
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    if (line.trim() !== '' && !line.trimStart().startsWith('#') && indent <= headerIndent) return lineStart + 1;
+    lineStart = next;
+  }
+  return program.length;
+}
+
+/** The names a parameter list binds (`a, b: int = 1, *args, **kw`). */
+function parameters(list: string): string[] {
+  const names: string[] = [];
+  let depth = 0;
+  let start = 0;
+  const take = (piece: string): void => {
+    const trimmed = piece.replace(/^[\s*]+/, '');
+    NAME.lastIndex = 0;
+    const name = NAME.exec(trimmed)?.[0];
+    if (name) names.push(name);
+  };
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      take(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  take(list.slice(start));
+  return names;
+}

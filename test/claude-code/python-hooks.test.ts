@@ -1,0 +1,84 @@
+// A Python program that Claude Code hooks run is read for the fields it takes from the hook's stdin JSON.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintFiles } from '../../src/index.js';
+
+const root = mkdtempSync(join(tmpdir(), 'vah-python-hooks-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const GUARD = [
+  '#!/usr/bin/env python3',
+  'import json, sys',
+  '',
+  'def blocked(tool_input):',
+  "    return 'rm -rf' in tool_input.get('cmd', '')",
+  '',
+  'def main():',
+  '    data = json.load(sys.stdin)',
+  "    data['seen'] = True",
+  "    out = data.get('tool_output', {})",
+  "    # data['old'] was renamed",
+  "    if blocked(data['tool_input']) or data['seen']:",
+  '        sys.exit(2)',
+  "    print(data['tool_input']['cmd'])",
+  '',
+  'main()',
+  '',
+].join('\n');
+
+/** A project whose settings run `command` (for `event`, `matcher`) and hold `files`; the findings by file name. */
+async function findings(name: string, event: string, matcher: string | undefined, command: string, files: Record<string, string>) {
+  const project = join(root, name);
+  mkdirSync(join(project, '.claude', 'hooks'), { recursive: true });
+  const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command }] };
+  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { [event]: [group] } }, null, 2));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(project, '.claude', 'hooks', file), text, { mode: 0o755 });
+  const results = await lintFiles([project], { shellcheck: false, cwd: project });
+  const byFile: Record<string, string[]> = {};
+  for (const result of results)
+    byFile[result.filePath.slice(project.length + 1)] = result.diagnostics.map(
+      (d) => `${d.line}:${d.column}-${d.endColumn} ${d.ruleId} ${d.message}`,
+    );
+  return byFile;
+}
+
+describe('Python programs that hooks run', () => {
+  it('`uv run` of a .py file: its reads of the input, at their place in the file', async () => {
+    const found = await findings('uv', 'PostToolUse', 'Bash', 'uv run "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', { 'guard.py': GUARD });
+    expect(found['.claude/settings.json']).toEqual([]);
+    expect(found['.claude/hooks/guard.py']).toEqual([
+      '10:21-32 cc-input-field-unknown Unexpected `.tool_output`: the stdin JSON of a `PostToolUse` hook has no `tool_output` (did you mean `tool_response`?), so Python raises KeyError (or `.get` gives its default) and a test of it never matches.',
+      expect.stringMatching(
+        /^14:31-34 cc-input-field-unknown Unexpected `\.tool_input\.cmd`: `Bash` calls have no `cmd` in `tool_input` \(did you mean `command`\?\); it has `command`/,
+      ),
+    ]);
+  });
+
+  it('python3 with a path relative to the project, and a file run by its #! line alone', async () => {
+    const relative = await findings('py3', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': GUARD });
+    expect(relative['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    const shebang = await findings('shebang', 'PreToolUse', 'Bash', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', { guard: GUARD });
+    expect(shebang['.claude/hooks/guard']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+  });
+
+  it('for any tool, `tool_input` is not checked; a suppression comment holds', async () => {
+    const any = await findings('any', 'PreToolUse', undefined, 'uv run .claude/hooks/guard.py', { 'guard.py': GUARD });
+    expect(any['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32']);
+    const suppressed = GUARD.replace(
+      "    out = data.get('tool_output', {})",
+      "    # validate-agent-hooks-disable-next-line cc-input-field-unknown -- our own runner adds it\n    out = data.get('tool_output', {})",
+    );
+    const quiet = await findings('quiet', 'PreToolUse', undefined, 'uv run .claude/hooks/guard.py', { 'guard.py': suppressed });
+    expect(quiet['.claude/hooks/guard.py']).toEqual([]);
+  });
+
+  it('not a Python file: a Node program, `python3 -m`, or a .py file no hook runs, is not read', async () => {
+    const found = await findings('other', 'PreToolUse', 'Bash', 'node .claude/hooks/guard.js; python3 -m guard', {
+      'guard.js': "const d = JSON.parse(require('fs').readFileSync(0)); d.tool_output;",
+      'unused.py': GUARD,
+    });
+    expect(Object.keys(found).sort()).toEqual(['.claude/settings.json']);
+  });
+});
