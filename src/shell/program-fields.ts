@@ -116,8 +116,10 @@ function streamParses(language: ProgramLanguage, program: string): RegExpExecArr
 
 /** The name an expression starting at `at` is assigned to (`d = …`, `const d = …`, `let d = …`), if it is. */
 function assigned(program: string, at: number): string | undefined {
-  const line = program.slice(Math.max(0, program.lastIndexOf('\n', at - 1) + 1, program.lastIndexOf(';', at - 1) + 1), at);
-  const match = /(?:^|[\s(])(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*$/.exec(line);
+  // The statement before it on its line, looked for in the last 200 characters (a file may be one long line, or have no `;`).
+  const before = program.slice(Math.max(0, at - 200), at);
+  const statement = before.slice(Math.max(before.lastIndexOf('\n'), before.lastIndexOf(';')) + 1);
+  const match = /(?:^|[\s(])(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*=\s*$/.exec(statement);
   return match?.[1];
 }
 

@@ -44,11 +44,14 @@ export function pythonScopes(program: string): PythonScopes {
       names: new Set(parameters(program.slice(open, close))),
     });
   }
-  // Functions nest by their ranges; a function's parent is the innermost one holding it.
-  for (const f of functions)
-    f.parent = functions.filter((g) => g !== f && g.from <= f.from && f.to <= g.to).sort((a, b) => b.from - a.from)[0]?.id ?? 0;
-  const innermost = (offset: number): FunctionScope | undefined =>
-    functions.filter((f) => f.from <= offset && offset < f.to).sort((a, b) => b.from - a.from)[0];
+  // Functions nest by their ranges: filled in the order they start, an inner one overwrites its outer one's ids,
+  // and a function's parent is what held its start before.
+  const scopeIds = new Int32Array(program.length + 1);
+  for (const f of functions) {
+    f.parent = scopeIds[f.from]!;
+    scopeIds.fill(f.id, f.from, f.to);
+  }
+  const innermost = (offset: number): FunctionScope | undefined => functions[scopeIds[offset]! - 1];
   // What each function assigns is its own, unless it says `global` (or `nonlocal`) first.
   const declared = new Map<number, Set<string>>();
   for (const m of program.matchAll(/\b(?:global|nonlocal)[ \t]+([\w \t,]+)/g)) {
@@ -67,12 +70,11 @@ export function pythonScopes(program: string): PythonScopes {
     const name = (m[1] ?? m[2] ?? m[3])!;
     if (scope && !declared.get(scope.id)?.has(name)) scope.names.add(name);
   }
-  const byId = new Map(functions.map((f) => [f.id, f]));
   return {
     isCode: (offset) => code[offset] === 1,
     scopeAt: (offset) => innermost(offset)?.id ?? 0,
     bindingScope(name, offset) {
-      for (let scope = innermost(offset); scope; scope = byId.get(scope.parent)) if (scope.names.has(name)) return scope.id;
+      for (let scope = innermost(offset); scope; scope = functions[scope.parent - 1]) if (scope.names.has(name)) return scope.id;
       return 0;
     },
   };

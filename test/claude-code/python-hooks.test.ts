@@ -59,6 +59,9 @@ describe('Python programs that hooks run', () => {
   it('python3 with a path relative to the project, and a file run by its #! line alone', async () => {
     const relative = await findings('py3', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': GUARD });
     expect(relative['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    // After a command that runs no script file (`bash -c '…'`), the next one is still looked at.
+    const after = await findings('after', 'PreToolUse', 'Bash', "bash -c 'echo hi'; uv run .claude/hooks/guard.py", { 'guard.py': GUARD });
+    expect(after['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
     const shebang = await findings('shebang', 'PreToolUse', 'Bash', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', { guard: GUARD });
     expect(shebang['.claude/hooks/guard']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
   });
@@ -72,6 +75,20 @@ describe('Python programs that hooks run', () => {
     );
     const quiet = await findings('quiet', 'PreToolUse', undefined, 'uv run .claude/hooks/guard.py', { 'guard.py': suppressed });
     expect(quiet['.claude/hooks/guard.py']).toEqual([]);
+  });
+
+  it('a program given something else on stdin is not read for the hook input', async () => {
+    for (const command of [
+      "jq -c '.tool_input' | python3 .claude/hooks/guard.py",
+      'python3 .claude/hooks/guard.py < .claude/hooks/sample.json',
+      'python3 .claude/hooks/guard.py <<< "$X"',
+    ]) {
+      const found = await findings('piped', 'PreToolUse', 'Bash', command, { 'guard.py': GUARD });
+      expect(found['.claude/hooks/guard.py'], command).toBeUndefined();
+    }
+    // `||` is no pipe, nor is `<(…)` its input.
+    const or = await findings('or', 'PreToolUse', 'Bash', 'true || python3 .claude/hooks/guard.py <(echo)', { 'guard.py': GUARD });
+    expect(or['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
   });
 
   it('not a Python file: a Node program, `python3 -m`, or a .py file no hook runs, is not read', async () => {

@@ -3,7 +3,7 @@ import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
 import { effectiveEvent, matchedToolsWithInput } from './contract.js';
 import { claudeCodeConfig } from './read.js';
-import { diskFacts, isPythonScript, isShellScript, type ScriptFacts, scriptReferences } from './scripts.js';
+import { diskFacts, isPythonScript, isShellScript, type ScriptFacts, type ScriptReference, scriptReferences } from './scripts.js';
 
 /** Text that a file with a Claude Code `command` handler must contain; others are not parsed twice. */
 const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
@@ -43,6 +43,16 @@ function mayHaveCommandHandler(input: Input): boolean {
   return bytes.includes('command') && COMMAND_HANDLER.test(bytes.toString('utf8'));
 }
 
+/**
+ * What a file a hook runs is linted as: a shell script, or a Python program
+ * read for the fields it takes from the hook's input (not when the hook gives
+ * it something else on stdin); undefined for anything else.
+ */
+function readAs(reference: ScriptReference, head: string): 'script' | 'python' | undefined {
+  if (isShellScript(reference, head)) return 'script';
+  return !reference.foreignStdin && isPythonScript(reference, head) ? 'python' : undefined;
+}
+
 export function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
   /** What each script is read as. */
@@ -59,8 +69,7 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
     for (const hook of configScripts(config)) {
       for (const reference of scriptReferences(hook)) {
         if (!facts.isFile(reference.path)) continue;
-        const head = facts.head(reference.path);
-        const kind = isShellScript(reference, head) ? 'script' : isPythonScript(reference, head) ? 'python' : undefined;
+        const kind = readAs(reference, facts.head(reference.path));
         // The first hook to name a file says what it is (a file run as both is read as the first).
         if (kind === undefined || (kinds.get(reference.path) ?? kind) !== kind) continue;
         kinds.set(reference.path, kind);

@@ -14,6 +14,8 @@ export interface ScriptReference {
   path: string;
   /** The interpreter named before it (`bash`, `python3`), if any. */
   interpreter?: string;
+  /** Its standard input is not the hook's: it is fed by a pipe or a redirection (`jq -c .tool_input | python3 x.py`). */
+  foreignStdin?: true;
 }
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
@@ -53,37 +55,40 @@ export function scriptReferences(hook: HookScript): ScriptReference[] {
   for (const command of words) {
     let i = 0;
     while (i < command.length && (PREFIXES.has(command[i]!.value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(command[i]!.value))) i++;
-    // `uv run [options] script.py` runs the script with uv's Python.
-    if (command[i]?.value === 'uv' && command[i + 1]?.value === 'run') {
-      i += 2;
-      while (i < command.length && command[i]!.value.startsWith('-')) i += UV_VALUE_OPTIONS.has(command[i]!.value) ? 2 : 1;
-      const script = command[i];
-      if (script && /\.py$/.test(script.value)) {
-        const path = resolveWord(script.value, meta.projectDir, meta.pluginRoot, true);
-        if (path !== undefined) found.push({ start: script.start, end: script.end, written: script.raw, path, interpreter: 'uv' });
-      }
-      continue;
-    }
-    let word = command[i];
-    let interpreter: string | undefined;
-    if (word && INTERPRETERS.has(word.value.replace(/^.*\//, ''))) {
-      interpreter = word.value.replace(/^.*\//, '');
-      i++;
-      while (i < command.length && command[i]!.value.startsWith('-')) {
-        // `bash -c '…'` and `python -m module` run no script file.
-        if (/^-[a-z]*[cm]$/.test(command[i]!.value)) return found;
-        i++;
-      }
-      word = command[i];
-    }
-    if (!word) continue;
-    const path = resolveWord(word.value, meta.projectDir, meta.pluginRoot, interpreter !== undefined);
+    const named = command[i]?.value === 'uv' && command[i + 1]?.value === 'run' ? uvScript(command, i + 2) : interpreted(command, i);
+    if (!named) continue;
+    const path = resolveWord(named.word.value, meta.projectDir, meta.pluginRoot, named.interpreter !== undefined);
     if (path === undefined) continue;
-    const reference: ScriptReference = { start: word.start, end: word.end, written: word.raw, path };
-    if (interpreter) reference.interpreter = interpreter;
+    const reference: ScriptReference = { start: named.word.start, end: named.word.end, written: named.word.raw, path };
+    if (named.interpreter) reference.interpreter = named.interpreter;
+    if (meta.form === 'shell' && !ownStdin(hook.text, command)) reference.foreignStdin = true;
     found.push(reference);
   }
   return found;
+}
+
+/** `uv run [options] script.py` runs the script with uv's Python (`i` is past `run`). */
+function uvScript(command: readonly Word[], i: number): { word: Word; interpreter: string } | undefined {
+  while (i < command.length && command[i]!.value.startsWith('-')) i += UV_VALUE_OPTIONS.has(command[i]!.value) ? 2 : 1;
+  const script = command[i];
+  return script && /\.py$/.test(script.value) ? { word: script, interpreter: 'uv' } : undefined;
+}
+
+/** The word a command runs as a script (`./x.sh`), or gives its interpreter (`python3 -u x.py`); none for `bash -c '…'` or `python -m module`. */
+function interpreted(command: readonly Word[], i: number): { word: Word; interpreter?: string } | undefined {
+  const first = command[i];
+  if (!first || !INTERPRETERS.has(first.value.replace(/^.*\//, ''))) return first && { word: first };
+  for (i++; i < command.length && command[i]!.value.startsWith('-'); i++) if (/^-[a-z]*[cm]$/.test(command[i]!.value)) return undefined;
+  const word = command[i];
+  return word && { word, interpreter: first.value.replace(/^.*\//, '') };
+}
+
+/** Whether a simple command reads the hook's stdin: not after a pipe, no input redirection (`<`, `<<`, `<<<`, `0<`). */
+function ownStdin(text: string, command: readonly Word[]): boolean {
+  const before = text.slice(0, command[0]!.start).trimEnd();
+  if (before.endsWith('|') && !before.endsWith('||')) return false;
+  // `<(…)` is an argument (its `(` ends the word here), not the command's input.
+  return !command.some((word) => /^0?<(?!\()/.test(word.raw) && !(word.raw === '<' && text[word.end] === '('));
 }
 
 function resolveWord(
