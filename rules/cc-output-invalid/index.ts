@@ -12,6 +12,9 @@ import { defineRule } from '../../src/engine/rule.js';
 import { eventSpec, eventsOfHook, OUTPUT_FIELD_TYPES, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
 import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-code/output-json.js';
 import { ANY_VALUE_MARK, EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
+import { pythonOutputs } from '../../src/shell/python-output.js';
+import type { Range } from '../../src/diagnostics.js';
+import type { Report } from '../../src/engine/rule.js';
 
 /** Problems about a field's value, which say nothing when the shell fills that value in at run time. */
 const VALUE_PROBLEMS = new Set(['invalid-value', 'event-name-mismatch']);
@@ -53,10 +56,7 @@ export default defineRule({
       const spelled = printedText(command, source);
       if (!spelled || !spelled.text.trimStart().startsWith('{')) continue;
       const printed = quoteRawValues(spelled);
-      // From the first character's source to the last one's, both inside the printed text.
-      const last = printed.text.length - 1;
-      const at = (start: number, end: number) =>
-        context.range(printed.offsets[Math.min(start, last)]!, printed.ends[Math.min(Math.max(start, end - 1), last)]!);
+      const at = placer(printed, (start, end) => context.range(start, end));
       const shape = jsonShape(printed);
       if (shape === 'unread') continue;
       const errors: ParseError[] = [];
@@ -76,29 +76,56 @@ export default defineRule({
         continue;
       }
       if (tree.type !== 'object') continue;
-      // WorktreeCreate's command hook answers with a path, not JSON: this object would be taken for the path.
-      if (events.every((event) => event === PATH_OUTPUT_EVENT)) {
-        context.report({ messageId: 'pathOutput', severity: 'warning', range: at(tree.offset, tree.offset + tree.length) });
-        continue;
-      }
       // In a script file, a branch that answers another event (`case $event in PermissionRequest) …`) may
       // be for handlers this lint does not see (user settings); an inline command runs on its own event only.
-      const named = namedEvent(tree);
       const scriptFile = context.hook.claudeCode?.callerEvents !== undefined;
-      if (scriptFile && named && !events.includes(named) && eventSpec(named) && !runsUnconditionally(command)) continue;
-      for (const problem of problemsOf(tree, events, named)) {
-        const place = placeOf(tree, problem);
-        context.report({
-          messageId: 'problem',
-          // A value the shell fills in shows as `…`, not as the marker that stands for it.
-          data: { message: problem.message.replaceAll(EXPANSION_MARK, '…').replaceAll(ANY_VALUE_MARK, '…') },
-          severity: problem.severity,
-          range: at(place.offset, place.offset + place.length),
-        });
-      }
+      judgeObject(tree, events, scriptFile && !runsUnconditionally(command), at, (report) => context.report(report));
+    }
+  },
+  // A Python program that hooks run: the outputs it spells out as dict literals (`json.dumps({"hookSpecificOutput": …})`),
+  // each as a script file's print (an object naming another event may be for another branch of it).
+  checkProgram({ program, range, report }) {
+    const events = [...new Set(program.callerEvents)];
+    if (events.length === 0 || program.inBackground || program.language !== 'python') return;
+    for (const printed of pythonOutputs(program.text)) {
+      const tree = parseTree(printed.text);
+      if (tree?.type === 'object') judgeObject(tree, events, true, placer(printed, range), report);
     }
   },
 });
+
+/** A range in the file from offsets in printed text: from the first character's source to the last one's. */
+function placer(printed: PrintedText, range: (start: number, end: number) => Range): (start: number, end: number) => Range {
+  const last = printed.text.length - 1;
+  return (start, end) => range(printed.offsets[Math.min(start, last)]!, printed.ends[Math.min(Math.max(start, end - 1), last)]!);
+}
+
+/** Reports what the output contract finds wrong with one printed object (none when it may answer an event not run here). */
+function judgeObject(
+  tree: JsonNode,
+  events: readonly string[],
+  mayBeForOtherEvents: boolean,
+  at: (start: number, end: number) => Range,
+  report: (report: Report) => void,
+): void {
+  // WorktreeCreate's command hook answers with a path, not JSON: this object would be taken for the path.
+  if (events.every((event) => event === PATH_OUTPUT_EVENT)) {
+    report({ messageId: 'pathOutput', severity: 'warning', range: at(tree.offset, tree.offset + tree.length) });
+    return;
+  }
+  const named = namedEvent(tree);
+  if (mayBeForOtherEvents && named && !events.includes(named) && eventSpec(named)) return;
+  for (const problem of problemsOf(tree, events, named)) {
+    const place = placeOf(tree, problem);
+    report({
+      messageId: 'problem',
+      // A value the shell (or the program) fills in shows as `…`, not as the marker that stands for it.
+      data: { message: problem.message.replaceAll(EXPANSION_MARK, '…').replaceAll(ANY_VALUE_MARK, '…') },
+      severity: problem.severity,
+      range: at(place.offset, place.offset + place.length),
+    });
+  }
+}
 
 /**
  * A member's value the shell fills in raw (`{"continue": $GO}`) as a value of

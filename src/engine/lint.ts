@@ -270,13 +270,14 @@ function checkProgram(
   optionsOf: ReadonlyMap<string, unknown>,
   push: (rule: Rule<unknown>, report: Report) => void,
 ): void {
-  const { calledBy, callerTools } = state.input;
+  const { calledBy, callerTools, inBackground } = state.input;
   const program = {
     file: profile.path,
     language: 'python' as const,
     text: profile.source.text,
     callerEvents: calledBy ?? [],
     ...(callerTools ? { callerTools } : {}),
+    ...(inBackground ? { inBackground } : {}),
   };
   for (const rule of rules)
     rule.checkProgram!({

@@ -108,6 +108,8 @@ export interface ProgramContext<Options> {
     readonly callerEvents: readonly string[];
     /** The tools those hooks' exact matchers name, when each names some (absent: any tool may call it). */
     readonly callerTools?: readonly string[];
+    /** Every hook that runs it runs it in the background (its exit code and output decide nothing). */
+    readonly inBackground?: boolean;
   };
   readonly options: Options;
   /** File range of program offsets [start, end). */

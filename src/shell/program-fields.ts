@@ -1,4 +1,4 @@
-import { pythonScopes } from './python-scopes.js';
+import { type PythonScopes, pythonScopes } from './python-scopes.js';
 
 /**
  * The fields an inline Python or Node program reads from the JSON it parses
@@ -42,15 +42,52 @@ const ACCESS: Record<ProgramLanguage, RegExp> = {
 };
 
 export function programInputFields(language: ProgramLanguage, program: string): ProgramField[] {
-  const found: ProgramField[] = [];
   // Python: what is code, and which function's name a name is (a hook file's `main()` and its helpers). Node: one scope.
   const scopes = language === 'python' ? pythonScopes(program) : undefined;
   const isCode = (at: number): boolean => scopes?.isCode(at) ?? true;
+  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
+  if (parses.length === 0) return [];
+  // The parses and the names, in the order the program is written: a name is a root from its assignment on.
+  // Names in a parameter list (`def f(data=None):`) bind nothing there.
+  const events: ProgramEvent[] = [
+    ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
+    ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)]
+      .filter((m) => isCode(m.index) && !scopes?.inParameters(m.index))
+      .map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
+  ].sort((a, b) => a.at - b.at);
+  // The input handed to a function of the file binds its parameter there (`check(data['tool_input'])`): read again
+  // with what the calls hand over until that settles (a helper that hands it on to another takes another round).
+  let handed = new Map<string, string[] | null>();
+  for (let round = 1; ; round++) {
+    const read = readFields(language, program, scopes, events, handed);
+    if (round === 4 || same(read.handed, handed)) return read.found;
+    handed = read.handed;
+  }
+}
+
+interface ProgramEvent {
+  at: number;
+  end: number;
+  /** A name; undefined for a parse of the input. */
+  name: string | undefined;
+}
+
+/** One reading of the program, its functions' parameters bound to what calls hand them (null: not the input every time). */
+function readFields(
+  language: ProgramLanguage,
+  program: string,
+  scopes: PythonScopes | undefined,
+  events: readonly ProgramEvent[],
+  given: ReadonlyMap<string, string[] | null>,
+): { found: ProgramField[]; handed: Map<string, string[] | null> } {
+  const found: ProgramField[] = [];
   const key = (name: string, at: number): string => `${scopes?.bindingScope(name, at) ?? 0}:${name}`;
   /** Names holding the JSON, or a part of it, by scope: the path from the top to what they hold. */
   const roots = new Map<string, string[]>();
+  for (const [name, path] of given) if (path) roots.set(name, path);
   /** Fields the program sets itself. */
   const written = new Set<string>();
+  const handed = new Map<string, string[] | null>();
   /** Reads the subscripts from `from` on, each a field of `prefix`; a chain assigned to a name makes it a root. */
   const chain = (at: number, from: number, prefix: string[]): void => {
     const path = [...prefix];
@@ -58,36 +95,48 @@ export function programInputFields(language: ProgramLanguage, program: string): 
     // After `or`, `||`, `??`, or as the default of a `.get` (`d.get('tool_response', d.get('tool_result'))`).
     const fallback = /(?:\bor|\|\||\?\?)\s*$/.test(before) || /\.get\(\s*(['"])[\w-]+\1\s*,\s*$/.test(before);
     const reads = found.length;
-    let next = from;
-    for (;;) {
-      const match = ACCESS[language].exec(program.slice(next));
-      if (!match) break;
-      const field = language === 'python' ? (match[2] ?? match[4])! : (match[1] ?? match[3])!;
-      const keyAt = next + match[0].lastIndexOf(field);
+    const next = subscripts(language, program, from, (field, start) => {
       path.push(field);
-      found.push({ path: [...path], start: keyAt, end: keyAt + field.length, fallback });
-      next += match[0].length;
-      // Python's `.get('a', {})`: past its arguments, to what follows the call.
-      if (language === 'python' && match[4] !== undefined) {
-        const close = closingParen(program, next);
-        if (close === undefined) break;
-        next = close + 1;
-      }
-    }
+      found.push({ path: [...path], start, end: start + field.length, fallback });
+    });
     // `d['logged_at'] = …` writes that field (only what leads to it is read), and a later read of it is of what was written.
     if (found.length > reads && /^\s*=(?!=)/.test(program.slice(next))) written.add(found.pop()!.path.join('\0'));
     const name = assigned(program, at);
     if (name !== undefined) roots.set(key(name, at), path);
   };
-  // The parses and the names, in the order the program is written: a name is a root from its assignment on.
-  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
-  if (parses.length === 0) return [];
-  const events = [
-    ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
-    ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)]
-      .filter((m) => isCode(m.index))
-      .map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
-  ].sort((a, b) => a.at - b.at);
+  /** What an argument holds of the input: a root, a chain of subscripts from one, or the parse itself. */
+  const pathOf = (text: string, at: number): string[] | undefined => {
+    if (PARSE_HERE[language].exec(text)?.[0].length === text.length) return [];
+    const head = /^[A-Za-z_]\w*/.exec(text)?.[0];
+    const base = head === undefined ? undefined : roots.get(key(head, at));
+    if (!base) return undefined;
+    const path = [...base];
+    const next = subscripts(language, text, head!.length, (field) => path.push(field));
+    return next === text.length ? path : undefined;
+  };
+  /** A call of a function of the file: what each argument hands its parameter. */
+  const call = (name: string, open: number): void => {
+    const fn = scopes?.functionNamed(name);
+    const close = fn && closingParen(program, open + 1);
+    if (!fn || close === undefined) return;
+    const hand = (parameter: string, path: string[] | undefined): void => {
+      const slot = `${fn.id}:${parameter}`;
+      const before = handed.get(slot);
+      handed.set(slot, path && (before === undefined || before?.join('\0') === path.join('\0')) ? path : null);
+    };
+    const passed = new Set<string>();
+    for (const [i, { text, at }] of arguments_(program, open + 1, close).entries()) {
+      // `*args` and `**kw` hand over what cannot be followed, from here on.
+      if (text.startsWith('*')) break;
+      const keyword = /^([A-Za-z_]\w*)\s*=(?!=)\s*/.exec(text);
+      const parameter = keyword ? keyword[1] : fn.parameters[i];
+      if (parameter === undefined) continue;
+      passed.add(parameter);
+      hand(parameter, pathOf(keyword ? text.slice(keyword[0].length) : text, at + (keyword?.[0].length ?? 0)));
+    }
+    // A parameter this call leaves to its default does not hold the input in it.
+    for (const parameter of fn.parameters) if (!passed.has(parameter)) hand(parameter, undefined);
+  };
   for (const event of events) {
     if (event.name === undefined) chain(event.at, event.end, []);
     // A name assigned anew holds what it is given: the JSON again only when that is a chain from it (`d = d['tool_input']`).
@@ -99,9 +148,60 @@ export function programInputFields(language: ProgramLanguage, program: string): 
     } else {
       const prefix = roots.get(key(event.name, event.at));
       if (prefix) chain(event.at, event.end, prefix);
+      // A call, not the `def` that names the function.
+      else if (program[event.end] === '(' && !/\bdef\s+$/.test(program.slice(Math.max(0, event.at - 12), event.at)))
+        call(event.name, event.end);
     }
   }
-  return found.filter((f) => !f.path.some((_, i) => written.has(f.path.slice(0, i + 1).join('\0'))));
+  return { found: found.filter((f) => !f.path.some((_, i) => written.has(f.path.slice(0, i + 1).join('\0')))), handed };
+}
+
+/** Reads subscripts with a literal key from `from` on, calling `take` with each key and its offset; returns where they end. */
+function subscripts(language: ProgramLanguage, text: string, from: number, take: (field: string, start: number) => void): number {
+  let next = from;
+  for (;;) {
+    const match = ACCESS[language].exec(text.slice(next));
+    if (!match) return next;
+    const field = language === 'python' ? (match[2] ?? match[4])! : (match[1] ?? match[3])!;
+    take(field, next + match[0].lastIndexOf(field));
+    next += match[0].length;
+    // Python's `.get('a', {})`: past its arguments, to what follows the call.
+    if (language === 'python' && match[4] !== undefined) {
+      const close = closingParen(text, next);
+      if (close === undefined) return next;
+      next = close + 1;
+    }
+  }
+}
+
+/** The arguments of a call between `from` and the `)` at `close`, trimmed, with their offsets. */
+function arguments_(program: string, from: number, close: number): { text: string; at: number }[] {
+  const args: { text: string; at: number }[] = [];
+  let depth = 0;
+  let start = from;
+  const take = (end: number): void => {
+    const raw = program.slice(start, end);
+    const text = raw.trim();
+    if (text) args.push({ text, at: start + raw.indexOf(text) });
+  };
+  for (let i = from; i < close; i++) {
+    const c = program[i];
+    if (c === '"' || c === "'") {
+      // A string's commas and brackets are its own.
+      for (i++; i < close && program[i] !== c; i++) if (program[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      take(i);
+      start = i + 1;
+    }
+  }
+  take(close);
+  return args;
+}
+
+function same(a: ReadonlyMap<string, string[] | null>, b: ReadonlyMap<string, string[] | null>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.has(k) && JSON.stringify(b.get(k)) === JSON.stringify(v));
 }
 
 /**

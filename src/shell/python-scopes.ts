@@ -9,15 +9,21 @@
 export interface PythonScopes {
   /** Whether the character at `offset` is code. */
   isCode(offset: number): boolean;
-  /** The innermost function around `offset`, 0 for the module. */
-  scopeAt(offset: number): number;
   /** The scope a name used at `offset` resolves to: the innermost that binds it, else the module (0). */
   bindingScope(name: string, offset: number): number;
+  /** The function of this name the program defines, when it defines one only. */
+  functionNamed(name: string): { id: number; parameters: readonly string[] } | undefined;
+  /** Whether `offset` is inside a function's parameter list (`def f(a, b=1):`). */
+  inParameters(offset: number): boolean;
 }
 
 interface FunctionScope {
   id: number;
+  name: string;
   parent: number;
+  parameters: string[];
+  /** Offset of the `)` ending the parameters. */
+  close: number;
   /** Offsets [from, to) of the parameters and the body. */
   from: number;
   to: number;
@@ -29,19 +35,23 @@ const NAME = /[A-Za-z_]\w*/y;
 export function pythonScopes(program: string): PythonScopes {
   const code = codeMask(program);
   const functions: FunctionScope[] = [];
-  for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(/gm)) {
+  for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
     if (!code[header.index]) continue;
     const open = header.index + header[0].length;
     const close = closing(program, open, code);
     if (close === undefined) continue;
     const colon = program.indexOf(':', close);
     if (colon === -1) continue;
+    const names = parameters(program.slice(open, close));
     functions.push({
       id: functions.length + 1,
+      name: header[2]!,
       parent: 0,
+      parameters: names,
+      close,
       from: open,
       to: blockEnd(program, colon + 1, header[1]!.length),
-      names: new Set(parameters(program.slice(open, close))),
+      names: new Set(names),
     });
   }
   // Functions nest by their ranges: filled in the order they start, an inner one overwrites its outer one's ids,
@@ -70,9 +80,15 @@ export function pythonScopes(program: string): PythonScopes {
     const name = (m[1] ?? m[2] ?? m[3])!;
     if (scope && !declared.get(scope.id)?.has(name)) scope.names.add(name);
   }
+  const named = new Map<string, FunctionScope | null>();
+  for (const f of functions) named.set(f.name, named.has(f.name) ? null : f);
   return {
     isCode: (offset) => code[offset] === 1,
-    scopeAt: (offset) => innermost(offset)?.id ?? 0,
+    functionNamed: (name) => named.get(name) ?? undefined,
+    inParameters(offset) {
+      const f = innermost(offset);
+      return f !== undefined && offset < f.close;
+    },
     bindingScope(name, offset) {
       for (let scope = innermost(offset); scope; scope = functions[scope.parent - 1]) if (scope.names.has(name)) return scope.id;
       return 0;

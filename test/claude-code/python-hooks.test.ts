@@ -49,6 +49,8 @@ describe('Python programs that hooks run', () => {
     const found = await findings('uv', 'PostToolUse', 'Bash', 'uv run "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', { 'guard.py': GUARD });
     expect(found['.claude/settings.json']).toEqual([]);
     expect(found['.claude/hooks/guard.py']).toEqual([
+      // blocked() is handed the input's tool_input.
+      expect.stringMatching(/^5:40-43 cc-input-field-unknown Unexpected `\.tool_input\.cmd`: `Bash` calls have no `cmd`/),
       '10:21-32 cc-input-field-unknown Unexpected `.tool_output`: the stdin JSON of a `PostToolUse` hook has no `tool_output` (did you mean `tool_response`?), so Python raises KeyError (or `.get` gives its default) and a test of it never matches.',
       expect.stringMatching(
         /^14:31-34 cc-input-field-unknown Unexpected `\.tool_input\.cmd`: `Bash` calls have no `cmd` in `tool_input` \(did you mean `command`\?\); it has `command`/,
@@ -58,17 +60,17 @@ describe('Python programs that hooks run', () => {
 
   it('python3 with a path relative to the project, and a file run by its #! line alone', async () => {
     const relative = await findings('py3', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': GUARD });
-    expect(relative['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    expect(relative['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['5:40-43', '10:21-32', '14:31-34']);
     // After a command that runs no script file (`bash -c '…'`), the next one is still looked at.
     const after = await findings('after', 'PreToolUse', 'Bash', "bash -c 'echo hi'; uv run .claude/hooks/guard.py", { 'guard.py': GUARD });
-    expect(after['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    expect(after['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['5:40-43', '10:21-32', '14:31-34']);
     const shebang = await findings('shebang', 'PreToolUse', 'Bash', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', { guard: GUARD });
-    expect(shebang['.claude/hooks/guard']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    expect(shebang['.claude/hooks/guard']?.map((f) => f.split(' ')[0])).toEqual(['5:40-43', '10:21-32', '14:31-34']);
   });
 
   it('for any tool, `tool_input` is not checked; a suppression comment holds', async () => {
     const any = await findings('any', 'PreToolUse', undefined, 'uv run .claude/hooks/guard.py', { 'guard.py': GUARD });
-    expect(any['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32']);
+    expect(any['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32']); // blocked()'s `cmd` is of `tool_input`, not checked for any tool
     const suppressed = GUARD.replace(
       "    out = data.get('tool_output', {})",
       "    # validate-agent-hooks-disable-next-line cc-input-field-unknown -- our own runner adds it\n    out = data.get('tool_output', {})",
@@ -88,7 +90,37 @@ describe('Python programs that hooks run', () => {
     }
     // `||` is no pipe, nor is `<(…)` its input.
     const or = await findings('or', 'PreToolUse', 'Bash', 'true || python3 .claude/hooks/guard.py <(echo)', { 'guard.py': GUARD });
-    expect(or['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['10:21-32', '14:31-34']);
+    expect(or['.claude/hooks/guard.py']?.map((f) => f.split(' ')[0])).toEqual(['5:40-43', '10:21-32', '14:31-34']);
+  });
+
+  it('the output it spells out as a dict literal is checked against the output contract', async () => {
+    const guard = [
+      'import json, sys',
+      'data = json.load(sys.stdin)',
+      "if 'rm -rf' in data['tool_input'].get('command', ''):",
+      '    print(json.dumps({',
+      '        "decision": "ask",',
+      "        'reason': f\"careful: {data['tool_input']['command']}\",",
+      '    }))',
+      '    sys.exit(0)',
+      '# A branch for the PostToolUse handlers of another settings file:',
+      "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'additionalContext': 'x', 'permissionDecision': 'deny'}}))",
+      '',
+    ].join('\n');
+    const found = await findings('output', 'PreToolUse', 'Bash', 'uv run .claude/hooks/guard.py', { 'guard.py': guard });
+    expect(found['.claude/hooks/guard.py']).toEqual([
+      '5:21-26 cc-output-invalid Invalid `decision` "ask": PreToolUse decides with `hookSpecificOutput.permissionDecision`. Claude Code rejects the output (a non-blocking hook error).',
+    ]);
+    // Run in the background, its output decides nothing (cc-async-invalid says so on the handler).
+    const project = join(root, 'background');
+    mkdirSync(join(project, '.claude', 'hooks'), { recursive: true });
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'uv run .claude/hooks/guard.py', async: true }] }] },
+    };
+    writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify(settings));
+    writeFileSync(join(project, '.claude', 'hooks', 'guard.py'), guard);
+    const results = await lintFiles([project], { shellcheck: false, cwd: project });
+    expect(results.find((r) => r.filePath.endsWith('guard.py'))?.diagnostics.filter((d) => d.ruleId === 'cc-output-invalid')).toEqual([]);
   });
 
   it('not a Python file: a Node program, `python3 -m`, or a .py file no hook runs, is not read', async () => {

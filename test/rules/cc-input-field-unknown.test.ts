@@ -257,7 +257,8 @@ describe('programInputFields', () => {
       '',
       'main()',
     ].join('\n');
-    expect(read('python', program)).toEqual(['tool_input=tool_input', 'tool_input.command=command']);
+    // check() is handed the input's tool_input: its parameter holds it there.
+    expect(read('python', program)).toEqual(['tool_input.pattern=pattern', 'tool_input=tool_input', 'tool_input.command=command']);
     // A module-level name is seen in a function that does not bind it, or declares it global.
     const globals = [
       'data = json.load(sys.stdin)',
@@ -271,5 +272,30 @@ describe('programInputFields', () => {
       "    return data['z']",
     ].join('\n');
     expect(read('python', globals)).toEqual(['x=x', 'z=z']);
+  });
+  it('in Python, follows the input into the functions of the file it is handed to, and only there', () => {
+    const program = (calls: string): string =>
+      [
+        'def log(entry, extra=None):',
+        "    print(entry['session_id'])",
+        'def inner(ti):',
+        "    return ti['command']",
+        'def outer(d):',
+        "    return inner(d['tool_input'])",
+        'def main():',
+        '    data = json.load(sys.stdin)',
+        calls,
+        'main()',
+      ].join('\n');
+    // Handed on through two functions, by position or by keyword.
+    expect(read('python', program('    log(data)\n    outer(d=data)'))).toEqual([
+      'session_id=session_id',
+      'tool_input.command=command',
+      'tool_input=tool_input',
+    ]);
+    // A function also handed something else, or called without it, is not followed.
+    expect(read('python', program("    log(data)\n    log({'session_id': 1})"))).toEqual([]);
+    expect(read('python', program('    log(data)\n    log(extra=data)'))).toEqual([]);
+    expect(read('python', program('    log(*[data])'))).toEqual([]);
   });
 });
