@@ -1,4 +1,4 @@
-import { type PythonScopes, pythonScopes } from './python-scopes.js';
+import { type PythonScopes, pythonScopes, topLevelParts } from './python-scopes.js';
 
 /**
  * The fields an inline Python or Node program reads from the JSON it parses
@@ -125,7 +125,7 @@ function readFields(
       handed.set(slot, path && (before === undefined || before?.join('\0') === path.join('\0')) ? path : null);
     };
     const passed = new Set<string>();
-    for (const [i, { text, at }] of arguments_(program, open + 1, close).entries()) {
+    for (const [i, { text, at }] of topLevelParts(program, open + 1, close).entries()) {
       // `*args` and `**kw` hand over what cannot be followed, from here on.
       if (text.startsWith('*')) break;
       const keyword = /^([A-Za-z_]\w*)\s*=(?!=)\s*/.exec(text);
@@ -172,32 +172,6 @@ function subscripts(language: ProgramLanguage, text: string, from: number, take:
       next = close + 1;
     }
   }
-}
-
-/** The arguments of a call between `from` and the `)` at `close`, trimmed, with their offsets. */
-function arguments_(program: string, from: number, close: number): { text: string; at: number }[] {
-  const args: { text: string; at: number }[] = [];
-  let depth = 0;
-  let start = from;
-  const take = (end: number): void => {
-    const raw = program.slice(start, end);
-    const text = raw.trim();
-    if (text) args.push({ text, at: start + raw.indexOf(text) });
-  };
-  for (let i = from; i < close; i++) {
-    const c = program[i];
-    if (c === '"' || c === "'") {
-      // A string's commas and brackets are its own.
-      for (i++; i < close && program[i] !== c; i++) if (program[i] === '\\') i++;
-    } else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      take(i);
-      start = i + 1;
-    }
-  }
-  take(close);
-  return args;
 }
 
 function same(a: ReadonlyMap<string, string[] | null>, b: ReadonlyMap<string, string[] | null>): boolean {

@@ -153,23 +153,36 @@ function blockEnd(program: string, from: number, headerIndent: number): number {
 /** The names a parameter list binds (`a, b: int = 1, *args, **kw`). */
 function parameters(list: string): string[] {
   const names: string[] = [];
-  let depth = 0;
-  let start = 0;
-  const take = (piece: string): void => {
-    const trimmed = piece.replace(/^[\s*]+/, '');
+  for (const { text } of topLevelParts(list, 0, list.length)) {
     NAME.lastIndex = 0;
-    const name = NAME.exec(trimmed)?.[0];
+    const name = NAME.exec(text.replace(/^\*+\s*/, ''))?.[0];
     if (name) names.push(name);
+  }
+  return names;
+}
+
+/** The comma-separated parts of `text` between `from` and `to` (a call's arguments, a parameter list), trimmed, with their offsets. */
+export function topLevelParts(text: string, from: number, to: number): { text: string; at: number }[] {
+  const parts: { text: string; at: number }[] = [];
+  let depth = 0;
+  let start = from;
+  const take = (end: number): void => {
+    const raw = text.slice(start, end);
+    const trimmed = raw.trim();
+    if (trimmed) parts.push({ text: trimmed, at: start + raw.indexOf(trimmed) });
   };
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
+  for (let i = from; i < to; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      // A string's commas and brackets are its own.
+      for (i++; i < to && text[i] !== c; i++) if (text[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
     else if (c === ',' && depth === 0) {
-      take(list.slice(start, i));
+      take(i);
       start = i + 1;
     }
   }
-  take(list.slice(start));
-  return names;
+  take(to);
+  return parts;
 }
