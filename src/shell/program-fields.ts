@@ -50,10 +50,16 @@ export function programInputFields(language: ProgramLanguage, program: string): 
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.
   // Names in a parameter list (`def f(data=None):`) bind nothing there.
   const events: ProgramEvent[] = [
-    ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined })),
+    ...parses.map((m) => ({ at: m.index, end: m.index + m[0].length, name: undefined, assigns: false, calls: false })),
     ...[...program.matchAll(/(?<![\w$.'"])[A-Za-z_$][\w$]*/g)]
       .filter((m) => isCode(m.index) && !scopes?.inParameters(m.index))
-      .map((m) => ({ at: m.index, end: m.index + m[0].length, name: m[0] })),
+      .map((m) => {
+        const end = m.index + m[0].length;
+        const assigns = /^\s*=(?!=)/.test(program.slice(end, end + 40));
+        // A call, not the `def` that names the function.
+        const calls = program[end] === '(' && !/\bdef\s+$/.test(program.slice(Math.max(0, m.index - 12), m.index));
+        return { at: m.index, end, name: m[0], assigns, calls };
+      }),
   ].sort((a, b) => a.at - b.at);
   // The input handed to a function of the file binds its parameter there (`check(data['tool_input'])`): read again
   // with what the calls hand over until that settles (a helper that hands it on to another takes another round).
@@ -70,6 +76,9 @@ interface ProgramEvent {
   end: number;
   /** A name; undefined for a parse of the input. */
   name: string | undefined;
+  /** The name is assigned here (`d = …`), or called (`f(…)`). */
+  assigns: boolean;
+  calls: boolean;
 }
 
 /** One reading of the program, its functions' parameters bound to what calls hand them (null: not the input every time). */
@@ -140,7 +149,7 @@ function readFields(
   for (const event of events) {
     if (event.name === undefined) chain(event.at, event.end, []);
     // A name assigned anew holds what it is given: the JSON again only when that is a chain from it (`d = d['tool_input']`).
-    else if (/^\s*=(?!=)/.test(program.slice(event.end))) {
+    else if (event.assigns) {
       const value = program.slice(event.end).replace(/^\s*=\s*/, '');
       const from = /^[A-Za-z_$][\w$]*/.exec(value)?.[0];
       if (!(from !== undefined && roots.has(key(from, event.end))) && !PARSE_HERE[language].test(value))
@@ -148,9 +157,7 @@ function readFields(
     } else {
       const prefix = roots.get(key(event.name, event.at));
       if (prefix) chain(event.at, event.end, prefix);
-      // A call, not the `def` that names the function.
-      else if (program[event.end] === '(' && !/\bdef\s+$/.test(program.slice(Math.max(0, event.at - 12), event.at)))
-        call(event.name, event.end);
+      else if (event.calls) call(event.name, event.end);
     }
   }
   return { found: found.filter((f) => !f.path.some((_, i) => written.has(f.path.slice(0, i + 1).join('\0')))), handed };

@@ -32,7 +32,15 @@ interface FunctionScope {
 
 const NAME = /[A-Za-z_]\w*/y;
 
+let last: { program: string; scopes: PythonScopes } | undefined;
+
+/** The scopes of a program; the last one asked for is kept, since the rules that read a hook file ask in turn. */
 export function pythonScopes(program: string): PythonScopes {
+  if (last?.program !== program) last = { program, scopes: readScopes(program) };
+  return last.scopes;
+}
+
+function readScopes(program: string): PythonScopes {
   const code = codeMask(program);
   const functions: FunctionScope[] = [];
   for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
@@ -50,7 +58,7 @@ export function pythonScopes(program: string): PythonScopes {
       parameters: names,
       close,
       from: open,
-      to: blockEnd(program, colon + 1, header[1]!.length),
+      to: blockEnd(program, colon + 1, header[1]!.length, code),
       names: new Set(names),
     });
   }
@@ -138,14 +146,19 @@ function closing(program: string, from: number, code: Uint8Array): number | unde
 }
 
 /** Where a block starting after a header's `:` ends: the first later line of code indented no deeper than the header. */
-function blockEnd(program: string, from: number, headerIndent: number): number {
-  let lineStart = program.indexOf('\n', from);
-  while (lineStart !== -1) {
-    const next = program.indexOf('\n', lineStart + 1);
-    const line = program.slice(lineStart + 1, next === -1 ? program.length : next);
-    const indent = /^[ \t]*/.exec(line)![0].length;
-    if (line.trim() !== '' && !line.trimStart().startsWith('#') && indent <= headerIndent) return lineStart + 1;
-    lineStart = next;
+function blockEnd(program: string, from: number, headerIndent: number, code: Uint8Array): number {
+  for (let lineStart = program.indexOf('\n', from); lineStart !== -1; lineStart = program.indexOf('\n', lineStart + 1)) {
+    let first = lineStart + 1;
+    while (program[first] === ' ' || program[first] === '\t') first++;
+    // A blank line, a comment, or a line inside a string (a docstring's text at column 0) ends nothing.
+    if (
+      first < program.length &&
+      program[first] !== '\n' &&
+      program[first] !== '\r' &&
+      code[first] &&
+      first - lineStart - 1 <= headerIndent
+    )
+      return lineStart + 1;
   }
   return program.length;
 }

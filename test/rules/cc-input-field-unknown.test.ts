@@ -272,6 +272,17 @@ describe('programInputFields', () => {
       "    return data['z']",
     ].join('\n');
     expect(read('python', globals)).toEqual(['x=x', 'z=z']);
+    // A docstring's text at column 0 does not end its function.
+    const doc = [
+      'def main():',
+      '    data = json.load(sys.stdin)',
+      '    """',
+      'Usage:',
+      '    """',
+      "    print(data['a'])",
+      "print(data['b'])",
+    ];
+    expect(read('python', doc.join('\n'))).toEqual(['a=a']);
   });
   it('in Python, follows the input into the functions of the file it is handed to, and only there', () => {
     const program = (calls: string): string =>
