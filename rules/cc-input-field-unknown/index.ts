@@ -20,11 +20,12 @@ import { type ProgramField, type ProgramLanguage, programInputFields } from '../
 import { wordText } from '../../src/shell/script-text.js';
 
 const JQS = new Set(['jq', 'gojq', 'jaq']);
-/** Interpreters whose inline program (`-c`, `-e`) may parse the hook's stdin JSON, and what a missing field gives there. */
-const PROGRAMS: Record<string, { language: ProgramLanguage; reads: string }> = {
-  python: { language: 'python', reads: 'Python raises KeyError (or `.get` gives its default)' },
-  python3: { language: 'python', reads: 'Python raises KeyError (or `.get` gives its default)' },
-  node: { language: 'node', reads: 'Node reads undefined' },
+/** Interpreters whose inline program (`-c`, `-e`) may parse the hook's stdin JSON, by the language it is in. */
+const PROGRAMS: Record<string, ProgramLanguage> = { python: 'python', python3: 'python', node: 'node' };
+/** What a missing field gives a program of each language. */
+const READS: Record<ProgramLanguage, string> = {
+  python: 'Python raises KeyError (or `.get` gives its default)',
+  node: 'Node reads undefined',
 };
 const JQ_READS = 'jq reads null';
 
@@ -59,14 +60,14 @@ export default defineRule({
     for (const command of context.commands) {
       const base = commandBase(command) ?? '';
       if (!(JQS.has(base) || own(PROGRAMS, base)) || !readsHookInput(command, whole)) continue;
-      const program = own(PROGRAMS, base);
-      if (program) {
+      const language = own(PROGRAMS, base);
+      if (language) {
         for (const word of inlineProgramWords(command)) {
           const piece = wordText(word, context.hook.text);
           if (!piece) continue;
           // Each key at its place: a top-level field, or a field of `tool_input` (`d['tool_input']['command']` gives both).
-          for (const { path, start, end } of programKeys(program.language, piece.text))
-            check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, program.reads);
+          for (const { path, start, end } of programKeys(language, piece.text))
+            check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, READS[language]);
         }
         continue;
       }
@@ -82,9 +83,8 @@ export default defineRule({
   checkProgram({ program, range, report }) {
     const check = fieldCheck(program.callerEvents, program.callerTools, report);
     if (!check) return;
-    const reads = own(PROGRAMS, program.language === 'python' ? 'python3' : 'node')!.reads;
     for (const { path, start, end } of programKeys(program.language, program.text))
-      check(path, range(start, end), `.${path.join('.')}`, reads);
+      check(path, range(start, end), `.${path.join('.')}`, READS[program.language]);
   },
 });
 
@@ -133,8 +133,7 @@ function programKeys(language: ProgramLanguage, text: string): ProgramField[] {
 
 /** A jq whose input is the hook's stdin JSON: read directly, or from a variable holding all of it (`INPUT=$(cat)`), echoed or as a here-string. */
 function readsHookInput(command: ShellCommand, whole: ReadonlySet<string>): boolean {
-  const parent = command.name.node.parent;
-  const node = parent?.type === 'command' ? parent : parent?.parent;
+  const node = commandNode(command);
   if (!node) return false;
   const stage = node.parent?.type === 'redirected_statement' ? node.parent : node;
   // The grammar puts a here-string on the command itself, or on the statement around it.

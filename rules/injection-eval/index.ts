@@ -15,6 +15,7 @@ import {
   shellScriptArgument,
 } from '../../src/shell/analysis.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
+import { commandNode } from '../../src/shell/printed-text.js';
 
 /** Commands whose output is data from outside the script: sourcing it runs that data. */
 const DATA_SOURCES = new Set(['redis-cli', 'sqlite-memory', 'curl', 'wget', 'cat', 'jq', 'nc', 'ssh']);
@@ -231,7 +232,7 @@ function commandName(command: SyntaxNode): string {
 
 /** The earlier stages of the pipeline that feeds the command (empty when it is not fed by a pipe). */
 function upstreamStages(command: ShellCommand): SyntaxNode[] {
-  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+  const node = commandNode(command);
   const pipeline = node?.parent;
   if (!node || pipeline?.type !== 'pipeline') return [];
   return pipeline.namedChildren.filter((stage): stage is SyntaxNode => stage !== null && stage.startIndex < node.startIndex);
@@ -239,11 +240,7 @@ function upstreamStages(command: ShellCommand): SyntaxNode[] {
 
 /** The first expansion in an earlier stage of the pipeline that feeds the command. */
 function expandedUpstream(command: ShellCommand): SyntaxNode | undefined {
-  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
-  const pipeline = node?.parent;
-  if (!node || pipeline?.type !== 'pipeline') return undefined;
-  for (const stage of pipeline.namedChildren) {
-    if (!stage || stage.startIndex >= node.startIndex) break;
+  for (const stage of upstreamStages(command)) {
     const found = nodesOfType(stage, ['simple_expansion', 'expansion', 'command_substitution'])[0];
     if (found) return found;
   }

@@ -237,7 +237,7 @@ function jqReadsStdin(words: readonly string[]): boolean {
 
 /** The expression piped into a command (`echo "$X" | read v`): the previous stage's node. */
 function pipedFrom(command: ShellCommand): SyntaxNode | undefined {
-  const node = command.name.node.parent?.type === 'command' ? command.name.node.parent : command.name.node.parent?.parent;
+  const node = commandNode(command);
   const pipeline = node?.parent;
   if (!node || pipeline?.type !== 'pipeline') return undefined;
   let previous: SyntaxNode | undefined;
