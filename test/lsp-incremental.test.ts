@@ -189,6 +189,35 @@ describe('language server: incremental lint ≡ full lint', () => {
     }
   });
 
+  it("an edit of one line of a long hook finds again the nodes of few of its kept commands' words", async () => {
+    // Finding a kept command's word nodes again walks its subtree; a rule that asks for the node of every
+    // word (where the word's text answers first) makes each keystroke redo that for the whole hook.
+    const lines: string[] = [];
+    for (let i = 0; i < 50; i++)
+      lines.push(
+        `echo "step ${i} for \${AGENT_ID}"`,
+        `/sqlite-memory store --key "agent:\${AGENT_ID}:step${i}" --level agent --data '{"n":${i}}'`,
+        `redis-cli set "swarm:\${SWARM_ID}:\${AGENT_ID}:s${i}" ${i} > /dev/null`,
+        `bash -c "echo $TASK" || printf '%s\\n' "$PHASE"`,
+      );
+    const before = `---\nname: long\nhooks:\n  on_blocking_start: |\n${lines.map((l) => `    ${l}\n`).join('')}---\n`;
+    const after = before.replace('step 2 for', 'step 2x for');
+    const filePath = join(ROOT, 'fixtures', 'long.md');
+    const config = defaultConfig();
+    const session = new LintSession();
+    try {
+      await lint(filePath, before, config, session);
+      const refoundBefore = nodeMemoStats.refound;
+      const reusedBefore = nodeMemoStats.reused;
+      expect(await lint(filePath, after, config, session)).toEqual(await lint(filePath, after, config));
+      expect(nodeMemoStats.reused - reusedBefore).toBeGreaterThan(200);
+      // The `bash -c` lines' commands are read for the scripts they run (50); the rest of the 250 are not.
+      expect(nodeMemoStats.refound - refoundBefore).toBeLessThanOrEqual(60);
+    } finally {
+      session.dispose();
+    }
+  });
+
   it('after random edits of the real corpus', async (context) => {
     if (corpusMissing) {
       console.log(`lsp-incremental: corpus part skipped: ${corpusMissing}`);

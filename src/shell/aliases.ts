@@ -14,7 +14,8 @@ function aliasesOf(commands: readonly ShellCommand[], text: string): Map<string,
   let aliases = byCommands.get(commands);
   if (!aliases) {
     aliases = new Map();
-    for (const command of commands) {
+    // Most scripts define none: one look at the text, not one per command.
+    for (const command of text.includes('alias') ? commands : []) {
       if (command.name.value !== 'alias') continue;
       for (const arg of command.args) {
         const piece = wordText(arg, text);
@@ -44,7 +45,7 @@ export function aliasedCommand(
   commands: readonly ShellCommand[],
 ): (Piece & { via: string }) | undefined {
   const name = command.name.value;
-  if (name === undefined || name === 'alias' || !text.includes('alias')) return undefined;
+  if (name === undefined || name === 'alias') return undefined;
   const list = aliasesOf(commands, text).get(name);
   const only = list?.length === 1 ? list[0]! : undefined;
   if (!only || only.end > command.start || only.value.trim() === '') return undefined;

@@ -1,7 +1,7 @@
 import { own } from '../records.js';
 import { WRAPPERS } from './wrappers.js';
 import { staticValue } from './static-value.js';
-import { hasNodeMemo, remembered, type MemoKind } from './node-memo.js';
+import { hasNodeMemo, nodeMemoStats, remembered, type MemoKind } from './node-memo.js';
 import { nodesOfType, placedNodesOfType } from './node-index.js';
 import type { SyntaxNode, SyntaxTree } from './parser.js';
 
@@ -119,6 +119,7 @@ function placed(shape: CommandShape, node: SyntaxNode, text: string, tree: Synta
   // The same subtree gives the same commands, words in the same order: the i-th word's node is the i-th of a fresh run.
   const nodeOf = (i: number): SyntaxNode => {
     if (!nodes) {
+      nodeMemoStats.refound++;
       const seen = new Set<ShellWord>();
       nodes = [];
       for (const command of commandsOf(node, text, false))

@@ -199,8 +199,11 @@ function scriptsOf(command: ShellCommand, text: string, root: SyntaxNode, comman
   const base = commandBase(command) ?? shellName(command);
   if (base === undefined) return constantName(command, text, root, commands);
   // `source <(echo 'rm -rf x')`, `bash <(printf …)`: what the process substitution prints is the script.
-  const first = command.args[0]?.node;
-  if ((base === 'source' || base === '.' || SHELLS.has(base)) && first?.type === 'process_substitution') {
+  // (The node is read only for a word that starts as one: for a command an editor's run kept, finding it costs a walk.)
+  const firstWord = command.args[0];
+  const first =
+    (base === 'source' || base === '.' || SHELLS.has(base)) && firstWord && /^[<>]\(/.test(firstWord.text) ? firstWord.node : undefined;
+  if (first?.type === 'process_substitution') {
     const written = substitutionText(first, text, commands);
     return written ? sourcesOf(written.pieces, `the output of ${written.writer} run by ${base}`) : [];
   }

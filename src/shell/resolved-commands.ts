@@ -88,8 +88,21 @@ function staticAssignments(root: SyntaxNode): Map<string, StaticValue[] | null> 
   return values;
 }
 
+/**
+ * Whether a word's text may be a static variable's expansion, read before its node: for a command an
+ * editor's run kept, finding a word's node again costs a walk. Only a name joins parts; any other word is
+ * one expansion, maybe in double quotes, so it starts with `$`; a plain `$X` (no default) of a variable
+ * the script never sets statically has nothing to expand to.
+ */
+function mayExpand(text: string, values: Map<string, StaticValue[] | null>, isName: boolean): boolean {
+  if (isName ? !text.includes('$') : !(text.startsWith('"') ? text.slice(1) : text).startsWith('$')) return false;
+  const plain = /^("?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\1$/.exec(text);
+  return !plain || values.has((plain[2] ?? plain[3])!);
+}
+
 /** The words one word of a command stands for, per value of its variable; undefined when it is not a static variable's expansion. */
 function expandWord(word: ShellWord, values: Map<string, StaticValue[] | null>, isName: boolean): string[][] | undefined {
+  if (!mayExpand(word.text, values, isName)) return undefined;
   let node = word.node;
   if (node.type === 'command_name' && node.firstNamedChild) node = node.firstNamedChild;
   let quoted = false;
