@@ -41,23 +41,26 @@ export default defineRule({
   },
 });
 
+/** Each anti-pattern by the names its script goes by (`invoke-waiting-mode.sh`, `invoke-waiting-mode`): one lookup a command. */
+const BY_NAME = new Map<string, (typeof LIFECYCLE_ANTIPATTERNS)[number]>(
+  LIFECYCLE_ANTIPATTERNS.flatMap((pattern) => [
+    [pattern.command, pattern],
+    [pattern.command.replace(/\.sh$/, ''), pattern],
+  ]),
+);
+
 function antipatternCall(command: ShellCommand): { command: string; script: ShellWord; subcommand: ShellWord } | undefined {
-  const words = [command.name, ...command.args];
+  const word = (i: number): ShellWord | undefined => (i === 0 ? command.name : command.args[i - 1]);
   let index = 0;
   const launcher = command.name.value === undefined ? undefined : basename(command.name.value);
   if (launcher && LAUNCHERS.has(launcher)) {
     index = 1;
-    while (words[index]?.value?.startsWith('-')) index++;
+    while (word(index)?.value?.startsWith('-')) index++;
   }
-  const script = words[index];
-  const subcommand = words[index + 1];
+  const script = word(index);
+  const subcommand = word(index + 1);
   if (!script?.value || !subcommand?.value) return undefined;
-  const name = basename(script.value).replace(/\.(js|mjs|cjs)$/, '');
-  for (const pattern of LIFECYCLE_ANTIPATTERNS) {
-    const candidates = [pattern.command, pattern.command.replace(/\.sh$/, '')];
-    if (candidates.includes(name) && (pattern.subcommands as readonly string[]).includes(subcommand.value)) {
-      return { command: pattern.command, script, subcommand };
-    }
-  }
-  return undefined;
+  const pattern = BY_NAME.get(basename(script.value).replace(/\.(js|mjs|cjs)$/, ''));
+  if (!pattern || !(pattern.subcommands as readonly string[]).includes(subcommand.value)) return undefined;
+  return { command: pattern.command, script, subcommand };
 }
