@@ -97,6 +97,11 @@ function readFields(
   /** Fields the program sets itself. */
   const written = new Set<string>();
   const handed = new Map<string, string[] | null>();
+  /** Whether the character at an offset of a text starting at `base` in the program is code (not in a string or comment). */
+  const codeAt =
+    (base: number) =>
+    (offset: number): boolean =>
+      scopes?.isCode(base + offset) ?? true;
   /** Reads the subscripts from `from` on, each a field of `prefix`; a chain assigned to a name makes it a root. */
   const chain = (at: number, from: number, prefix: string[]): void => {
     const path = [...prefix];
@@ -104,7 +109,7 @@ function readFields(
     // After `or`, `||`, `??`, or as the default of a `.get` (`d.get('tool_response', d.get('tool_result'))`).
     const fallback = /(?:\bor|\|\||\?\?)\s*$/.test(before) || /\.get\(\s*(['"])[\w-]+\1\s*,\s*$/.test(before);
     const reads = found.length;
-    const next = subscripts(language, program, from, (field, start) => {
+    const next = subscripts(language, program, from, codeAt(0), (field, start) => {
       path.push(field);
       found.push({ path: [...path], start, end: start + field.length, fallback });
     });
@@ -120,13 +125,13 @@ function readFields(
     const base = head === undefined ? undefined : roots.get(key(head, at));
     if (!base) return undefined;
     const path = [...base];
-    const next = subscripts(language, text, head!.length, (field) => path.push(field));
+    const next = subscripts(language, text, head!.length, codeAt(at), (field) => path.push(field));
     return next === text.length ? path : undefined;
   };
   /** A call of a function of the file: what each argument hands its parameter. */
   const call = (name: string, open: number): void => {
     const fn = scopes?.functionNamed(name);
-    const close = fn && closingParen(program, open + 1);
+    const close = fn && closingParen(program, open + 1, codeAt(0));
     if (!fn || close === undefined) return;
     const hand = (parameter: string, path: string[] | undefined): void => {
       const slot = `${fn.id}:${parameter}`;
@@ -164,7 +169,13 @@ function readFields(
 }
 
 /** Reads subscripts with a literal key from `from` on, calling `take` with each key and its offset; returns where they end. */
-function subscripts(language: ProgramLanguage, text: string, from: number, take: (field: string, start: number) => void): number {
+function subscripts(
+  language: ProgramLanguage,
+  text: string,
+  from: number,
+  isCode: (offset: number) => boolean,
+  take: (field: string, start: number) => void,
+): number {
   let next = from;
   for (;;) {
     const match = ACCESS[language].exec(text.slice(next));
@@ -174,7 +185,7 @@ function subscripts(language: ProgramLanguage, text: string, from: number, take:
     next += match[0].length;
     // Python's `.get('a', {})`: past its arguments, to what follows the call.
     if (language === 'python' && match[4] !== undefined) {
-      const close = closingParen(text, next);
+      const close = closingParen(text, next, isCode);
       if (close === undefined) return next;
       next = close + 1;
     }
@@ -204,9 +215,11 @@ function assigned(program: string, at: number): string | undefined {
   return match?.[1];
 }
 
-function closingParen(program: string, from: number): number | undefined {
+function closingParen(program: string, from: number, isCode: (offset: number) => boolean): number | undefined {
   let depth = 1;
   for (let i = from; i < program.length; i++) {
+    // A bracket in a string or a comment is not one (`.get('a', ')')`).
+    if (!isCode(i)) continue;
     const c = program[i];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;

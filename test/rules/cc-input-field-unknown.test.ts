@@ -231,6 +231,18 @@ describe('programInputFields', () => {
       ['tool_result', true],
     ]);
   });
+  it("in Python, a bracket in a `.get`'s default string or in a call's string argument ends nothing", () => {
+    expect(read('python', "d = json.load(sys.stdin)\nx = d.get('tool_input', ')').get('comand')")).toEqual([
+      'tool_input=tool_input',
+      'tool_input.comand=comand',
+    ]);
+    expect(
+      read(
+        'python',
+        "def check(ti, note):\n    return ti['pattern']\nd = json.load(sys.stdin)\ncheck(d['tool_input'], '(')\nprint(d['cwd'])",
+      ),
+    ).toEqual(['tool_input.pattern=pattern', 'tool_input=tool_input', 'cwd=cwd']);
+  });
   it('in Python, reads nothing in comments and strings', () => {
     expect(
       read('python', "d = json.load(sys.stdin)\n# d['old_field'] was renamed\nprint(\"d['x']\", '''\nd['y']\n''', d['tool_name'])"),
