@@ -1,4 +1,4 @@
-import { type PythonScopes, pythonScopes, topLevelParts } from './python-scopes.js';
+import { closingBracket, type PythonScopes, pythonScopes, topLevelParts } from './python-scopes.js';
 
 /**
  * The fields an inline Python or Node program reads from the JSON it parses
@@ -139,7 +139,7 @@ function readFields(
       handed.set(slot, path && (before === undefined || before?.join('\0') === path.join('\0')) ? path : null);
     };
     const passed = new Set<string>();
-    for (const [i, { text, at }] of topLevelParts(program, open + 1, close).entries()) {
+    for (const [i, { text, at }] of topLevelParts(program, open + 1, close, codeAt(0)).entries()) {
       // `*args` and `**kw` hand over what cannot be followed, from here on.
       if (text.startsWith('*')) break;
       const keyword = /^([A-Za-z_]\w*)\s*=(?!=)\s*/.exec(text);
@@ -215,15 +215,8 @@ function assigned(program: string, at: number): string | undefined {
   return match?.[1];
 }
 
-function closingParen(program: string, from: number, isCode: (offset: number) => boolean): number | undefined {
-  let depth = 1;
-  for (let i = from; i < program.length; i++) {
-    // A bracket in a string or a comment is not one (`.get('a', ')')`).
-    if (!isCode(i)) continue;
-    const c = program[i];
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') depth--;
-    if (depth === 0) return c === ')' ? i : undefined;
-  }
-  return undefined;
+/** The `)` closing a call whose arguments start at `from`; undefined when another bracket closes first. */
+function closingParen(text: string, from: number, isCode: (offset: number) => boolean): number | undefined {
+  const close = closingBracket(text, from, isCode);
+  return close !== undefined && text[close] === ')' ? close : undefined;
 }

@@ -42,15 +42,16 @@ export function pythonScopes(program: string): PythonScopes {
 
 function readScopes(program: string): PythonScopes {
   const code = codeMask(program);
+  const isCode = (offset: number): boolean => code[offset] === 1;
   const functions: FunctionScope[] = [];
   for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
     if (!code[header.index]) continue;
     const open = header.index + header[0].length;
-    const close = closing(program, open, code);
+    const close = closingBracket(program, open, isCode);
     if (close === undefined) continue;
     const colon = program.indexOf(':', close);
     if (colon === -1) continue;
-    const names = parameters(program.slice(open, close));
+    const names = parameters(program, open, close, isCode);
     functions.push({
       id: functions.length + 1,
       name: header[2]!,
@@ -91,7 +92,7 @@ function readScopes(program: string): PythonScopes {
   const named = new Map<string, FunctionScope | null>();
   for (const f of functions) named.set(f.name, named.has(f.name) ? null : f);
   return {
-    isCode: (offset) => code[offset] === 1,
+    isCode,
     functionNamed: (name) => named.get(name) ?? undefined,
     inParameters(offset) {
       const f = innermost(offset);
@@ -132,11 +133,14 @@ function codeMask(program: string): Uint8Array {
   return mask;
 }
 
-/** The offset of the `)` closing the bracket opened just before `from`, skipping what is not code. */
-function closing(program: string, from: number, code: Uint8Array): number | undefined {
+/**
+ * The offset of the bracket closing the one opened just before `from`, skipping what `isCode` says is
+ * not code (a bracket in a string or a comment, `.get('a', ')')`, is not one).
+ */
+export function closingBracket(program: string, from: number, isCode: (offset: number) => boolean): number | undefined {
   let depth = 1;
   for (let i = from; i < program.length; i++) {
-    if (!code[i]) continue;
+    if (!isCode(i)) continue;
     const c = program[i];
     if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
@@ -163,10 +167,10 @@ function blockEnd(program: string, from: number, headerIndent: number, code: Uin
   return program.length;
 }
 
-/** The names a parameter list binds (`a, b: int = 1, *args, **kw`). */
-function parameters(list: string): string[] {
+/** The names a parameter list between `from` and `to` binds (`a, b: int = 1, *args, **kw`). */
+function parameters(program: string, from: number, to: number, isCode: (offset: number) => boolean): string[] {
   const names: string[] = [];
-  for (const { text } of topLevelParts(list, 0, list.length)) {
+  for (const { text } of topLevelParts(program, from, to, isCode)) {
     NAME.lastIndex = 0;
     const name = NAME.exec(text.replace(/^\*+\s*/, ''))?.[0];
     if (name) names.push(name);
@@ -174,8 +178,12 @@ function parameters(list: string): string[] {
   return names;
 }
 
-/** The comma-separated parts of `text` between `from` and `to` (a call's arguments, a parameter list), trimmed, with their offsets. */
-export function topLevelParts(text: string, from: number, to: number): { text: string; at: number }[] {
+/**
+ * The comma-separated parts of `text` between `from` and `to` (a call's arguments, a parameter list),
+ * trimmed, with their offsets; commas and brackets where `isCode` says there is no code (strings,
+ * comments) are not read.
+ */
+export function topLevelParts(text: string, from: number, to: number, isCode: (offset: number) => boolean): { text: string; at: number }[] {
   const parts: { text: string; at: number }[] = [];
   let depth = 0;
   let start = from;
@@ -185,11 +193,9 @@ export function topLevelParts(text: string, from: number, to: number): { text: s
     if (trimmed) parts.push({ text: trimmed, at: start + raw.indexOf(trimmed) });
   };
   for (let i = from; i < to; i++) {
+    if (!isCode(i)) continue;
     const c = text[i];
-    if (c === '"' || c === "'") {
-      // A string's commas and brackets are its own.
-      for (i++; i < to && text[i] !== c; i++) if (text[i] === '\\') i++;
-    } else if (c === '(' || c === '[' || c === '{') depth++;
+    if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') depth--;
     else if (c === ',' && depth === 0) {
       take(i);
