@@ -1,4 +1,4 @@
-import { HOST_LIMITS } from './host-limits.js';
+import { HOST_LIMITS, mebibytes } from './host-limits.js';
 import { writeFile } from 'node:fs/promises';
 import type { BindParams, Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { MEMORY_LEVELS } from '../runtime/contract.js';
@@ -89,17 +89,22 @@ function loadSqlJs(): Promise<SqlJsStatic> {
 
 export class MemoryStore {
   private readonly statements = new Map<string, Statement>();
+  /** Bytes of keys and values the store holds, once summed (heldBytes). */
+  private held: number | undefined;
 
   private constructor(
     private readonly db: Database,
     private readonly now: () => number,
+    private readonly maxBytes: number,
   ) {}
 
-  static async create(options: { now?: () => number } = {}): Promise<MemoryStore> {
+  static async create(options: { now?: () => number; maxBytes?: number } = {}): Promise<MemoryStore> {
     const SQL = await loadSqlJs();
     const db = new SQL.Database();
-    db.exec(SCHEMA);
-    return new MemoryStore(db, options.now ?? Date.now);
+    // The database lives in memory, so its rollback journal may too: sql.js otherwise writes it to its
+    // emulated file system on every statement (half of a store's time).
+    db.exec(`PRAGMA journal_mode = MEMORY;${SCHEMA}`);
+    return new MemoryStore(db, options.now ?? Date.now, options.maxBytes ?? MAX_MEMORY_STORE_BYTES);
   }
 
   store(
@@ -108,15 +113,13 @@ export class MemoryStore {
   ): MemoryResult<{ created: boolean }> {
     const { level, key } = request;
     const existing = this.row(level, scopeOf(level, who), key);
-    const held = Number(
-      this.first('SELECT COALESCE(SUM(LENGTH(CAST(value AS BLOB)) + LENGTH(CAST(key AS BLOB))), 0) FROM memory', [])?.[0] ?? 0,
-    );
-    const freed = existing ? Buffer.byteLength(existing.value) + Buffer.byteLength(key) : 0;
-    if (held - freed + Buffer.byteLength(request.value) + Buffer.byteLength(key) > MAX_MEMORY_STORE_BYTES)
+    const freed = existing ? entryBytes(existing.key, existing.value) : 0;
+    const added = entryBytes(key, request.value);
+    if (this.heldBytes() - freed + added > this.maxBytes)
       return {
         ok: false,
         reason: 'full',
-        message: `the memory store is full (it holds at most ${MAX_MEMORY_STORE_BYTES / 1024 / 1024} MiB)`,
+        message: `the memory store is full (it holds at most ${mebibytes(this.maxBytes)} of keys and values)`,
       };
     const now = this.now();
     const expiresAt = request.ttlSeconds === undefined ? null : now + request.ttlSeconds * 1000;
@@ -127,6 +130,7 @@ export class MemoryStore {
          updated_at = excluded.updated_at, expires_at = excluded.expires_at`,
       [level, scopeOf(level, who), key, request.value, who.agentId, now, now, expiresAt],
     );
+    if (this.held !== undefined) this.held += added - freed;
     this.log(who, 'store', level, key, existing ? 'updated' : 'created');
     return { ok: true, created: !existing };
   }
@@ -151,7 +155,7 @@ export class MemoryStore {
       const denial = this.denyForeign(who, 'delete', level, key);
       if (denial) return denial;
     }
-    if (entry) this.run('DELETE FROM memory WHERE level = ? AND scope = ? AND key = ?', [level, scopeOf(level, who), key]);
+    if (entry) this.remove(entry, scopeOf(level, who));
     this.log(who, 'delete', level, key, entry ? 'deleted' : 'not-found');
     return { ok: true, deleted: Boolean(entry) };
   }
@@ -217,10 +221,26 @@ export class MemoryStore {
       statement.reset();
     }
     if (entry.expiresAt !== null && entry.expiresAt <= this.now()) {
-      this.run('DELETE FROM memory WHERE level = ? AND scope = ? AND key = ?', [level, scope, key]);
+      this.remove(entry, scope);
       return undefined;
     }
     return entry;
+  }
+
+  private remove(entry: MemoryEntry, scope: string): void {
+    this.run('DELETE FROM memory WHERE level = ? AND scope = ? AND key = ?', [entry.level, scope, entry.key]);
+    if (this.held !== undefined) this.held -= entryBytes(entry.key, entry.value);
+  }
+
+  /**
+   * Bytes of keys and values held, summed by SQLite once and then kept up to
+   * date by the writes (a sum on every store grew with the store).
+   */
+  private heldBytes(): number {
+    this.held ??= Number(
+      this.first('SELECT COALESCE(SUM(LENGTH(CAST(value AS BLOB)) + LENGTH(CAST(key AS BLOB))), 0) FROM memory', [])?.[0] ?? 0,
+    );
+    return this.held;
   }
 
   /**
@@ -254,6 +274,7 @@ export class MemoryStore {
 
   private live(): MemoryEntry[] {
     this.db.run('DELETE FROM memory WHERE expires_at IS NOT NULL AND expires_at <= ?', [this.now()]);
+    if (this.db.getRowsModified() > 0) this.held = undefined;
     const [result] = this.db.exec('SELECT * FROM memory ORDER BY level, scope, key');
     if (!result) return [];
     return result.values.map((values) => toEntry(Object.fromEntries(result.columns.map((column, i) => [column, values[i] ?? null]))));
@@ -269,6 +290,11 @@ export class MemoryStore {
       outcome,
     ]);
   }
+}
+
+/** What an entry counts against the store's limit: its key's and its value's UTF-8 bytes, as SQLite measures them. */
+function entryBytes(key: string, value: string): number {
+  return Buffer.byteLength(key) + Buffer.byteLength(value);
 }
 
 /** The namespace an entry lives in: its agent, its swarm, or the one project namespace. */

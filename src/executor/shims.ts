@@ -104,9 +104,17 @@ export function slashCommandsIn(script: string): string[] {
  * caller can send over the control socket with redis-cli anyway).
  */
 export function controlShim(options: { commandName?: string; redisCli: string; redisHelper?: string; controlSocket: string }): string {
+  const name = options.commandName === undefined ? '"${0##*/}"' : shellQuote(options.commandName);
+  const what = options.commandName === undefined ? "the runtime's slash commands" : `/${options.commandName}`;
+  if (options.redisHelper !== undefined)
+    return `#!/bin/bash
+# validate-agent-hooks: ${what} inside the sandbox.
+# The executor implements it from the runtime's documentation; the helper only carries the call.
+exec ${callWith(options.redisHelper, options.controlSocket)} ${name} "$@"
+`;
   const sep = separatorWord();
   return `#!/bin/bash
-# validate-agent-hooks: ${options.commandName === undefined ? "the runtime's slash commands" : `/${options.commandName}`} inside the sandbox.
+# validate-agent-hooks: ${what} inside the sandbox.
 # The executor implements it from the runtime's documentation; this script only carries the call.
 unset REDISCLI_AUTH
 name=${options.commandName === undefined ? '${0##*/}' : shellQuote(options.commandName)}
@@ -126,9 +134,10 @@ exit "$code"
 
 /**
  * The runtime's commands as bash functions, for BASH_ENV. A call runs one
- * process, the helper or the real `redis-cli` (the command substitution
- * execs it in its own fork); the reply's closing separator keeps the trailing newlines of
- * the output that command substitution strips. Each function keeps the
+ * process: the helper, which replays the reply's streams and status itself,
+ * or without it the real `redis-cli` (the command substitution execs it in
+ * its own fork; the reply's closing separator keeps the trailing newlines of
+ * the output that command substitution strips). Each function keeps the
  * caller's `set -x` out of its own lines, and its `set -e` and `-u` off
  * them, as a separate program's lines would be. In POSIX mode bash refuses
  * names with a slash or a dash, so there only the scripts serve.
@@ -141,12 +150,30 @@ export function shellFunctions(options: {
   controlSocket: string;
   commands: readonly string[];
 }): string {
-  const sep = separatorWord();
   const lines = [
     "# validate-agent-hooks: the runtime's commands as functions, one process a call (scripts of the same names serve exec, env, xargs).",
     'if ! shopt -oq posix; then',
     `redis-cli() { { local -; set +x; } 2>/dev/null; ${client(options, options.redisSocket)} "$@"; }`,
-    // Called only by the functions below, which have turned the caller's options off.
+    ...(options.redisHelper === undefined
+      ? replyParser(options)
+      : [`__vah_call() { ${callWith(options.redisHelper, options.controlSocket)} "$@"; }`]),
+  ];
+  for (const name of options.commands) {
+    if (!/^[a-z][a-z0-9_-]*$/.test(name)) continue;
+    lines.push(`/${name}() { { local -; set +xeu; } 2>/dev/null; __vah_call ${name} "$@"; }`);
+  }
+  lines.push('fi');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Without the helper, a call runs redis-cli in a command substitution and
+ * splits its reply in the shell (called only by the functions, which have
+ * turned the caller's options off).
+ */
+function replyParser(options: { redisCli: string; controlSocket: string }): string[] {
+  const sep = separatorWord();
+  return [
     '__vah_call() {',
     '  local __vah_reply __vah_code __vah_err',
     `  __vah_reply=$(unset REDISCLI_AUTH; exec ${client(options, options.controlSocket)} VAH.CALL "$@" </dev/null 2>/dev/null)`,
@@ -162,12 +189,11 @@ export function shellFunctions(options: {
     '  return "$__vah_code"',
     '}',
   ];
-  for (const name of options.commands) {
-    if (!/^[a-z][a-z0-9_-]*$/.test(name)) continue;
-    lines.push(`/${name}() { { local -; set +xeu; } 2>/dev/null; __vah_call ${name} "$@"; }`);
-  }
-  lines.push('fi');
-  return `${lines.join('\n')}\n`;
+}
+
+/** The helper's one-process form of a runtime command: it sends the call and replays the reply's streams and status. */
+function callWith(redisHelper: string, controlSocket: string): string {
+  return `${shellQuote(redisHelper)} --call ${shellQuote(controlSocket)}`;
 }
 
 /**

@@ -99,6 +99,32 @@ describe('memory store', () => {
     expect(before.length).toBeGreaterThan(0);
   });
 
+  it('holds at most its limit of key and value bytes, counting what updates, deletions and expiry free', async () => {
+    let now = 1_000;
+    store = await MemoryStore.create({ now: () => now, maxBytes: 100 });
+    const put = (key: string, bytes: number, ttlSeconds?: number) =>
+      store.store(coder, { level: 'agent', key, value: 'v'.repeat(bytes), ...(ttlSeconds ? { ttlSeconds } : {}) }).ok;
+    expect([put('k1', 38), put('k2', 38)]).toEqual([true, true]); // 40 + 40
+    expect(put('k3', 18)).toBe(true); // 100: exactly the limit
+    expect(put('k4', 0)).toBe(false); // 102
+    expect(store.store(coder, { level: 'agent', key: 'k1', value: 'é'.repeat(10) }).ok).toBe(true); // 40 → 22 (é is two bytes): 82
+    expect(put('k4', 16)).toBe(true); // 100
+    expect(put('k5', 0)).toBe(false);
+    expect(store.delete(coder, { level: 'agent', key: 'k2' })).toEqual({ ok: true, deleted: true }); // 60
+    expect(put('k2', 39)).toBe(false); // 101
+    expect(put('k2', 38)).toBe(true); // 100
+    expect(store.delete(coder, { level: 'agent', key: 'k2' }).ok).toBe(true); // 60
+    expect(put('t1', 18, 1)).toBe(true); // 80, expiring
+    now += 2_000;
+    expect(store.retrieve(coder, { level: 'agent', key: 't1' })).toMatchObject({ ok: false, reason: 'not-found' }); // 60
+    expect(put('t2', 38, 1)).toBe(true); // 100, expiring
+    now += 2_000;
+    expect(store.entries().map((entry) => entry.key)).toEqual(['k1', 'k3', 'k4']); // 60
+    expect(put('k6', 38)).toBe(true); // 100
+    expect(store.store(coder, { level: 'agent', key: 'k6', value: 'v'.repeat(39) })).toMatchObject({ ok: false, reason: 'full' });
+    expect(store.retrieve(coder, { level: 'agent', key: 'k6' })).toMatchObject({ ok: true, entry: { value: 'v'.repeat(38) } });
+  });
+
   it('treats SQL in keys and values as data', async () => {
     store = await MemoryStore.create();
     const key = "k'); DROP TABLE memory; --";

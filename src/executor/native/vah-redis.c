@@ -14,6 +14,15 @@
  * it hands to the real redis-cli, unchanged (execv), so the behaviour of
  * every other form is redis-cli's own. test/executor/vah-redis.test.ts
  * compares the two on a real server.
+ *
+ *   vah-redis --call SOCKET NAME [arguments...]
+ *
+ * A runtime command (`/sqlite-memory`, `/eventbus`, ...) as one process: it
+ * sends `VAH.CALL NAME ARGUMENTS...` to the executor's control socket and
+ * turns the reply, one bulk string `EXIT \x1f STDERR \x1f STDOUT \x1f`
+ * (src/executor/control-server.ts), back into the two streams and the exit
+ * status, as the shell shim does without the helper. A socket it cannot reach
+ * or a reply it cannot read: `/NAME: the executor did not answer`, status 70.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,15 +80,20 @@ static int sock = -1;
 static struct buffer in;
 static size_t at;
 
+static void server_closed(void) {
+  fputs("Error: Server closed the connection\n", stderr);
+  exit(1);
+}
+
+/* What a reply cut short means: redis-cli's error, or a runtime command's unanswered call. */
+static void (*cut_short)(void) = server_closed;
+
 static void need(size_t bytes) {
   while (in.length - at < bytes) {
     char chunk[16384];
     ssize_t got = read(sock, chunk, sizeof chunk);
     if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      fputs("Error: Server closed the connection\n", stderr);
-      exit(1);
-    }
+    if (got <= 0) cut_short();
     append(&in, chunk, (size_t)got);
   }
 }
@@ -143,7 +157,94 @@ static void format(struct buffer *out) {
   }
 }
 
+static int connect_to(const char *path) {
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  if (strlen(path) >= sizeof address.sun_path) return -1;
+  strcpy(address.sun_path, path);
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* The words as one RESP array, written whole; 0 when the socket took it all. */
+static int send_words(int count, char **words) {
+  struct buffer request = {0};
+  char header[32];
+  snprintf(header, sizeof header, "*%d\r\n", count);
+  append_text(&request, header);
+  for (int i = 0; i < count; i++) {
+    size_t size = strlen(words[i]);
+    snprintf(header, sizeof header, "$%zu\r\n", size);
+    append_text(&request, header);
+    append(&request, words[i], size);
+    append_text(&request, "\r\n");
+  }
+  for (size_t sent = 0; sent < request.length;) {
+    ssize_t wrote = write(sock, request.data + sent, request.length - sent);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return -1;
+    sent += (size_t)wrote;
+  }
+  return 0;
+}
+
+static int write_all(int fd, const char *data, size_t length) {
+  while (length > 0) {
+    ssize_t wrote = write(fd, data, length);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return -1;
+    data += wrote;
+    length -= (size_t)wrote;
+  }
+  return 0;
+}
+
+static const char *call_name;
+
+static void not_answered(void) {
+  fprintf(stderr, "/%s: the executor did not answer\n", call_name);
+  exit(70);
+}
+
+/* The reply's bulk string: status, stderr and stdout, each closed by the separator. */
+static int call(int argc, char **argv) {
+  call_name = argv[3];
+  cut_short = not_answered;
+  sock = connect_to(argv[2]);
+  /* VAH.CALL NAME ARGS...: the words from NAME on, after the command's own. */
+  argv[2] = "VAH.CALL";
+  if (sock < 0 || send_words(argc - 2, argv + 2) != 0) not_answered();
+  need(1);
+  if (in.data[at++] != '$') not_answered();
+  size_t length;
+  char *text = line(&length);
+  long long size = number(text, length);
+  if (size < 0) not_answered();
+  need((size_t)size);
+  char *reply = in.data + at, *end = reply + size;
+  char *digits_end = memchr(reply, '\x1f', (size_t)size);
+  if (!digits_end || digits_end == reply || digits_end - reply > 9) not_answered();
+  int code = 0;
+  for (char *c = reply; c < digits_end; c++) {
+    if (*c < '0' || *c > '9') not_answered();
+    code = code * 10 + (*c - '0');
+  }
+  char *err = digits_end + 1;
+  char *err_end = memchr(err, '\x1f', (size_t)(end - err));
+  if (!err_end) not_answered();
+  char *out = err_end + 1;
+  size_t out_length = (size_t)(end - out);
+  if (out_length > 0 && out[out_length - 1] == '\x1f') out_length--;
+  write_all(STDERR_FILENO, err, (size_t)(err_end - err));
+  write_all(STDOUT_FILENO, out, out_length);
+  return code & 255;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 4 && strcmp(argv[1], "--call") == 0) return call(argc, argv);
   if (argc < 3) {
     fputs("usage: vah-redis REAL_REDIS_CLI SOCKET [redis-cli arguments...]\n", stderr);
     return 2;
@@ -168,31 +269,11 @@ int main(int argc, char **argv) {
   if (first >= argc || isatty(STDOUT_FILENO) || getenv("REDISCLI_AUTH") || getenv("FAKETTY") || needs_redis_cli(argv[first]))
     fallback();
 
-  struct sockaddr_un address = {.sun_family = AF_UNIX};
-  if (strlen(argv[2]) >= sizeof address.sun_path) fallback();
-  strcpy(address.sun_path, argv[2]);
-  sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (sock < 0 || connect(sock, (struct sockaddr *)&address, sizeof address) != 0) fallback();
-
-  struct buffer request = {0};
-  char header[32];
-  snprintf(header, sizeof header, "*%d\r\n", argc - first);
-  append_text(&request, header);
-  for (int i = first; i < argc; i++) {
-    size_t size = strlen(argv[i]);
-    snprintf(header, sizeof header, "$%zu\r\n", size);
-    append_text(&request, header);
-    append(&request, argv[i], size);
-    append_text(&request, "\r\n");
-  }
-  for (size_t sent = 0; sent < request.length;) {
-    ssize_t wrote = write(sock, request.data + sent, request.length - sent);
-    if (wrote < 0 && errno == EINTR) continue;
-    if (wrote <= 0) {
-      fputs("Error: Server closed the connection\n", stderr);
-      return 1;
-    }
-    sent += (size_t)wrote;
+  sock = connect_to(argv[2]);
+  if (sock < 0) fallback();
+  if (send_words(argc - first, argv + first) != 0) {
+    fputs("Error: Server closed the connection\n", stderr);
+    return 1;
   }
 
   struct buffer out = {0};
