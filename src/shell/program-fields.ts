@@ -139,7 +139,13 @@ function readFields(
       handed.set(slot, path && (before === undefined || before?.join('\0') === path.join('\0')) ? path : null);
     };
     const passed = new Set<string>();
-    for (const [i, { text, at }] of topLevelParts(program, open + 1, close, codeAt(0)).entries()) {
+    for (const [i, { text, at }] of topLevelParts(
+      program,
+      open + 1,
+      close,
+      codeAt(0),
+      (offset) => scopes?.isComment(offset) ?? false,
+    ).entries()) {
       // `*args` and `**kw` hand over what cannot be followed, from here on.
       if (text.startsWith('*')) break;
       const keyword = /^([A-Za-z_]\w*)\s*=(?!=)\s*/.exec(text);

@@ -9,6 +9,8 @@
 export interface PythonScopes {
   /** Whether the character at `offset` is code. */
   isCode(offset: number): boolean;
+  /** Whether the character at `offset` is in a comment (`#` to the line's end). */
+  isComment(offset: number): boolean;
   /** The scope a name used at `offset` resolves to: the innermost that binds it, else the module (0). */
   bindingScope(name: string, offset: number): number;
   /** The function of this name the program defines, when it defines one only. */
@@ -51,7 +53,7 @@ function readScopes(program: string): PythonScopes {
     if (close === undefined) continue;
     const colon = program.indexOf(':', close);
     if (colon === -1) continue;
-    const names = parameters(program, open, close, isCode);
+    const names = parameters(program, open, close, isCode, (offset) => code[offset] === COMMENT);
     functions.push({
       id: functions.length + 1,
       name: header[2]!,
@@ -93,6 +95,7 @@ function readScopes(program: string): PythonScopes {
   for (const f of functions) named.set(f.name, named.has(f.name) ? null : f);
   return {
     isCode,
+    isComment: (offset) => code[offset] === COMMENT,
     functionNamed: (name) => named.get(name) ?? undefined,
     inParameters(offset) {
       const f = innermost(offset);
@@ -105,7 +108,9 @@ function readScopes(program: string): PythonScopes {
   };
 }
 
-/** 1 where the program is code; 0 in comments and inside string literals (their quotes included). */
+const COMMENT = 2;
+
+/** 1 where the program is code; 0 inside string literals (their quotes included), 2 in comments. */
 function codeMask(program: string): Uint8Array {
   const mask = new Uint8Array(program.length).fill(1);
   let i = 0;
@@ -114,7 +119,7 @@ function codeMask(program: string): Uint8Array {
     if (c === '#') {
       const end = program.indexOf('\n', i);
       const stop = end === -1 ? program.length : end;
-      mask.fill(0, i, stop);
+      mask.fill(COMMENT, i, stop);
       i = stop;
     } else if (c === '"' || c === "'") {
       const triple = program.startsWith(c.repeat(3), i);
@@ -168,9 +173,15 @@ function blockEnd(program: string, from: number, headerIndent: number, code: Uin
 }
 
 /** The names a parameter list between `from` and `to` binds (`a, b: int = 1, *args, **kw`). */
-function parameters(program: string, from: number, to: number, isCode: (offset: number) => boolean): string[] {
+function parameters(
+  program: string,
+  from: number,
+  to: number,
+  isCode: (offset: number) => boolean,
+  isComment: (offset: number) => boolean,
+): string[] {
   const names: string[] = [];
-  for (const { text } of topLevelParts(program, from, to, isCode)) {
+  for (const { text } of topLevelParts(program, from, to, isCode, isComment)) {
     NAME.lastIndex = 0;
     const name = NAME.exec(text.replace(/^\*+\s*/, ''))?.[0];
     if (name) names.push(name);
@@ -181,14 +192,25 @@ function parameters(program: string, from: number, to: number, isCode: (offset: 
 /**
  * The comma-separated parts of `text` between `from` and `to` (a call's arguments, a parameter list),
  * trimmed, with their offsets; commas and brackets where `isCode` says there is no code (strings,
- * comments) are not read.
+ * comments) are not read, and what `isComment` says is a comment is left out of the parts (as spaces).
  */
-export function topLevelParts(text: string, from: number, to: number, isCode: (offset: number) => boolean): { text: string; at: number }[] {
+export function topLevelParts(
+  text: string,
+  from: number,
+  to: number,
+  isCode: (offset: number) => boolean,
+  isComment: (offset: number) => boolean = () => false,
+): { text: string; at: number }[] {
   const parts: { text: string; at: number }[] = [];
   let depth = 0;
   let start = from;
   const take = (end: number): void => {
-    const raw = text.slice(start, end);
+    let raw = text.slice(start, end);
+    if (raw.includes('#'))
+      raw = raw
+        .split('')
+        .map((c, i) => (isComment(start + i) ? ' ' : c))
+        .join('');
     const trimmed = raw.trim();
     if (trimmed) parts.push({ text: trimmed, at: start + raw.indexOf(trimmed) });
   };

@@ -243,6 +243,18 @@ describe('programInputFields', () => {
       ),
     ).toEqual(['tool_input.pattern=pattern', 'tool_input=tool_input', 'cwd=cwd']);
   });
+  it('in Python, a comma or a bracket in a comment or a triple-quoted string inside a call splits nothing', () => {
+    const program = [
+      'def check(ti, note):',
+      "    return ti['pattern']",
+      'd = json.load(sys.stdin)',
+      'check(  # first, the input (as sent)',
+      "    d['tool_input'], '''a,",
+      "(b''')",
+      "print(d['cwd'])",
+    ].join('\n');
+    expect(read('python', program)).toEqual(['tool_input.pattern=pattern', 'tool_input=tool_input', 'cwd=cwd']);
+  });
   it('in Python, reads nothing in comments and strings', () => {
     expect(
       read('python', "d = json.load(sys.stdin)\n# d['old_field'] was renamed\nprint(\"d['x']\", '''\nd['y']\n''', d['tool_name'])"),
