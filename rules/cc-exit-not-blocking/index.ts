@@ -2,6 +2,7 @@ import { defineRule } from '../../src/engine/rule.js';
 import { BLOCKING_EXIT_CODE, blockingEvent } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
+import { pythonExits } from '../../src/shell/python-exits.js';
 import type { SyntaxTree } from '../../src/shell/parser.js';
 import { staticTexts } from '../../src/shell/resolved-commands.js';
 
@@ -52,6 +53,10 @@ export default defineRule({
       'Unexpected `exit {{code}}` in a `{{event}}` hook: Claude Code blocks only on exit 2 or a JSON decision (`{{decision}}`); exit {{code}} is a non-blocking error, so the action goes ahead.',
     jsonOnly:
       'Unexpected `exit {{code}}` in a `{{event}}` hook: this event ignores exit codes (the docs say exit 2 is not honoured since 2026-08-18); only the JSON decision `{{decision}}` refuses.',
+    notBlockingPython:
+      'Unexpected `{{call}}` in a `{{event}}` hook: Claude Code blocks only on exit status 2 or a JSON decision (`{{decision}}`); status {{code}}{{how}} is a non-blocking error, so the action goes ahead.',
+    jsonOnlyPython:
+      'Unexpected `{{call}}` in a `{{event}}` hook: this event ignores exit statuses (the docs say exit 2 is not honoured since 2026-08-18); only the JSON decision `{{decision}}` refuses.',
   },
   checkScript(context) {
     const spec = blockingEvent(context.hook, ['exit2-or-json', 'json-only']);
@@ -81,6 +86,36 @@ export default defineRule({
         data: { code: refusals[0]!, event: spec.name, decision: spec.jsonDecision ?? 'decision: "block"' },
         range: context.range(command.start, command.end),
         ...(jsonOnly || written === undefined ? {} : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range, text: '2' }] }] }),
+      });
+    }
+  },
+  // A Python program that hooks run: its conditional `sys.exit(1)` (or `sys.exit("Blocked: …")`, status 1) where
+  // the branch refuses rather than reports an error (src/shell/python-exits.ts says which is which).
+  checkProgram({ program, range, report }) {
+    if (program.language !== 'python' || program.inBackground) return;
+    const spec = blockingEvent({ claudeCode: { effectiveEvent: '', callerEvents: [...program.callerEvents] } }, [
+      'exit2-or-json',
+      'json-only',
+    ]);
+    if (!spec) return;
+    const jsonOnly = spec.block === 'json-only';
+    for (const exit of pythonExits(program.text)) {
+      if (!exit.decides || exit.status === 0 || (!jsonOnly && exit.status === BLOCKING_EXIT_CODE)) continue;
+      const text = program.text.slice(exit.start, exit.end);
+      const literal = exit.literal;
+      report({
+        messageId: jsonOnly ? 'jsonOnlyPython' : 'notBlockingPython',
+        data: {
+          call: literal ? text : `${text.slice(0, text.indexOf('(') + 1)}…)`,
+          event: spec.name,
+          decision: spec.jsonDecision ?? 'decision: "block"',
+          code: exit.status,
+          how: literal ? '' : ' (what a message given to it exits with)',
+        },
+        range: range(exit.start, exit.end),
+        ...(jsonOnly || !literal
+          ? {}
+          : { fixes: [{ title: 'Exit 2 to block', safe: false, edits: [{ range: range(literal.start, literal.end), text: '2' }] }] }),
       });
     }
   },

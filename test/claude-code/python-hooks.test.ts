@@ -123,6 +123,64 @@ describe('Python programs that hooks run', () => {
     expect(results.find((r) => r.filePath.endsWith('guard.py'))?.diagnostics.filter((d) => d.ruleId === 'cc-output-invalid')).toEqual([]);
   });
 
+  it('a guard that refuses with a status other than 2 is reported where it exits; an error report is not', async () => {
+    const guard = [
+      'import json, os, sys',
+      'data = json.load(sys.stdin)',
+      "command = data['tool_input'].get('command', '')",
+      "if 'rm -rf' in command:",
+      "    print('Dangerous command', file=sys.stderr)",
+      '    sys.exit(1)',
+      "if command.startswith('sudo'): sys.exit('Blocked: no sudo')",
+      "if not os.environ.get('API_KEY'):",
+      "    print('Error: API_KEY is not set', file=sys.stderr)",
+      '    sys.exit(1)',
+      "if 'git push' in command:",
+      '    sys.exit(2)',
+      'try:',
+      '    pass',
+      'except Exception:',
+      '    sys.exit(1)',
+      '',
+    ].join('\n');
+    const found = await findings('exits', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': guard });
+    expect(found['.claude/hooks/guard.py']).toEqual([
+      '6:5-16 cc-exit-not-blocking Unexpected `sys.exit(1)` in a `PreToolUse` hook: Claude Code blocks only on exit status 2 or a JSON decision (`hookSpecificOutput.permissionDecision: "deny"`); status 1 is a non-blocking error, so the action goes ahead.',
+      '7:32-60 cc-exit-not-blocking Unexpected `sys.exit(…)` in a `PreToolUse` hook: Claude Code blocks only on exit status 2 or a JSON decision (`hookSpecificOutput.permissionDecision: "deny"`); status 1 (what a message given to it exits with) is a non-blocking error, so the action goes ahead.',
+    ]);
+    // The fix writes 2 over the literal status, and only there.
+    const project = join(root, 'exits');
+    const [result] = (await lintFiles([project], { shellcheck: false, cwd: project })).filter((r) => r.filePath.endsWith('guard.py'));
+    expect(
+      result?.diagnostics.map((d) => d.fixes?.[0]?.edits.map((e) => `${e.range.line}:${e.range.column}-${e.range.endColumn} ${e.text}`)),
+    ).toEqual([['6:14-15 2'], undefined]);
+    // A PermissionRequest hook refuses with its JSON decision only: exit 2 is reported there too.
+    const permission = await findings('exits-permission', 'PermissionRequest', 'Bash', 'python3 .claude/hooks/guard.py', {
+      'guard.py': guard,
+    });
+    expect(permission['.claude/hooks/guard.py']?.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([
+      '6:5-16 cc-exit-not-blocking',
+      '7:32-60 cc-exit-not-blocking',
+      '12:5-16 cc-exit-not-blocking',
+    ]);
+    // Events that cannot block, and hooks run in the background, decide nothing by their status.
+    const exitFindings = (found: Record<string, string[]>) =>
+      (found['.claude/hooks/guard.py'] ?? []).filter((f) => f.includes(' cc-exit-not-blocking '));
+    const notification = await findings('exits-notification', 'Notification', undefined, 'python3 .claude/hooks/guard.py', {
+      'guard.py': guard,
+    });
+    expect(exitFindings(notification)).toEqual([]);
+    const background = join(root, 'exits-background');
+    mkdirSync(join(background, '.claude', 'hooks'), { recursive: true });
+    const settings = { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'python3 .claude/hooks/guard.py', async: true }] }] } };
+    writeFileSync(join(background, '.claude', 'settings.json'), JSON.stringify(settings));
+    writeFileSync(join(background, '.claude', 'hooks', 'guard.py'), guard);
+    const results = await lintFiles([background], { shellcheck: false, cwd: background });
+    expect(results.find((r) => r.filePath.endsWith('guard.py'))?.diagnostics.filter((d) => d.ruleId === 'cc-exit-not-blocking')).toEqual(
+      [],
+    );
+  });
+
   it('not a Python file: a Node program, `python3 -m`, or a .py file no hook runs, is not read', async () => {
     const found = await findings('other', 'PreToolUse', 'Bash', 'node .claude/hooks/guard.js; python3 -m guard', {
       'guard.js': "const d = JSON.parse(require('fs').readFileSync(0)); d.tool_output;",
