@@ -42,7 +42,8 @@ const CONDITIONAL = new Set([
 export default defineRule({
   id: 'cc-exit-not-blocking',
   meta: {
-    description: 'A Claude Code hook of an event that can block exits with a status that does not block (`exit 1`).',
+    description:
+      'A Claude Code hook of an event that can block exits with a status that does not block (`exit 1`, or `sys.exit(1)` in a Python hook).',
     severity: 'warning',
     category: 'runtime',
     fixable: true,

@@ -50,9 +50,11 @@ export default defineRule({
       'Unexpected `{{path}}`: `{{tools}}` calls have no `{{field}}` in `tool_input`{{suggestion}}; it has {{fields}}. {{Reads}}, and a test of it never matches.',
   },
   checkScript(context) {
+    const meta = context.hook.claudeCode;
+    // A script file whose callers all give it something else on stdin (`jq -c .tool_input | ./guard.sh`) reads that, not the hook's input.
+    if (meta?.foreignStdin) return;
     const events = eventsOfHook(context.hook);
     // A script file: the tools the matchers of the hooks that run it name.
-    const meta = context.hook.claudeCode;
     const tools = meta?.callerEvents !== undefined ? meta.callerTools : matchedToolsWithInput(meta?.matcher, events[0] ?? '');
     const check = fieldCheck(events, tools, (report) => context.report(report));
     if (!check) return;

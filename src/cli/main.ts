@@ -298,7 +298,7 @@ async function cachedLint(
     cache.keyFor(
       input.text ?? input.bytes ?? '',
       input.calledBy || input.kind
-        ? `${settings}\0${JSON.stringify([input.kind ?? null, input.calledBy ?? null, input.inBackground ?? false, input.callerTools ?? null])}`
+        ? `${settings}\0${JSON.stringify([input.kind ?? null, input.calledBy ?? null, input.inBackground ?? false, input.callerTools ?? null, input.foreignStdin ?? false])}`
         : settings,
     ),
   );

@@ -38,6 +38,8 @@ export interface LintInput {
   inBackground?: boolean;
   /** …the tools those hooks' exact matchers name, when each names tools with a known `tool_input` (else any tool may call it). */
   callerTools?: string[];
+  /** …when every one of those hooks gives it something else than its own stdin (a pipe, a redirection). */
+  foreignStdin?: boolean;
 }
 
 /**
@@ -172,7 +174,7 @@ function readProfile(input: LintInput): FileState {
     if (script) state.hooks.push({ hook: script, map: new ScriptSourceMap(script, profile.lines) });
   }
   if (profile.kind === 'script') {
-    const hook = scriptFileHook(profile, input.calledBy ?? [], input.inBackground, input.callerTools);
+    const hook = scriptFileHook(profile, input.calledBy ?? [], input);
     state.hooks.push({ hook, map: new ScriptSourceMap(hook, profile.lines) });
   }
   return state;

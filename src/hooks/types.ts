@@ -98,4 +98,6 @@ export interface ClaudeCodeHookMeta {
   callerEvents?: string[];
   /** …and the tools their exact matchers name, when every one of them names tools with a known `tool_input`. */
   callerTools?: string[];
+  /** …when every one of them gives it something else than the hook's stdin (`jq -c .tool_input | ./guard.sh`, `./guard.sh < x`). */
+  foreignStdin?: boolean;
 }

@@ -9,12 +9,12 @@ const root = mkdtempSync(join(tmpdir(), 'vah-caller-tools-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** A project whose settings run `.claude/hooks/guard.sh` from PreToolUse groups with these matchers; the findings in the script. */
-async function scriptFindings(name: string, matchers: (string | undefined)[]): Promise<string[]> {
+async function scriptFindings(name: string, matchers: (string | undefined)[], commands: string[] = []): Promise<string[]> {
   const project = join(root, name);
   mkdirSync(join(project, '.claude', 'hooks'), { recursive: true });
-  const groups = matchers.map((matcher) => ({
+  const groups = matchers.map((matcher, i) => ({
     ...(matcher === undefined ? {} : { matcher }),
-    hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }],
+    hooks: [{ type: 'command', command: commands[i] ?? '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }],
   }));
   writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: groups } }, null, 2));
   const script = ['#!/bin/bash', "CMD=$(jq -r '.tool_input.cmd')", 'case "$CMD" in *rm*) exit 2 ;; esac', 'exit 0', ''].join('\n');
@@ -33,6 +33,17 @@ describe('tool_input fields of a script file, from the matchers of the hooks tha
 
   it('run for Bash and for Edit: the fields of both', async () => {
     expect((await scriptFindings('two', ['Bash', 'Edit|Write']))[0]).toMatch(/`Bash`\/`Edit`\/`Write` calls have no `cmd`/);
+  });
+
+  it('given something else on stdin by every hook that runs it (a pipe, a redirection): not checked', async () => {
+    const piped = 'jq -c \'.tool_input\' | "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh';
+    const redirected = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh < .claude/sample.json';
+    expect(await scriptFindings('piped', ['Bash'], [piped])).toEqual([]);
+    expect(await scriptFindings('piped-both', ['Bash', 'Bash'], [piped, redirected])).toEqual([]);
+    // One hook that hands it its own stdin is enough for the hook's input to be read there.
+    expect(await scriptFindings('piped-one', ['Bash', 'Bash'], [piped])).toHaveLength(1);
+    // `||` is no pipe.
+    expect(await scriptFindings('or', ['Bash'], ['true || "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'])).toHaveLength(1);
   });
 
   it('run by a group that may call it for any tool: not checked', async () => {

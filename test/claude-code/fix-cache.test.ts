@@ -95,4 +95,25 @@ describe('--fix and --cache on Claude Code sources', () => {
     expect(uncached.join('\n')).toContain('in a `Stop` hook');
     expect(await scriptFindings(...cached)).toEqual(uncached);
   });
+
+  it('--cache lints a script file again when the hooks that run it start feeding it something else on stdin', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vah-cc-'));
+    mkdirSync(join(root, '.claude', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.claude', 'hooks', 'guard.sh'), "#!/bin/bash\njq -r '.toolName'\n");
+    const runAs = (command: string): void =>
+      writeFileSync(
+        join(root, '.claude', 'settings.json'),
+        JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command }] }] } }),
+      );
+    const fieldFindings = async (...args: string[]): Promise<number> =>
+      JSON.parse((await run(root, '-f', 'json', ...args)).out)
+        .filter((r: { filePath: string }) => r.filePath.endsWith('guard.sh'))
+        .flatMap((r: { messages: { ruleId: string }[] }) => r.messages.filter((m) => m.ruleId === 'cc-input-field-unknown')).length;
+    const cached = ['--cache', '--cache-location', join(root, 'cache')];
+    runAs('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh');
+    expect(await fieldFindings(...cached)).toBe(1);
+    runAs('jq -c .tool_input | "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh');
+    expect(await fieldFindings()).toBe(0);
+    expect(await fieldFindings(...cached)).toBe(0);
+  });
 });

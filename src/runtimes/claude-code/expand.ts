@@ -28,6 +28,8 @@ interface Input {
   inBackground?: boolean;
   /** The tools the exact matchers of the hooks that run it name (absent when one of them may run it for any tool). */
   callerTools?: string[];
+  /** Every hook that runs the script gives it something else than the hook's stdin (`jq -c .tool_input | ./guard.sh`). */
+  foreignStdin?: boolean;
 }
 
 /**
@@ -59,6 +61,8 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
   const kinds = new Map<string, 'script' | 'python'>();
   /** Scripts some hook runs in the foreground. */
   const foreground = new Set<string>();
+  /** Scripts some hook runs with its own stdin. */
+  const ownStdin = new Set<string>();
   /** The tools each script's callers name; null once one caller may run it for any tool. */
   const tools = new Map<string, Set<string> | null>();
   for (const input of inputs) {
@@ -79,23 +83,28 @@ export function withReferencedScripts<T extends Input>(inputs: readonly T[], fac
         const known = tools.get(reference.path);
         tools.set(reference.path, named && known !== null ? new Set([...(known ?? []), ...named]) : null);
         if (!hook.claudeCode!.async) foreground.add(reference.path);
+        if (!reference.foreignStdin) ownStdin.add(reference.path);
       }
     }
   }
   if (events.size === 0) return Promise.resolve([...inputs]);
-  const background = (path: string): { inBackground?: true; callerTools?: string[] } => {
+  const callers = (path: string): { inBackground?: true; callerTools?: string[]; foreignStdin?: true } => {
     const named = tools.get(path);
-    return { ...(foreground.has(path) ? {} : { inBackground: true as const }), ...(named ? { callerTools: [...named].sort() } : {}) };
+    return {
+      ...(foreground.has(path) ? {} : { inBackground: true as const }),
+      ...(named ? { callerTools: [...named].sort() } : {}),
+      ...(ownStdin.has(path) ? {} : { foreignStdin: true as const }),
+    };
   };
   const out: (T | Input)[] = inputs.map((input): T | Input => {
-    const callers = events.get(input.filePath);
-    if (!callers) return input;
+    const callerEvents = events.get(input.filePath);
+    if (!callerEvents) return input;
     events.delete(input.filePath);
-    return { ...input, kind: kinds.get(input.filePath)!, calledBy: [...callers].sort(), ...background(input.filePath) };
+    return { ...input, kind: kinds.get(input.filePath)!, calledBy: [...callerEvents].sort(), ...callers(input.filePath) };
   });
-  for (const [path, callers] of events) {
+  for (const [path, callerEvents] of events) {
     try {
-      out.push({ filePath: path, ...readBounded(path), kind: kinds.get(path)!, calledBy: [...callers].sort(), ...background(path) });
+      out.push({ filePath: path, ...readBounded(path), kind: kinds.get(path)!, calledBy: [...callerEvents].sort(), ...callers(path) });
     } catch {
       // Unreadable now though it was a file a moment ago: the hook's command is still linted.
     }

@@ -260,9 +260,9 @@ export const diskFacts: ScriptFacts = {
 export function scriptFileHook(
   profile: Profile,
   calledBy: readonly string[],
-  inBackground = false,
-  callerTools?: readonly string[],
+  callers: { inBackground?: boolean; callerTools?: readonly string[]; foreignStdin?: boolean } = {},
 ): HookScript {
+  const { inBackground, callerTools, foreignStdin } = callers;
   const text = profile.source.text;
   const end = profile.lines.rangeOf(text.length, text.length);
   const whole = profile.lines.rangeOf(0, text.length);
@@ -288,6 +288,7 @@ export function scriptFileHook(
       callerEvents: [...calledBy],
       ...(callerTools ? { callerTools: [...callerTools] } : {}),
       ...(inBackground ? { async: true } : {}),
+      ...(foreignStdin ? { foreignStdin: true } : {}),
     },
   };
 }
