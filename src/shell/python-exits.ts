@@ -1,4 +1,4 @@
-import { closingBracket, pythonScopes } from './python-scopes.js';
+import { closingBracket, type PythonScopes, pythonScopes } from './python-scopes.js';
 
 /**
  * The exits a Python hook program spells out: `sys.exit(N)`, `exit(N)`, `quit(N)`, `os._exit(N)` and
@@ -56,7 +56,7 @@ export function pythonExits(program: string): PythonExit[] {
       status = Number(integer[1]);
       const at = open + argument.indexOf(integer[1]!);
       literal = { start: at, end: at + integer[1]!.length };
-    } else if (isOneString(program, open, close, isCode)) status = 1;
+    } else if (isOneString(program, open, close, scopes)) status = 1;
     else continue;
     exits.push({
       start: call.index,
@@ -69,14 +69,11 @@ export function pythonExits(program: string): PythonExit[] {
   return exits;
 }
 
-/** Whether the text between the brackets is one string literal (with its prefix), whitespace aside. */
-function isOneString(program: string, from: number, to: number, isCode: (offset: number) => boolean): boolean {
-  let i = from;
-  while (i < to && /\s/.test(program[i]!)) i++;
-  while (i < to && /[rRbBfFuU]/.test(program[i]!) && isCode(i)) i++;
-  if (i >= to || isCode(i) || (program[i] !== '"' && program[i] !== "'")) return false;
-  while (i < to && !isCode(i)) i++;
-  return /^\s*$/.test(program.slice(i, to));
+/** Whether the text between the brackets is one string literal (with its prefix; an f-string too), whitespace aside. */
+function isOneString(program: string, from: number, to: number, scopes: PythonScopes): boolean {
+  const opening = /^\s*[rRbBfFuU]{0,2}(?=["'])/.exec(program.slice(from, to));
+  const end = opening ? scopes.stringEnd(from + opening[0].length) : undefined;
+  return end !== undefined && end <= to && /^\s*$/.test(program.slice(end, to));
 }
 
 /** Whether the exit at `offset` is a decision (see PythonExit.decides). */

@@ -11,6 +11,8 @@ export interface PythonScopes {
   isCode(offset: number): boolean;
   /** Whether the character at `offset` is in a comment (`#` to the line's end). */
   isComment(offset: number): boolean;
+  /** Where the string literal whose opening quote is at `offset` ends (past its closing quote). */
+  stringEnd(offset: number): number | undefined;
   /** The scope a name used at `offset` resolves to: the innermost that binds it, else the module (0). */
   bindingScope(name: string, offset: number): number;
   /** The function of this name the program defines, when it defines one only. */
@@ -43,7 +45,7 @@ export function pythonScopes(program: string): PythonScopes {
 }
 
 function readScopes(program: string): PythonScopes {
-  const code = codeMask(program);
+  const { mask: code, ends } = codeMask(program);
   const isCode = (offset: number): boolean => code[offset] === 1;
   const functions: FunctionScope[] = [];
   for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
@@ -96,6 +98,7 @@ function readScopes(program: string): PythonScopes {
   return {
     isCode,
     isComment: (offset) => code[offset] === COMMENT,
+    stringEnd: (offset) => ends.get(offset),
     functionNamed: (name) => named.get(name) ?? undefined,
     inParameters(offset) {
       const f = innermost(offset);
@@ -110,9 +113,13 @@ function readScopes(program: string): PythonScopes {
 
 const COMMENT = 2;
 
-/** 1 where the program is code; 0 inside string literals (their quotes included), 2 in comments. */
-function codeMask(program: string): Uint8Array {
+/**
+ * 1 where the program is code; 0 inside string literals (their quotes included), 2 in comments; and
+ * where each string literal that starts at a quote ends.
+ */
+function codeMask(program: string): { mask: Uint8Array; ends: Map<number, number> } {
   const mask = new Uint8Array(program.length).fill(1);
+  const ends = new Map<number, number>();
   let i = 0;
   while (i < program.length) {
     const c = program[i]!;
@@ -122,20 +129,71 @@ function codeMask(program: string): Uint8Array {
       mask.fill(COMMENT, i, stop);
       i = stop;
     } else if (c === '"' || c === "'") {
-      const triple = program.startsWith(c.repeat(3), i);
-      const quote = triple ? c.repeat(3) : c;
-      let j = i + quote.length;
-      while (j < program.length && !program.startsWith(quote, j)) {
-        if (program[j] === '\\') j++;
-        else if (!triple && program[j] === '\n') break;
-        j++;
-      }
-      const stop = Math.min(program.length, j + quote.length);
-      mask.fill(0, i, stop);
+      const stop = maskString(program, i, mask);
+      ends.set(i, stop);
       i = stop;
     } else i++;
   }
-  return mask;
+  return { mask, ends };
+}
+
+/**
+ * Masks the string literal whose quote is at `at` as not code, and returns the offset after it. In an
+ * f-string (`f"…"`, `rf'…'`) the replacement fields (`{d['tool_input']['cmd']}`, not `{{`) are code
+ * again, the strings inside them not.
+ */
+function maskString(program: string, at: number, mask: Uint8Array): number {
+  const c = program[at]!;
+  const triple = program.startsWith(c.repeat(3), at);
+  const quote = triple ? c.repeat(3) : c;
+  const prefix = /[A-Za-z]{0,2}$/.exec(program.slice(Math.max(0, at - 2), at))![0];
+  const formatted = /^(?:[rR]?[fF]|[fF][rR])$/.test(prefix) && !/\w/.test(program[at - prefix.length - 1] ?? '');
+  const fields: { from: number; to: number; strings: [number, number][] }[] = [];
+  let j = at + quote.length;
+  while (j < program.length && !program.startsWith(quote, j)) {
+    const ch = program[j];
+    if (ch === '\\') j++;
+    else if (!triple && ch === '\n') break;
+    else if (formatted && ch === '{') {
+      if (program[j + 1] === '{') j++;
+      else {
+        const field = replacementField(program, j + 1, triple);
+        fields.push(field);
+        j = field.to;
+        continue;
+      }
+    }
+    j++;
+  }
+  const stop = Math.min(program.length, j + quote.length);
+  mask.fill(0, at, stop);
+  for (const field of fields) {
+    mask.fill(1, field.from, Math.min(field.to, stop));
+    for (const [from, to] of field.strings) mask.fill(0, from, Math.min(to, stop));
+  }
+  return stop;
+}
+
+/** A replacement field from after its `{` to its closing `}` (or the line's end in a one-line string), with the strings in it. */
+function replacementField(program: string, from: number, triple: boolean): { from: number; to: number; strings: [number, number][] } {
+  const strings: [number, number][] = [];
+  let depth = 1;
+  let k = from;
+  for (; k < program.length; k++) {
+    const ch = program[k]!;
+    if (ch === '\n' && !triple) break;
+    if (ch === '"' || ch === "'") {
+      let end = k + 1;
+      while (end < program.length && program[end] !== ch && program[end] !== '\n') end += program[end] === '\\' ? 2 : 1;
+      strings.push([k, end + 1]);
+      k = end;
+    } else if (ch === '{' || ch === '[' || ch === '(') depth++;
+    else if (ch === '}' || ch === ']' || ch === ')') {
+      depth--;
+      if (depth === 0) break;
+    }
+  }
+  return { from, to: k, strings };
 }
 
 /**

@@ -255,6 +255,22 @@ describe('programInputFields', () => {
     ].join('\n');
     expect(read('python', program)).toEqual(['tool_input.pattern=pattern', 'tool_input=tool_input', 'cwd=cwd']);
   });
+  it("in Python, reads an f-string's replacement fields, and nothing else of it", () => {
+    const program = [
+      'd = json.load(sys.stdin)',
+      "print(f\"running {d['tool_input']['comand']!r:>10} in {d.get('cwd')}\")",
+      "log(rf'''{{d['literal']}} {d[\"tool_name\"]}",
+      "  {d['session_id']}''')",
+      'print("{d[\'not_a_field\']}", f\'{{d["x"]}}\')',
+    ].join('\n');
+    expect(read('python', program)).toEqual([
+      'tool_input=tool_input',
+      'tool_input.comand=comand',
+      'cwd=cwd',
+      'tool_name=tool_name',
+      'session_id=session_id',
+    ]);
+  });
   it('in Python, reads nothing in comments and strings', () => {
     expect(
       read('python', "d = json.load(sys.stdin)\n# d['old_field'] was renamed\nprint(\"d['x']\", '''\nd['y']\n''', d['tool_name'])"),

@@ -27,6 +27,7 @@ describe('exits a Python hook program spells out', () => {
       'sys.exit(main())',
       'sys.exit(code)',
       "sys.exit('a' if ok else 'b')",
+      "sys.exit(f'{reason}' + suffix)",
     ].join('\n');
     expect(exits(program)).toEqual([
       '1 decides sys.exit(1)',
