@@ -187,6 +187,8 @@ function replacementField(program: string, from: number, triple: boolean): { fro
       while (end < program.length && program[end] !== ch && program[end] !== '\n') end += program[end] === '\\' ? 2 : 1;
       strings.push([k, end + 1]);
       k = end;
+      // A quote with no end on its line (a fill character, `{x:'>10}`): the field ends there, not on a later line.
+      if (program[end] !== ch) break;
     } else if (ch === '{' || ch === '[' || ch === '(') depth++;
     else if (ch === '}' || ch === ']' || ch === ')') {
       depth--;

@@ -262,6 +262,9 @@ describe('programInputFields', () => {
       "log(rf'''{{d['literal']}} {d[\"tool_name\"]}",
       "  {d['session_id']}''')",
       'print("{d[\'not_a_field\']}", f\'{{d["x"]}}\')',
+      // A quote as a format spec's fill character ends nothing beyond its line.
+      "print(f\"{d['cwd']:'>20}\")",
+      "# d['after'] was renamed",
     ].join('\n');
     expect(read('python', program)).toEqual([
       'tool_input=tool_input',
@@ -269,6 +272,7 @@ describe('programInputFields', () => {
       'cwd=cwd',
       'tool_name=tool_name',
       'session_id=session_id',
+      'cwd=cwd',
     ]);
   });
   it('in Python, reads nothing in comments and strings', () => {
