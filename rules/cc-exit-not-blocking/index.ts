@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { BLOCKING_EXIT_CODE, blockingEvent } from '../../src/runtimes/claude-code/contract.js';
+import { BLOCKING_EXIT_CODE, blockingEvent, firstBlocking } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import { pythonExits } from '../../src/shell/python-exits.js';
@@ -94,10 +94,7 @@ export default defineRule({
   // the branch refuses rather than reports an error (src/shell/python-exits.ts says which is which).
   checkProgram({ program, range, report }) {
     if (program.language !== 'python' || program.inBackground) return;
-    const spec = blockingEvent({ claudeCode: { effectiveEvent: '', callerEvents: [...program.callerEvents] } }, [
-      'exit2-or-json',
-      'json-only',
-    ]);
+    const spec = firstBlocking(program.callerEvents, ['exit2-or-json', 'json-only']);
     if (!spec) return;
     const jsonOnly = spec.block === 'json-only';
     for (const exit of pythonExits(program.text)) {

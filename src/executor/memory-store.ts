@@ -102,7 +102,7 @@ export class MemoryStore {
     const SQL = await loadSqlJs();
     const db = new SQL.Database();
     // The database lives in memory, so its rollback journal may too: sql.js otherwise writes it to its
-    // emulated file system on every statement (half of a store's time).
+    // emulated file system on every statement (about half of a store's two writes).
     db.exec(`PRAGMA journal_mode = MEMORY;${SCHEMA}`);
     return new MemoryStore(db, options.now ?? Date.now, options.maxBytes ?? MAX_MEMORY_STORE_BYTES);
   }

@@ -117,7 +117,7 @@ exec ${callWith(options.redisHelper, options.controlSocket)} ${name} "$@"
 # validate-agent-hooks: ${what} inside the sandbox.
 # The executor implements it from the runtime's documentation; this script only carries the call.
 unset REDISCLI_AUTH
-name=${options.commandName === undefined ? '${0##*/}' : shellQuote(options.commandName)}
+name=${name}
 reply=$(${client(options, options.controlSocket)} VAH.CALL "$name" "$@" </dev/null 2>/dev/null)
 code=\${reply%%${sep}*}
 case $code in

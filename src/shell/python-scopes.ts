@@ -47,6 +47,7 @@ export function pythonScopes(program: string): PythonScopes {
 function readScopes(program: string): PythonScopes {
   const { mask: code, ends } = codeMask(program);
   const isCode = (offset: number): boolean => code[offset] === 1;
+  const isComment = (offset: number): boolean => code[offset] === COMMENT;
   const functions: FunctionScope[] = [];
   for (const header of program.matchAll(/^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
     if (!code[header.index]) continue;
@@ -55,7 +56,7 @@ function readScopes(program: string): PythonScopes {
     if (close === undefined) continue;
     const colon = program.indexOf(':', close);
     if (colon === -1) continue;
-    const names = parameters(program, open, close, isCode, (offset) => code[offset] === COMMENT);
+    const names = parameters(program, open, close, isCode, isComment);
     functions.push({
       id: functions.length + 1,
       name: header[2]!,
@@ -97,7 +98,7 @@ function readScopes(program: string): PythonScopes {
   for (const f of functions) named.set(f.name, named.has(f.name) ? null : f);
   return {
     isCode,
-    isComment: (offset) => code[offset] === COMMENT,
+    isComment,
     stringEnd: (offset) => ends.get(offset),
     functionNamed: (name) => named.get(name) ?? undefined,
     inParameters(offset) {

@@ -259,7 +259,12 @@ export function blockingEvent(
   hook: { claudeCode?: { effectiveEvent: string; callerEvents?: string[] } },
   modes: readonly BlockMode[],
 ): EventSpec | undefined {
-  for (const name of eventsOfHook(hook)) {
+  return firstBlocking(eventsOfHook(hook), modes);
+}
+
+/** The first of these events (those of the hooks that run a program, say) that can block in one of these ways. */
+export function firstBlocking(events: readonly string[], modes: readonly BlockMode[]): EventSpec | undefined {
+  for (const name of events) {
     const spec = eventSpec(name);
     if (spec && modes.includes(spec.block)) return spec;
   }
