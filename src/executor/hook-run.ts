@@ -59,40 +59,59 @@ export async function runHookOnce(
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
   if (hook.text.includes(MEMORY_COMMAND_NAME)) void ctx.memory();
   const runDir = join(ctx.paths.dir, 'runs', String(runId));
-  await mkdir(runDir, { mode: 0o700 });
-  const owner = ctx.identity.sandboxOwner;
-  if (owner) await chown(runDir, owner.uid, owner.gid);
-  const plan: RunPlan = {
-    runId,
-    hook,
-    options,
-    agentId,
-    swarmId: options.swarmId ?? ctx.options.swarmId ?? 'swarm-local',
-    timeoutMs,
-    limits: { ...ctx.limits, cpuSeconds: ctx.options.limits?.cpuSeconds ?? Math.ceil(timeoutMs / 1000) + 1 },
-    runDir,
-    envFile: join(runDir, 'env'),
-    agent: await ctx.agentDirsFor(agentId),
-  };
-  const channels = await openRunChannels(ctx, plan);
+  const limits = { ...ctx.limits, cpuSeconds: ctx.options.limits?.cpuSeconds ?? Math.ceil(timeoutMs / 1000) + 1 };
+  // The run's control group, its directory and the agent's are made side by side.
+  const cgroupMade = ctx.mode === 'bwrap' ? runCgroup(ctx, runId, limits.memoryBytes) : Promise.resolve(undefined);
+  const removeCgroup = (): Promise<void> => cgroupMade.then((cgroup) => cgroup?.remove());
+  let plan: RunPlan;
+  let channels: RunChannels;
+  try {
+    const [agent] = await Promise.all([ctx.agentDirsFor(agentId), makeRunDir(runDir, ctx.identity.sandboxOwner)]);
+    plan = {
+      runId,
+      hook,
+      options,
+      agentId,
+      swarmId: options.swarmId ?? ctx.options.swarmId ?? 'swarm-local',
+      timeoutMs,
+      limits,
+      runDir,
+      envFile: join(runDir, 'env'),
+      agent,
+    };
+    channels = await openRunChannels(ctx, plan);
+  } catch (error) {
+    await removeCgroup();
+    throw error;
+  }
   const warnings = runWarnings(ctx);
-  const cgroupHolder: { cgroup?: RunCgroup } = {};
   let launched: Launched;
   try {
     launched =
       ctx.mode === 'bwrap'
-        ? await launchSandboxed(ctx, plan, channels, cgroupHolder)
+        ? await launchSandboxed(ctx, plan, channels, cgroupMade)
         : await launchUnsandboxed(ctx, plan, channels, warnings);
   } finally {
     // The run's files go while its sockets close (a socket's file is not needed to close it).
-    await Promise.all([channels.close(), cgroupHolder.cgroup?.remove(), rm(runDir, { recursive: true, force: true })]);
+    await Promise.all([channels.close(), removeCgroup(), rm(runDir, { recursive: true, force: true })]);
   }
   const refused = channels.refusedConnections();
   if (refused > 0)
     warnings.push(
       `${refused} connection(s) to the run's Redis and control sockets were closed unserved: each socket serves at most ${HOST_LIMITS.runSocketConnections} open at once`,
     );
-  return runResult(ctx, plan, launched, warnings, cgroupHolder.cgroup);
+  return runResult(ctx, plan, launched, warnings, await cgroupMade);
+}
+
+async function makeRunDir(runDir: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
+  await mkdir(runDir, { mode: 0o700 });
+  if (owner) await chown(runDir, owner.uid, owner.gid);
+}
+
+/** The run's control group, in the session's (made when the session was). */
+function runCgroup(ctx: RunContext, runId: number, memoryBytes: number): Promise<RunCgroup | undefined> {
+  const sessionName = basename(ctx.paths.dir);
+  return sessionCgroup(sessionName, memoryBytes).then((parent) => createRunCgroup(`vah-${sessionName}-${runId}`, memoryBytes, parent));
 }
 
 function runWarnings(ctx: RunContext): string[] {
@@ -138,7 +157,12 @@ function slashNamesFor(hook: HookScript): string[] {
   return [...new Set([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS, ...slashCommandsIn(hook.text)])];
 }
 
-async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChannels, holder: { cgroup?: RunCgroup }): Promise<Launched> {
+async function launchSandboxed(
+  ctx: RunContext,
+  plan: RunPlan,
+  channels: RunChannels,
+  cgroupMade: Promise<RunCgroup | undefined>,
+): Promise<Launched> {
   const { options, agent } = plan;
   const primed = primeCgroupMoves();
   const env = {
@@ -152,7 +176,7 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     }),
   };
   const slashNames = slashNamesFor(plan.hook);
-  await ctx.ensureFunctions(slashNames);
+  const functionsWritten = ctx.ensureFunctions(slashNames);
   const args = bwrapArguments({
     script: plan.hook.text,
     limits: plan.limits,
@@ -172,15 +196,12 @@ async function launchSandboxed(ctx: RunContext, plan: RunPlan, channels: RunChan
     ...(options.command ? { argv: options.command } : {}),
     startFd: 4,
   });
-  await writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 });
-  const sessionName = basename(ctx.paths.dir);
   const [cgroup] = await Promise.all([
-    sessionCgroup(sessionName, plan.limits.memoryBytes).then((parent) =>
-      createRunCgroup(`vah-${sessionName}-${plan.runId}`, plan.limits.memoryBytes, parent),
-    ),
+    cgroupMade,
+    functionsWritten,
+    writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 }),
     primed,
   ]);
-  if (cgroup) holder.cgroup = cgroup;
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({
     ...commonSupervision(ctx, plan, channels),

@@ -101,10 +101,14 @@ export async function removeSessionFiles(dir: string, names: readonly string[]):
   await Promise.all(names.map((name) => rm(join(dir, name), { recursive: true, force: true })));
 }
 
-/** Removes a session directory: its tmpfs unmounted first, so removal never reaches through a mount. */
+/**
+ * Removes a session directory: its tmpfs (the writable area, then the holder
+ * of the session's files when it has one) unmounted first, so removal never
+ * reaches through a mount.
+ */
 export function removeSessionDirSync(dir: string, writableArea: string): void {
-  if (isOurMount(writableArea)) unmountSync(writableArea);
-  if (isOurMount(writableArea)) return;
+  for (const path of [writableArea, dir]) if (isOurMount(path)) unmountSync(path);
+  if (isOurMount(writableArea) || isOurMount(dir)) return;
   removeTreeSync(dir);
 }
 

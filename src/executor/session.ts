@@ -3,7 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
-import { primeCgroupMoves, removeSessionCgroup } from './cgroup.js';
+import { primeCgroupMoves, removeSessionCgroup, sessionCgroup } from './cgroup.js';
 import { createWritableArea, type WritableArea } from './disk.js';
 import { runHookOnce } from './hook-run.js';
 import { holdSession, removeSessionDirSync, removeSessionFiles, sweepStaleSessions, SESSION_PREFIX, writeOwnerFile } from './leftovers.js';
@@ -87,19 +87,26 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       removeSessionDirSync(dir, writableAreaPath(dir));
     },
   });
-  // The tmpfs is mounted while the fakes start and the shared files are written.
+  // The sandboxes' control group is made while the session sets up (the runs' groups go in it).
+  if (mode === 'bwrap') void sessionCgroup(basename(dir), limits.memoryBytes);
+  // The session's directory becomes a tmpfs of its own where it can (src/executor/disk.ts), with the
+  // writable area in it; the session's files are written into it once it is there.
   const paths = sessionPaths(dir, writableAreaPath(dir));
   const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
   const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
-  const sharedFiles = writeSharedFiles(paths, redisHelper);
+  const areaMade = createWritableArea(writableAreaPath(dir), limits.diskBytes, { holder: dir }).then((made) => (area = made));
+  // The owner file again inside the holder, where a sweep looks while it is mounted.
+  const sharedFiles = areaMade.then(async (made) => {
+    await Promise.all([made.holdsSession ? writeOwnerFile(dir) : undefined, writeSharedFiles(paths, redisHelper)]);
+  });
   // The functions every run binds are written now too; a hook that names others adds them at its run.
   const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined);
   const [made, started, written] = await Promise.allSettled([
-    createWritableArea(writableAreaPath(dir), limits.diskBytes).then((made) => (area = made)),
+    areaMade,
     sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
     Promise.all([
       sharedFiles.then(() => ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS])),
-      seccomp && seccompFile ? writeFile(seccompFile, seccomp, { mode: 0o644 }) : undefined,
+      seccomp && seccompFile ? areaMade.then(() => writeFile(seccompFile, seccomp, { mode: 0o644 })) : undefined,
       primed,
     ]),
   ]);
@@ -109,6 +116,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     if (started.status === 'fulfilled') await started.value.close().catch(() => undefined);
     if (made.status === 'fulfilled') await made.value.release();
     await rm(dir, { recursive: true, force: true });
+    await removeSessionCgroup(basename(dir));
     throw failed.reason;
   }
   const writableArea = (made as PromiseFulfilledResult<WritableArea>).value;
@@ -120,6 +128,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     await redis.close().catch(() => undefined);
     await writableArea.release();
     await rm(dir, { recursive: true, force: true });
+    await removeSessionCgroup(basename(dir));
     throw error;
   }
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
@@ -202,18 +211,20 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
       if (closed) return;
       closed = true;
       await Promise.allSettled([...activeRuns]);
-      // The unmount waits on the kernel; the fakes stop and the session's other files go meanwhile.
+      // The unmount waits on the kernel; the fakes stop and the session's other files go meanwhile
+      // (with the unmount, when they live in the holder's tmpfs).
+      const own = (names: string[]): Promise<void> | undefined => (writableArea.holdsSession ? undefined : removeSessionFiles(dir, names));
       await Promise.all([
         redis
           .close()
           .catch(() => undefined)
-          .then(() => removeSessionFiles(dir, ['private'])),
+          .then(() => own(['private'])),
         memoryPromise?.then(
           (store) => store.close(),
           () => undefined,
         ),
         writableArea.release(),
-        removeSessionFiles(dir, ['bin', 'etc', 'runs', 'seccomp.bpf']),
+        own(['bin', 'etc', 'runs', 'seccomp.bpf']),
       ]);
       removeSessionDirSync(dir, writableArea.path);
       await removeSessionCgroup(basename(dir));

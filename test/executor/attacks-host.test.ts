@@ -46,7 +46,7 @@ function sessionDirsIn(dir: string): string[] {
 function ourMounts(): string[] {
   return readFileSync('/proc/self/mounts', 'utf8')
     .split('\n')
-    .filter((line) => line.startsWith('vah-writable '));
+    .filter((line) => line.startsWith('vah-writable ') || line.startsWith('vah-session '));
 }
 
 function cgroupLeftovers(sessionNames: string[]): string[] {
