@@ -1,4 +1,3 @@
-import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { createRunCgroup, primeCgroupMoves, sessionCgroup, type RunCgroup } from './cgroup.js';
@@ -66,7 +65,7 @@ export async function runHookOnce(
   let plan: RunPlan;
   let channels: RunChannels;
   try {
-    const [agent] = await Promise.all([ctx.agentDirsFor(agentId), makeRunDir(runDir, ctx.identity.sandboxOwner)]);
+    const [agent] = await Promise.all([ctx.agentDirsFor(agentId), makeRunDir(ctx, runDir)]);
     plan = {
       runId,
       hook,
@@ -93,7 +92,7 @@ export async function runHookOnce(
         : await launchUnsandboxed(ctx, plan, channels, warnings);
   } finally {
     // The run's files go while its sockets close (a socket's file is not needed to close it).
-    await Promise.all([channels.close(), removeCgroup(), rm(runDir, { recursive: true, force: true })]);
+    await Promise.all([channels.close(), removeCgroup(), ctx.fs.remove(runDir)]);
   }
   const refused = channels.refusedConnections();
   if (refused > 0)
@@ -103,9 +102,10 @@ export async function runHookOnce(
   return runResult(ctx, plan, launched, warnings, await cgroupMade);
 }
 
-async function makeRunDir(runDir: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
-  await mkdir(runDir, { mode: 0o700 });
-  if (owner) await chown(runDir, owner.uid, owner.gid);
+async function makeRunDir(ctx: RunContext, runDir: string): Promise<void> {
+  await ctx.fs.mkdir(runDir, 0o700);
+  const owner = ctx.identity.sandboxOwner;
+  if (owner) await ctx.fs.chown(runDir, owner.uid, owner.gid);
 }
 
 /** The run's control group, in the session's (made when the session was). */
@@ -199,7 +199,7 @@ async function launchSandboxed(
   const [cgroup] = await Promise.all([
     cgroupMade,
     functionsWritten,
-    writeFile(plan.envFile, environmentFileText(env), { mode: 0o644 }),
+    ctx.fs.writeFile(plan.envFile, environmentFileText(env), 0o644),
     primed,
   ]);
   const startedAt = ctx.trace.now();
@@ -245,9 +245,11 @@ async function launchUnsandboxed(ctx: RunContext, plan: RunPlan, channels: RunCh
     ...(options.runtimeEnv ? { runtimeEnv: options.runtimeEnv } : {}),
   });
   const marker = `VAH_RUN_MARKER=${markerValue}`;
-  await writeFile(plan.envFile, environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }), {
-    mode: 0o600,
-  });
+  await ctx.fs.writeFile(
+    plan.envFile,
+    environmentFileText({ BASH_ENV: layout.prelude, ...SHELL_LEVEL, ...env, VAH_RUN_MARKER: markerValue }),
+    0o600,
+  );
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({
     ...commonSupervision(ctx, plan, channels),

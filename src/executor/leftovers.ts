@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { lstat, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCgroupRoot } from './cgroup.js';
 import { isOurMount, unmountSync } from './disk.js';
 import { killProcess } from './host.js';
+import { threadPoolFs, type SessionFs } from './session-fs.js';
 
 /**
  * What an executor session leaves on the machine while it is under way — its
@@ -92,8 +93,8 @@ export function processStartTime(pid: number): string | undefined {
 }
 
 /** Written into a new session directory before anything else. */
-export async function writeOwnerFile(dir: string): Promise<void> {
-  await writeFile(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }), { mode: 0o644 });
+export async function writeOwnerFile(dir: string, fs: SessionFs = threadPoolFs): Promise<void> {
+  await fs.writeFile(join(dir, OWNER_FILE), JSON.stringify({ pid: process.pid, start: processStartTime(process.pid) }), 0o644);
 }
 
 /** Removes the named entries of a session directory (none of them the writable area), all at once. */

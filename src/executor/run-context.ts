@@ -3,6 +3,7 @@ import type { MemoryEntry, MemoryStore } from './memory-store.js';
 import type { Clock, ProcessRunner } from './process-runner.js';
 import type { RedisSide } from './redis-side.js';
 import type { SandboxLimits } from './sandbox.js';
+import type { SessionFs } from './session-fs.js';
 import type { SandboxIdentity, SessionPaths } from './session-setup.js';
 import type { ExecutorSessionOptions, SandboxMode } from './session-types.js';
 import type { PublishedEvent, TraceLog } from './trace.js';
@@ -29,6 +30,8 @@ export interface RunContext {
   memoryEntries: () => Promise<MemoryEntry[]>;
   agentDirsFor: (agentId: string) => Promise<AgentDirs>;
   ensureFunctions: (names: readonly string[]) => Promise<void>;
+  /** How the session's own files are written (synchronously where they live in a tmpfs). */
+  fs: SessionFs;
 }
 
 export interface AgentDirs {

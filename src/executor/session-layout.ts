@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { escapeControl } from '../text/control-chars.js';
 import type { ShellLayout } from './env.js';
 import { findExecutable } from './host.js';
+import { threadPoolFs, type SessionFs } from './session-fs.js';
 import { controlShim, redisCliShim, shellFunctions } from './shims.js';
 
 /** Where a session's files go on the host, and how they are made; see session.ts. */
@@ -40,22 +41,24 @@ function createHashSuffix(text: string): string {
   return hash.toString(36);
 }
 
+/** `fs`: how the session writes its files (a seed's copied tree is handed over in the thread pool, however large). */
 export async function prepareAgentDirs(
   root: string,
   seed: string | undefined,
   owner: { uid: number; gid: number } | undefined,
+  fs: SessionFs = threadPoolFs,
 ): Promise<{ workspace: string; home: string }> {
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
-  await mkdir(root, { recursive: true, mode: 0o755 });
-  await Promise.all([mkdir(workspace, { mode: 0o755 }), mkdir(home, { mode: 0o700 })]);
+  await fs.mkdir(root, 0o755, { recursive: true });
+  await Promise.all([fs.mkdir(workspace, 0o755), fs.mkdir(home, 0o700)]);
   // Claude Code (which claude-flow agents run in too) always has ~/.claude: hooks log there, and a
   // write into a missing directory fails with sh's exit 2, which Claude Code reads as a block.
-  await mkdir(join(home, '.claude'), { mode: 0o755 });
+  await fs.mkdir(join(home, '.claude'), 0o755);
   if (seed) await copySeed(seed, workspace);
   if (owner) {
-    await chownTree(workspace, owner);
-    await chownTree(home, owner);
+    await chownTree(workspace, owner, seed ? threadPoolFs : fs);
+    await chownTree(home, owner, fs);
   }
   return { workspace, home };
 }
@@ -131,13 +134,13 @@ function firstLines(stderr: string): string {
   return `${escapeControl(lines[0]!)}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`;
 }
 
-async function chownTree(path: string, owner: { uid: number; gid: number }): Promise<void> {
-  const stat = await lstat(path);
+async function chownTree(path: string, owner: { uid: number; gid: number }, fs: SessionFs): Promise<void> {
+  const stat = await fs.lstat(path);
   if (stat.isSymbolicLink()) return;
   // lchown: were the entry swapped for a link since lstat, the link is what changes hands.
-  await lchown(path, owner.uid, owner.gid);
+  await fs.lchown(path, owner.uid, owner.gid);
   if (!stat.isDirectory()) return;
-  for (const entry of await readdir(path)) await chownTree(join(path, entry), owner);
+  for (const entry of await fs.readdir(path)) await chownTree(join(path, entry), owner, fs);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { chmod, chown, copyFile, link, mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { findExecutable } from './host.js';
 import { probeBwrap, sandboxEtcFiles } from './sandbox.js';
+import type { SessionFs } from './session-fs.js';
 import { controlShim, redisCliShim, shellFunctions, SANDBOX_PATHS } from './shims.js';
 import { SandboxUnavailableError, type ExecutorSessionOptions, type SandboxMode } from './session-types.js';
 
@@ -71,17 +71,17 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
  * The session's directories and the files every run shares, outside the
  * writable area (which may still be being mounted meanwhile).
  */
-export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined): Promise<void> {
+export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<void> {
   const client = { redisCli: SANDBOX_PATHS.realRedisCli, ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}) };
-  await Promise.all([paths.binDir, paths.etcDir].map((path) => mkdir(path, { mode: 0o755 })));
+  await Promise.all([paths.binDir, paths.etcDir].map((path) => fs.mkdir(path, 0o755)));
   // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
-  await Promise.all([mkdir(join(paths.dir, 'runs'), { mode: 0o711 }), mkdir(paths.privateDir, { mode: 0o700 })]);
+  await Promise.all([fs.mkdir(join(paths.dir, 'runs'), 0o711), fs.mkdir(paths.privateDir, 0o700)]);
   await Promise.all([
-    writeFile(join(paths.binDir, 'redis-cli'), redisCliShim({ ...client, redisSocket: SANDBOX_PATHS.redisSocket }), { mode: 0o755 }),
-    writeSlashShim(paths.binDir, client),
-    helper ? placeHelper(helper, join(paths.binDir, relative(SANDBOX_PATHS.binDir, SANDBOX_PATHS.redisHelper))) : undefined,
+    fs.writeFile(join(paths.binDir, 'redis-cli'), redisCliShim({ ...client, redisSocket: SANDBOX_PATHS.redisSocket }), 0o755),
+    writeSlashShim(paths.binDir, client, fs),
+    helper ? placeHelper(helper, join(paths.binDir, relative(SANDBOX_PATHS.binDir, SANDBOX_PATHS.redisHelper)), fs) : undefined,
   ]);
-  await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => writeFile(join(paths.etcDir, name), text, { mode: 0o644 })));
+  await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => fs.writeFile(join(paths.etcDir, name), text, 0o644)));
 }
 
 /**
@@ -89,18 +89,18 @@ export async function writeSharedFiles(paths: SessionPaths, helper: string | und
  * because the sandbox's user may not reach the package's own directory; a
  * hard link where it can be one, else a copy.
  */
-async function placeHelper(helper: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+async function placeHelper(helper: string, target: string, fs: SessionFs): Promise<void> {
+  await fs.mkdir(dirname(target), 0o755);
   // A copy keeps the helper's mode (libuv's copyfile sets it).
-  await link(helper, target).catch(() => copyFile(helper, target));
+  await fs.link(helper, target).catch(() => fs.copyFile(helper, target));
 }
 
 /** The directories in the writable area: the agents' and the shared /tmp. */
-export async function makeAreaDirs(paths: SessionPaths, sandboxOwner: SandboxIdentity['sandboxOwner']): Promise<void> {
-  await mkdir(paths.agentsDir, { mode: 0o755 });
-  await mkdir(paths.tmpDir, { mode: 0o1777 });
-  await chmod(paths.tmpDir, 0o1777);
-  if (sandboxOwner) await chown(paths.tmpDir, sandboxOwner.uid, sandboxOwner.gid);
+export async function makeAreaDirs(paths: SessionPaths, sandboxOwner: SandboxIdentity['sandboxOwner'], fs: SessionFs): Promise<void> {
+  await fs.mkdir(paths.agentsDir, 0o755);
+  await fs.mkdir(paths.tmpDir, 0o1777);
+  await fs.chmod(paths.tmpDir, 0o1777);
+  if (sandboxOwner) await fs.chown(paths.tmpDir, sandboxOwner.uid, sandboxOwner.gid);
 }
 
 /**
@@ -108,7 +108,7 @@ export async function makeAreaDirs(paths: SessionPaths, sandboxOwner: SandboxIde
  * replaced whole (rename), so a sandbox that is starting reads either the old
  * file or the new one.
  */
-export function functionsWriter(binDir: string, helper: boolean): (names: readonly string[]) => Promise<void> {
+export function functionsWriter(binDir: string, helper: boolean, fs: SessionFs): (names: readonly string[]) => Promise<void> {
   const functionNames = new Set<string>();
   let functionsWritten: Promise<void> = Promise.resolve();
   return (names) => {
@@ -124,18 +124,20 @@ export function functionsWriter(binDir: string, helper: boolean): (names: readon
     const target = join(binDir, basename(SANDBOX_PATHS.functions));
     const next = `${target}.${functionNames.size}`;
     functionsWritten = functionsWritten.then(async () => {
-      await writeFile(next, text, { mode: 0o644 });
-      await rename(next, target);
+      await fs.writeFile(next, text, 0o644);
+      await fs.rename(next, target);
     });
     return functionsWritten;
   };
 }
 
 /** The one script behind every slash command's /NAME, written once per session under binDir. */
-async function writeSlashShim(binDir: string, client: { redisCli: string; redisHelper?: string }): Promise<void> {
+async function writeSlashShim(binDir: string, client: { redisCli: string; redisHelper?: string }, fs: SessionFs): Promise<void> {
   const dir = join(binDir, basename(dirname(SANDBOX_PATHS.slashShim)));
-  await mkdir(dir, { mode: 0o755 });
-  await writeFile(join(dir, basename(SANDBOX_PATHS.slashShim)), controlShim({ ...client, controlSocket: SANDBOX_PATHS.controlSocket }), {
-    mode: 0o755,
-  });
+  await fs.mkdir(dir, 0o755);
+  await fs.writeFile(
+    join(dir, basename(SANDBOX_PATHS.slashShim)),
+    controlShim({ ...client, controlSocket: SANDBOX_PATHS.controlSocket }),
+    0o755,
+  );
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
@@ -14,6 +14,7 @@ import { startRedisSide, type RedisSide } from './redis-side.js';
 import type { AgentDirs, RunContext } from './run-context.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox.js';
 import { seccompProgram } from './seccomp.js';
+import { inMemoryFs, threadPoolFs } from './session-fs.js';
 import { checkSeedSize, ensureHomeFile, prepareAgentDirs, reachableTempDir, safeName, writableAreaPath } from './session-layout.js';
 import {
   functionsWriter,
@@ -94,35 +95,43 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const paths = sessionPaths(dir, writableAreaPath(dir));
   const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
   const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
-  const areaMade = createWritableArea(writableAreaPath(dir), limits.diskBytes, { holder: dir }).then((made) => (area = made));
+  let writableArea: WritableArea;
+  try {
+    writableArea = area = await createWritableArea(writableAreaPath(dir), limits.diskBytes, { holder: dir });
+  } catch (error) {
+    release();
+    await rm(dir, { recursive: true, force: true });
+    await removeSessionCgroup(basename(dir));
+    throw error;
+  }
+  const fs = writableArea.holdsSession ? inMemoryFs : threadPoolFs;
   // The owner file again inside the holder, where a sweep looks while it is mounted.
-  const sharedFiles = areaMade.then(async (made) => {
-    await Promise.all([made.holdsSession ? writeOwnerFile(dir) : undefined, writeSharedFiles(paths, redisHelper)]);
-  });
+  const sharedFiles = Promise.all([
+    writableArea.holdsSession ? writeOwnerFile(dir, fs) : undefined,
+    writeSharedFiles(paths, redisHelper, fs),
+  ]);
   // The functions every run binds are written now too; a hook that names others adds them at its run.
-  const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined);
-  const [made, started, written] = await Promise.allSettled([
-    areaMade,
+  const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined, fs);
+  const [started, written] = await Promise.allSettled([
     sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
     Promise.all([
       sharedFiles.then(() => ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS])),
-      seccomp && seccompFile ? areaMade.then(() => writeFile(seccompFile, seccomp, { mode: 0o644 })) : undefined,
+      seccomp && seccompFile ? fs.writeFile(seccompFile, seccomp, 0o644) : undefined,
       primed,
     ]),
   ]);
-  const failed = [made, started, written].find((result) => result.status === 'rejected');
+  const failed = [started, written].find((result) => result.status === 'rejected');
   if (failed) {
     release();
     if (started.status === 'fulfilled') await started.value.close().catch(() => undefined);
-    if (made.status === 'fulfilled') await made.value.release();
+    await writableArea.release();
     await rm(dir, { recursive: true, force: true });
     await removeSessionCgroup(basename(dir));
     throw failed.reason;
   }
-  const writableArea = (made as PromiseFulfilledResult<WritableArea>).value;
   const redis = (started as PromiseFulfilledResult<RedisSide>).value;
   try {
-    await makeAreaDirs(paths, identity.sandboxOwner);
+    await makeAreaDirs(paths, identity.sandboxOwner, fs);
   } catch (error) {
     release();
     await redis.close().catch(() => undefined);
@@ -143,7 +152,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     if (!dirs) {
       dirs = writableArea
         .grow(seedBytes)
-        .then(() => prepareAgentDirs(join(paths.agentsDir, safeName(agentId)), options.workspaceSeed, identity.sandboxOwner));
+        .then(() => prepareAgentDirs(join(paths.agentsDir, safeName(agentId)), options.workspaceSeed, identity.sandboxOwner, fs));
       agentDirs.set(agentId, dirs);
     }
     return dirs;
@@ -169,6 +178,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memoryEntries,
     agentDirsFor,
     ensureFunctions,
+    fs,
   };
   let nextRunId = 1;
   let closed = false;
