@@ -2,8 +2,19 @@ import { defineRule } from '../../src/engine/rule.js';
 import { BLOCKING_EXIT_CODE, blockingEvent, firstBlocking } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
-import { pythonExits } from '../../src/shell/python-exits.js';
-import type { SyntaxTree } from '../../src/shell/parser.js';
+import { jsonDecides } from '../../src/runtimes/claude-code/output-json.js';
+import {
+  ANY_VALUE_MARK,
+  commandNode,
+  EXPANSION_MARK,
+  printedText,
+  quoteRawValues,
+  type PrintedText,
+} from '../../src/shell/printed-text.js';
+import { type PythonExit, pythonExits } from '../../src/shell/python-exits.js';
+import { pythonOutputs } from '../../src/shell/python-output.js';
+import type { SyntaxNode, SyntaxTree } from '../../src/shell/parser.js';
+import { statementsAfter } from '../../src/shell/tail-status.js';
 import { staticTexts } from '../../src/shell/resolved-commands.js';
 
 /**
@@ -81,6 +92,8 @@ export default defineRule({
       const refusals = codes.filter((c) => c !== 0);
       // A status that may be 2 may block: `CODE=1; [ … ] && CODE=2; exit $CODE` is left alone.
       if (refusals.length === 0 || (!jsonOnly && refusals.includes(BLOCKING_EXIT_CODE))) continue;
+      // Its branch printed a decision first: that decides, whatever the exit code.
+      if (printsDecisionBefore(command, context.commands, context.hook.text, spec.name)) continue;
       const range = context.range(arg!.start, arg!.end);
       context.report({
         messageId: jsonOnly ? 'jsonOnly' : 'notBlocking',
@@ -97,8 +110,12 @@ export default defineRule({
     const spec = firstBlocking(program.callerEvents, ['exit2-or-json', 'json-only']);
     if (!spec) return;
     const jsonOnly = spec.block === 'json-only';
+    let outputs: PrintedText[] | undefined;
     for (const exit of pythonExits(program.text)) {
       if (!exit.decides || exit.status === 0 || (!jsonOnly && exit.status === BLOCKING_EXIT_CODE)) continue;
+      // Its block spelled out a decision first (`print(json.dumps({… "permissionDecision": "deny" …}))`): that decides.
+      outputs ??= pythonOutputs(program.text);
+      if (outputs.some((output) => inBlockBefore(output, exit) && decidesAlone(output, spec.name))) continue;
       const text = program.text.slice(exit.start, exit.end);
       const literal = exit.literal;
       report({
@@ -118,6 +135,88 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * Whether the exit's branch prints a JSON object that decides alone before
+ * it (../shared/runtimes/claude-code-hooks.md §5.1: with a schema-valid
+ * decision the exit code is ignored, and a `deny` with exit 1 still blocks):
+ * a print in the same list of statements (its `&&` and `||` lists
+ * included), or a statement there that prints one on every path (an `if`
+ * whose every arm does, `else` included, as a helper that picks jq or a
+ * fixed text does).
+ */
+function printsDecisionBefore(exit: ShellCommand, commands: readonly ShellCommand[], source: string, event: string): boolean {
+  const branch = branchOf(exit);
+  const exitNode = commandNode(exit);
+  if (!branch || !exitNode) return false;
+  const printing = new Set<number>();
+  for (const command of commands) {
+    if (command.start >= exit.start) continue;
+    const printed = printedText(command, source);
+    const node = commandNode(command);
+    if (node && printed?.text.trimStart().startsWith('{') && decidesAlone(quoteRawValues(printed), event)) printing.add(node.id);
+  }
+  if (printing.size === 0) return false;
+  if (commands.some((command) => printing.has(commandNode(command)?.id ?? -1) && branchOf(command)?.id === branch.id)) return true;
+  return branch.namedChildren.some(
+    (statement) => statement !== null && statement.endIndex <= exitNode.startIndex && alwaysPrints(statement, printing),
+  );
+}
+
+/** The statement list a command stands in: its nearest ancestor that is not a redirection or an `&&`/`||` list. */
+function branchOf(command: ShellCommand): SyntaxNode | undefined {
+  let node = commandNode(command)?.parent;
+  while (node && (node.type === 'redirected_statement' || node.type === 'list')) node = node.parent;
+  return node ?? undefined;
+}
+
+/** Whether a statement runs one of the `printing` commands whichever way it goes. */
+function alwaysPrints(statement: SyntaxNode, printing: ReadonlySet<number>): boolean {
+  switch (statement.type) {
+    case 'command':
+      return printing.has(statement.id);
+    case 'redirected_statement':
+    case 'compound_statement':
+    case 'subshell':
+      return statement.namedChildren.some((child) => child !== null && alwaysPrints(child, printing));
+    case 'if_statement': {
+      const arms = ifArms(statement);
+      return arms !== undefined && arms.every((arm) => arm.some((child) => alwaysPrints(child, printing)));
+    }
+    default:
+      return false;
+  }
+}
+
+/** The statements of each arm of an `if` (after `then`, or `else`), or undefined when it has no `else`. */
+function ifArms(statement: SyntaxNode): SyntaxNode[][] | undefined {
+  const arms = [statementsAfter(statement, 'then')];
+  let otherwise = false;
+  for (const clause of statement.namedChildren) {
+    if (clause?.type === 'elif_clause') arms.push(statementsAfter(clause, 'then'));
+    if (clause?.type === 'else_clause') {
+      otherwise = true;
+      arms.push(statementsAfter(clause, 'else'));
+    }
+  }
+  return otherwise ? arms : undefined;
+}
+
+function inBlockBefore(output: PrintedText, exit: PythonExit): boolean {
+  const at = output.offsets[0] ?? -1;
+  return at >= exit.blockStart && at < exit.start;
+}
+
+/** Whether printed JSON (values filled in at run time marked as such) is a decision of its own. */
+function decidesAlone(printed: PrintedText, event: string): boolean {
+  let json: unknown;
+  try {
+    json = JSON.parse(printed.text);
+  } catch {
+    return false;
+  }
+  return jsonDecides(event, json, (value) => value.includes(EXPANSION_MARK) || value.includes(ANY_VALUE_MARK));
+}
 
 /** The statuses `exit $((N))` may have, or `exit $VAR` / `exit "$VAR"` when the script sets the variable to numbers only. */
 function computedCodes(text: string, tree: SyntaxTree): number[] | undefined {

@@ -11,7 +11,14 @@ import {
 import { defineRule } from '../../src/engine/rule.js';
 import { eventSpec, eventsOfHook, OUTPUT_FIELD_TYPES, PATH_OUTPUT_EVENT } from '../../src/runtimes/claude-code/contract.js';
 import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-code/output-json.js';
-import { ANY_VALUE_MARK, EXPANSION_MARK, printedText, runsUnconditionally, type PrintedText } from '../../src/shell/printed-text.js';
+import {
+  ANY_VALUE_MARK,
+  EXPANSION_MARK,
+  printedText,
+  quoteRawValues,
+  runsUnconditionally,
+  type PrintedText,
+} from '../../src/shell/printed-text.js';
 import { pythonOutputs } from '../../src/shell/python-output.js';
 import type { Range } from '../../src/diagnostics.js';
 import type { Report } from '../../src/engine/rule.js';
@@ -125,38 +132,6 @@ function judgeObject(
       range: at(place.offset, place.offset + place.length),
     });
   }
-}
-
-/**
- * A member's value the shell fills in raw (`{"continue": $GO}`) as a value of
- * any type (a string holding ANY_VALUE_MARK, placed on the expansion): its key
- * is still judged, and the rest of the object. A raw expansion anywhere else
- * (a key, members spliced in: `{"a": 1, $REST}`) is left as it is, and the
- * print is not read.
- */
-function quoteRawValues(printed: PrintedText): PrintedText {
-  if (!printed.text.includes(EXPANSION_MARK)) return printed;
-  const out: PrintedText = { text: '', offsets: [], ends: [] };
-  const push = (char: string, i: number): void => {
-    out.text += char;
-    out.offsets.push(printed.offsets[i]!);
-    out.ends.push(printed.ends[i]!);
-  };
-  const { text } = printed;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (inString) {
-      if (char === '\\' && i + 1 < text.length) push(char, i++);
-      else if (char === '"') inString = false;
-    } else if (char === '"') inString = true;
-    else if (char === EXPANSION_MARK && out.text.trimEnd().endsWith(':') && /^\s*[,}]/.test(text.slice(i + 1))) {
-      for (const quoted of ['"', ANY_VALUE_MARK, '"']) push(quoted, i);
-      continue;
-    }
-    push(text[i]!, i);
-  }
-  return out;
 }
 
 /** JSON nested deeper than this is not read (hook output nests three or four levels). */

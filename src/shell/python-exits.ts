@@ -21,6 +21,8 @@ export interface PythonExit {
    * violation…); or it is in a function named for refusing (`def deny(reason):`).
    */
   decides: boolean;
+  /** Where the exit's own block starts (its header's line; the exit's line when the header is on it), for what the block does before the exit. */
+  blockStart: number;
 }
 
 const EXIT_CALL = /(?<![\w.])(?:(?:sys\.|os\._)exit|exit|quit|raise[ \t]+SystemExit)[ \t]*\(/g;
@@ -63,7 +65,7 @@ export function pythonExits(program: string): PythonExit[] {
       end: close + 1,
       status,
       ...(literal ? { literal } : {}),
-      decides: decides(program, call.index, isCode, isComment),
+      ...decides(program, call.index, isCode, isComment),
     });
   }
   return exits;
@@ -76,8 +78,13 @@ function isOneString(program: string, from: number, to: number, scopes: PythonSc
   return end !== undefined && end <= to && /^\s*$/.test(program.slice(end, to));
 }
 
-/** Whether the exit at `offset` is a decision (see PythonExit.decides). */
-function decides(program: string, offset: number, isCode: (offset: number) => boolean, isComment: (offset: number) => boolean): boolean {
+/** Whether the exit at `offset` is a decision (see PythonExit.decides), and where its block starts. */
+function decides(
+  program: string,
+  offset: number,
+  isCode: (offset: number) => boolean,
+  isComment: (offset: number) => boolean,
+): Pick<PythonExit, 'decides' | 'blockStart'> {
   const lineStart = program.lastIndexOf('\n', offset - 1) + 1;
   const lineEnd = program.indexOf('\n', offset);
   const before = program.slice(lineStart, offset);
@@ -85,7 +92,8 @@ function decides(program: string, offset: number, isCode: (offset: number) => bo
   const own = HEADER.exec(before);
   let header = own && before.includes(':') ? { keyword: own[1]!, start: lineStart, width: indentation(program, lineStart) } : undefined;
   header ??= enclosingHeader(program, lineStart, indentation(program, lineStart), isCode);
-  if (!header) return false;
+  if (!header) return { decides: false, blockStart: 0 };
+  const blockStart = header.start;
   const keyword = header.keyword;
   // An `else` or `elif` is read with the branches before it (`if len(sys.argv) > 1: … else: sys.exit(1)`).
   let from = header.start;
@@ -95,7 +103,10 @@ function decides(program: string, offset: number, isCode: (offset: number) => bo
     from = previous.start;
     branch = previous;
   }
-  return branchDecides(keyword, withoutComments(program, from, lineEnd === -1 ? program.length : lineEnd, isComment));
+  return {
+    decides: branchDecides(keyword, withoutComments(program, from, lineEnd === -1 ? program.length : lineEnd, isComment)),
+    blockStart,
+  };
 }
 
 function branchDecides(keyword: string, text: string): boolean {

@@ -115,7 +115,7 @@ function caseBody(item: SyntaxNode): SyntaxNode[] {
 }
 
 /** The named children after the first `marker` token, up to an `elif` or `else` clause. */
-function statementsAfter(node: SyntaxNode, marker: string): SyntaxNode[] {
+export function statementsAfter(node: SyntaxNode, marker: string): SyntaxNode[] {
   const body: SyntaxNode[] = [];
   let after = false;
   for (const child of node.children) {

@@ -61,9 +61,10 @@ describe('real Claude Code configurations kept in fixtures/', () => {
   });
 
   it('corca-ai cwf plugin: hooks.json and the shell scripts it runs', async () => {
-    // check-deletion-safety.sh prints a block decision and exits 1: Claude Code reads JSON only on exit 0, so nothing is
-    // blocked (cc-exit-not-blocking), and the decision is the deprecated top-level one (cc-output-invalid), in both
-    // its prints (the second's reason a raw `${reason_json}`); workflow-gate.sh gives UserPromptSubmit its context
+    // check-deletion-safety.sh prints a block decision and exits 1: Claude Code reads the JSON on every exit code
+    // (the runtime document's §5.1, since the docs of 2026-08-11), and the decision blocks whatever the code, so the
+    // exit 1 is not reported (cc-exit-not-blocking reported it before); the decision is the deprecated top-level one
+    // (cc-output-invalid), in both its prints (the first's reason a raw `${reason_json}`); workflow-gate.sh gives UserPromptSubmit its context
     // at the top level, where Claude Code does not read it (cc-output-invalid).
     // attention.sh and heartbeat.sh eval a parser's output; start-timer.sh builds `bash -c "…$DELAY_SECONDS…"`.
     // attention.sh, run on Notification, reads `.tool_name`, which a Notification's input does not have (cc-input-field-unknown).
@@ -76,7 +77,6 @@ describe('real Claude Code configurations kept in fixtures/', () => {
     expect([found.files, found.rules]).toEqual([
       16,
       {
-        'cc-exit-not-blocking': 1,
         'cc-input-field-unknown': 1,
         'cc-output-invalid': 3,
         'cc-path-unquoted': 16,

@@ -123,6 +123,32 @@ describe('Python programs that hooks run', () => {
     expect(results.find((r) => r.filePath.endsWith('guard.py'))?.diagnostics.filter((d) => d.ruleId === 'cc-output-invalid')).toEqual([]);
   });
 
+  it('an exit whose block prints a JSON decision first is left alone: the decision decides, whatever the status', async () => {
+    const guard = [
+      'import json, sys',
+      'data = json.load(sys.stdin)',
+      "command = data['tool_input'].get('command', '')",
+      'def deny(reason):',
+      '    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}}))',
+      '    sys.exit(1)',
+      "if 'rm -rf' in command:",
+      '    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "rm"}}))',
+      '    sys.exit(1)',
+      "if 'sudo' in command:",
+      '    print(json.dumps({"result": "block", "reason": "sudo"}))',
+      '    sys.exit(1)',
+      "if 'curl' in command:",
+      '    print(json.dumps({"systemMessage": "blocked curl"}))',
+      '    sys.exit(1)',
+      '',
+    ].join('\n');
+    const found = await findings('exits-json', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': guard });
+    // {"result": "block"} is no decision Claude Code reads, and a system message decides nothing: those exits still let the call through.
+    expect((found['.claude/hooks/guard.py'] ?? []).filter((f) => f.includes(' cc-exit-not-blocking ')).map((f) => f.split(' ')[0])).toEqual(
+      ['12:5-16', '15:5-16'],
+    );
+  });
+
   it('a guard that refuses with a status other than 2 is reported where it exits; an error report is not', async () => {
     const guard = [
       'import json, os, sys',

@@ -26,6 +26,8 @@ function guard(flag: string): string {
   ].join('\n');
 }
 
+const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"No rm"}}';
+
 /** An agent profile whose PreToolUse handler runs `lines` (the first on line 10). */
 function command(lines: string[]): string {
   return [
@@ -64,6 +66,44 @@ ruleTester(rule, {
     { name: 'a flag set to 0 or 2', profile: command(['RC=0', 'if grep -q rm; then RC=2; fi', 'exit $RC']) },
     { name: 'a flag set from a computation', profile: command(['RC=0', 'RC=$(check)', 'exit $RC']) },
     { name: 'exit $CODE set to either', profile: command(['CODE=1', '[ -n "$X" ] && CODE=2', 'if grep -q rm; then exit $CODE; fi']) },
+    // A schema-valid JSON decision decides alone, whatever the exit code (§5.1: a deny with exit 1 still blocks).
+    {
+      name: 'exit 1 after its branch prints a deny decision',
+      profile: command(['if jq -r .tool_input.command | grep -q rm; then', `  echo '${DENY}'`, '  exit 1', 'fi']),
+    },
+    {
+      name: 'exit 1 after a deny decision in the same && list',
+      profile: command([`jq -r .tool_input.command | grep -q rm && echo '${DENY}' && exit 1`]),
+    },
+    {
+      name: 'exit 1 after a here-document with the decision, in a function',
+      profile: command(['deny() {', '  cat <<EOF', DENY, 'EOF', '  exit 1', '}', 'jq -r .tool_input.command | grep -q rm && deny']),
+    },
+    {
+      name: "exit 1 after an if whose every arm prints a decision (corca-ai's cwf json_block: jq or a fixed text)",
+      profile: command([
+        'json_block() {',
+        '  if command -v jq >/dev/null 2>&1; then',
+        '    cat <<EOF',
+        '{"decision":"block","reason":${REASON_JSON}}',
+        'EOF',
+        '  else',
+        `    echo '{"decision":"block","reason":"jq is missing"}'`,
+        '  fi',
+        '  exit 1',
+        '}',
+        'jq -r .tool_input.command | grep -q rm && json_block',
+      ]),
+    },
+    {
+      name: 'exit 1 after a decision the shell fills in (it may be deny)',
+      profile: command([
+        'if jq -r .tool_input.command | grep -q rm; then',
+        `  printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"%s"}}' "$DECISION"`,
+        '  exit 1',
+        'fi',
+      ]),
+    },
   ],
   reject: [
     // A status the script fixes in an expansion is as fixed as a written one.
@@ -111,6 +151,41 @@ ruleTester(rule, {
       name: 'neither key',
       profile: guard(''),
       errors: [{ messageId: 'notBlocking', line: 11, column: 15, endColumn: 21 }],
+    },
+    // Printed JSON that decides nothing leaves the exit code to decide: exit 1 lets the call through.
+    {
+      name: 'exit 1 after JSON with no decision (a system message)',
+      profile: command(['if jq -r .tool_input.command | grep -q rm; then', `  echo '{"systemMessage":"rm seen"}'`, '  exit 1', 'fi']),
+      errors: [{ messageId: 'notBlocking', line: 12, column: 15, endColumn: 21 }],
+    },
+    {
+      name: 'exit 1 after JSON that is no decision shape ({"result": "block"})',
+      profile: command(['if jq -r .tool_input.command | grep -q rm; then', `  echo '{"result":"block"}'`, '  exit 1', 'fi']),
+      errors: [{ messageId: 'notBlocking', line: 12, column: 15, endColumn: 21 }],
+    },
+    {
+      name: 'exit 1 after an if that prints a decision on one arm only',
+      profile: command([
+        'check() {',
+        '  if command -v jq >/dev/null 2>&1; then',
+        `    echo '${DENY}'`,
+        '  fi',
+        '  exit 1',
+        '}',
+        'jq -r .tool_input.command | grep -q rm && check',
+      ]),
+      errors: [{ messageId: 'notBlocking', line: 14, column: 15, endColumn: 21 }],
+    },
+    {
+      name: 'exit 1 in a branch, the decision printed in another branch',
+      profile: command([
+        'if jq -r .tool_input.command | grep -q "rm -rf /"; then',
+        `  echo '${DENY}'`,
+        'elif jq -r .tool_input.command | grep -q rm; then',
+        '  exit 1',
+        'fi',
+      ]),
+      errors: [{ messageId: 'notBlocking', line: 13, column: 15, endColumn: 21 }],
     },
   ],
 });

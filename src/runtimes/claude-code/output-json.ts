@@ -285,3 +285,25 @@ function show(value: unknown): string {
   const text = value === undefined ? 'undefined' : stringifyJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * Whether an object a hook prints decides for itself, whatever the hook's
+ * exit code (§5.1: on any code but 2, a schema-valid object with a decision
+ * decides alone, so a `deny` printed before `exit 1` still blocks).
+ * `unknown` says which strings stand for a value filled in at run time: a
+ * decision spelled so (`"permissionDecision": "$DECISION"`) may be one.
+ */
+export function jsonDecides(event: string, json: unknown, unknown: (value: string) => boolean = () => false): boolean {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const record = json as Record<string, unknown>;
+  const nested = objectAt(record, 'hookSpecificOutput');
+  const decisionFields = [record.decision, nested?.permissionDecision, objectAt(nested, 'decision')?.behavior];
+  if (decisionFields.some((value) => typeof value === 'string' && unknown(value))) return true;
+  const checked = checkOutputJson(event, record, []);
+  return checked.valid && checked.decision !== undefined && checked.decision !== 'none';
+}
+
+function objectAt(record: Record<string, unknown> | undefined, key: string): Record<string, unknown> | undefined {
+  const value = record?.[key];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
