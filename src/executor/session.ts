@@ -95,15 +95,18 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const paths = sessionPaths(dir, writableAreaPath(dir));
   const seccomp = mode === 'bwrap' ? seccompProgram() : undefined;
   const seccompFile = seccomp ? join(dir, 'seccomp.bpf') : undefined;
-  let writableArea: WritableArea;
-  try {
-    writableArea = area = await createWritableArea(writableAreaPath(dir), limits.diskBytes, { holder: dir });
-  } catch (error) {
+  /** Undoes a set-up that failed part-way (the fakes, the mounts, the directory, the control group), then fails with its error. */
+  const undo = async (error: unknown, made: { redis?: RedisSide; area?: WritableArea }): Promise<never> => {
     release();
+    await made.redis?.close().catch(() => undefined);
+    await made.area?.release();
     await rm(dir, { recursive: true, force: true });
     await removeSessionCgroup(basename(dir));
     throw error;
-  }
+  };
+  const writableArea: WritableArea = (area = await createWritableArea(writableAreaPath(dir), limits.diskBytes, { holder: dir }).catch(
+    (error: unknown) => undo(error, {}),
+  ));
   const fs = writableArea.holdsSession ? inMemoryFs : threadPoolFs;
   // The owner file again inside the holder, where a sweep looks while it is mounted.
   const sharedFiles = Promise.all([
@@ -121,25 +124,9 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     ]),
   ]);
   const failed = [started, written].find((result) => result.status === 'rejected');
-  if (failed) {
-    release();
-    if (started.status === 'fulfilled') await started.value.close().catch(() => undefined);
-    await writableArea.release();
-    await rm(dir, { recursive: true, force: true });
-    await removeSessionCgroup(basename(dir));
-    throw failed.reason;
-  }
+  if (failed) await undo(failed.reason, { area: writableArea, ...(started.status === 'fulfilled' ? { redis: started.value } : {}) });
   const redis = (started as PromiseFulfilledResult<RedisSide>).value;
-  try {
-    await makeAreaDirs(paths, identity.sandboxOwner, fs);
-  } catch (error) {
-    release();
-    await redis.close().catch(() => undefined);
-    await writableArea.release();
-    await rm(dir, { recursive: true, force: true });
-    await removeSessionCgroup(basename(dir));
-    throw error;
-  }
+  await makeAreaDirs(paths, identity.sandboxOwner, fs).catch((error: unknown) => undo(error, { redis, area: writableArea }));
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
 
   const events: PublishedEvent[] = [];

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { findNativeHelper } from '../../src/executor/native-helper.js';
@@ -32,3 +33,20 @@ it.skipIf(unheld !== undefined)("holds the session's own files in a tmpfs apart 
   expect(mounted()).toEqual([]);
   expect(existsSync(held.dir)).toBe(false);
 });
+
+it.skipIf(unheld !== undefined)(
+  'a set-up that fails once both are mounted (an unreachable --redis-url) leaves no mount and no directory',
+  async () => {
+    const ours = (): string[] =>
+      readFileSync('/proc/self/mounts', 'utf8')
+        .split('\n')
+        .filter((line) => /^vah-(?:session|writable) /.test(line));
+    const sessions = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('vah-session-'));
+    const [mountsBefore, sessionsBefore] = [ours(), sessions()];
+    await expect(createExecutorSession({ timeoutMs: 2000, redisUrl: 'redis://127.0.0.1:1/0' })).rejects.toThrow(
+      /cannot reach the Redis server/,
+    );
+    expect(ours()).toEqual(mountsBefore);
+    expect(sessions()).toEqual(sessionsBefore);
+  },
+);
