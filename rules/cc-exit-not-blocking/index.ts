@@ -79,6 +79,10 @@ export default defineRule({
     const exits = context.commands.filter((command) => commandBase(command) === 'exit');
     // A guard that lets the call through with a conditional `exit 0` refuses by reaching a later exit, conditional or not.
     const allowsAt = exits.find((command) => command.args[0]?.value === '0' && refuses(command))?.start;
+    // The commands that print a JSON decision, read once for all the exits.
+    let prints: ShellCommand[] | undefined;
+    const decidedBefore = (exit: ShellCommand): boolean =>
+      printsDecisionBefore(exit, (prints ??= decisionPrints(context.commands, context.hook.text, spec.name)));
     for (const command of exits) {
       const arg = command.args[0];
       const written = arg?.value !== undefined && /^\d+$/.test(arg.value) ? Number(arg.value) : undefined;
@@ -93,7 +97,7 @@ export default defineRule({
       // A status that may be 2 may block: `CODE=1; [ … ] && CODE=2; exit $CODE` is left alone.
       if (refusals.length === 0 || (!jsonOnly && refusals.includes(BLOCKING_EXIT_CODE))) continue;
       // Its branch printed a decision first: that decides, whatever the exit code.
-      if (printsDecisionBefore(command, context.commands, context.hook.text, spec.name)) continue;
+      if (decidedBefore(command)) continue;
       const range = context.range(arg!.start, arg!.end);
       context.report({
         messageId: jsonOnly ? 'jsonOnly' : 'notBlocking',
@@ -145,22 +149,24 @@ export default defineRule({
  * whose every arm does, `else` included, as a helper that picks jq or a
  * fixed text does).
  */
-function printsDecisionBefore(exit: ShellCommand, commands: readonly ShellCommand[], source: string, event: string): boolean {
+function printsDecisionBefore(exit: ShellCommand, prints: readonly ShellCommand[]): boolean {
   const branch = branchOf(exit);
   const exitNode = commandNode(exit);
   if (!branch || !exitNode) return false;
-  const printing = new Set<number>();
-  for (const command of commands) {
-    if (command.start >= exit.start) continue;
-    const printed = printedText(command, source);
-    const node = commandNode(command);
-    if (node && printed?.text.trimStart().startsWith('{') && decidesAlone(quoteRawValues(printed), event)) printing.add(node.id);
-  }
-  if (printing.size === 0) return false;
-  if (commands.some((command) => printing.has(commandNode(command)?.id ?? -1) && branchOf(command)?.id === branch.id)) return true;
+  const before = prints.filter((command) => command.start < exit.start);
+  if (before.some((command) => branchOf(command)?.id === branch.id)) return true;
+  const printing = new Set(before.map((command) => commandNode(command)!.id));
   return branch.namedChildren.some(
     (statement) => statement !== null && statement.endIndex <= exitNode.startIndex && alwaysPrints(statement, printing),
   );
+}
+
+/** The commands that print a JSON object that decides alone for `event` (values the shell fills in read as unknown). */
+function decisionPrints(commands: readonly ShellCommand[], source: string, event: string): ShellCommand[] {
+  return commands.filter((command) => {
+    const printed = printedText(command, source);
+    return printed?.text.trimStart().startsWith('{') === true && decidesAlone(quoteRawValues(printed), event);
+  });
 }
 
 /** The statement list a command stands in: its nearest ancestor that is not a redirection or an `&&`/`||` list. */

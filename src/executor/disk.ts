@@ -259,15 +259,21 @@ export function unmountSync(path: string): void {
 
 /** Whether one of our tmpfs (an area or a holder) is mounted at `path` (read from the mount table, so no guess from inode numbers). */
 export function isOurMount(path: string): boolean {
+  return ourMounts().some((mounted) => mounted === path);
+}
+
+/** Where our tmpfs (areas and holders) are mounted now, one read of the mount table. */
+export function ourMounts(): string[] {
   try {
     return readFileSync('/proc/self/mounts', 'utf8')
       .split('\n')
-      .some((line) => {
-        const [source, target, type] = line.split(' ');
-        return (source === MOUNT_SOURCE || source === HOLDER_SOURCE) && type === 'tmpfs' && target === path.replace(/ /g, '\\040');
-      });
+      .filter((line) => {
+        const [source, , type] = line.split(' ');
+        return (source === MOUNT_SOURCE || source === HOLDER_SOURCE) && type === 'tmpfs';
+      })
+      .map((line) => line.split(' ')[1]!.replace(/\\040/g, ' '));
   } catch {
-    return false;
+    return [];
   }
 }
 

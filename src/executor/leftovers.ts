@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCgroupRoot } from './cgroup.js';
-import { isOurMount, unmountSync } from './disk.js';
+import { ourMounts, unmountSync } from './disk.js';
 import { killProcess } from './host.js';
 import { threadPoolFs, type SessionFs } from './session-fs.js';
 
@@ -108,8 +108,10 @@ export async function removeSessionFiles(dir: string, names: readonly string[]):
  * reaches through a mount.
  */
 export function removeSessionDirSync(dir: string, writableArea: string): void {
-  for (const path of [writableArea, dir]) if (isOurMount(path)) unmountSync(path);
-  if (isOurMount(writableArea) || isOurMount(dir)) return;
+  const mounted = (paths: readonly string[]): string[] => [writableArea, dir].filter((path) => paths.includes(path));
+  const before = mounted(ourMounts());
+  for (const path of before) unmountSync(path);
+  if (before.length > 0 && mounted(ourMounts()).length > 0) return;
   removeTreeSync(dir);
 }
 
