@@ -34,7 +34,14 @@ const sink = {
   readStdin: async () => '',
 };
 const demo = join(root, 'fixtures', 'demo', '.claude', 'agents');
-for (const args of [[demo, '--no-shellcheck'], [demo, '--format', 'json'], [join(demo, 'blocking-coordinator.md')]]) {
+// And a Claude Code project whose hooks run a Python and a Node program, so that reading them starts compiled too.
+const programs = join(root, 'fixtures', 'claude-code', 'programs');
+for (const args of [
+  [demo, '--no-shellcheck'],
+  [demo, '--format', 'json'],
+  [join(demo, 'blocking-coordinator.md')],
+  [programs, '--no-shellcheck'],
+]) {
   const code = await loaded.entry.main(args, { ...loaded.entry.processIO(), ...sink });
   if (code !== 0 && code !== 1) throw new Error(`the training lint exited ${code}`);
 }

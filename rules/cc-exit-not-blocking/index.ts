@@ -13,6 +13,10 @@ import {
 } from '../../src/shell/printed-text.js';
 import { type PythonExit, pythonExits } from '../../src/shell/python-exits.js';
 import { pythonOutputs } from '../../src/shell/python-output.js';
+import { nodeExits } from '../../src/shell/node-exits.js';
+import { nodeOutputPrints } from '../../src/shell/node-output.js';
+import { parseNodeProgram } from '../../src/shell/node-program.js';
+import type { ProgramLanguage } from '../../src/shell/program-fields.js';
 import type { SyntaxNode, SyntaxTree } from '../../src/shell/parser.js';
 import { statementsAfter } from '../../src/shell/tail-status.js';
 import { staticTexts } from '../../src/shell/resolved-commands.js';
@@ -54,7 +58,7 @@ export default defineRule({
   id: 'cc-exit-not-blocking',
   meta: {
     description:
-      'A Claude Code hook of an event that can block exits with a status that does not block (`exit 1`, or `sys.exit(1)` in a Python hook).',
+      'A Claude Code hook of an event that can block exits with a status that does not block (`exit 1`, or `sys.exit(1)` or `process.exit(1)` in a Python or Node hook).',
     severity: 'warning',
     category: 'runtime',
     fixable: true,
@@ -107,19 +111,21 @@ export default defineRule({
       });
     }
   },
-  // A Python program that hooks run: its conditional `sys.exit(1)` (or `sys.exit("Blocked: …")`, status 1) where
-  // the branch refuses rather than reports an error (src/shell/python-exits.ts says which is which).
+  // A Python or Node program that hooks run: its conditional `sys.exit(1)` (or `sys.exit("Blocked: …")`, status 1),
+  // `process.exit(1)` or `process.exitCode = 1` where the branch refuses rather than reports an error
+  // (src/shell/python-exits.ts and node-exits.ts say which is which).
   checkProgram({ program, range, report }) {
-    if (program.language !== 'python' || program.inBackground) return;
+    if (program.inBackground) return;
     const spec = firstBlocking(program.callerEvents, ['exit2-or-json', 'json-only']);
     if (!spec) return;
     const jsonOnly = spec.block === 'json-only';
-    let outputs: PrintedText[] | undefined;
-    for (const exit of pythonExits(program.text)) {
+    const read = programExits(program.language, program.text);
+    let prints: ProgramPrint[] | undefined;
+    for (const exit of read.exits) {
       if (!exit.decides || exit.status === 0 || (!jsonOnly && exit.status === BLOCKING_EXIT_CODE)) continue;
       // Its block spelled out a decision first (`print(json.dumps({… "permissionDecision": "deny" …}))`): that decides.
-      outputs ??= pythonOutputs(program.text);
-      if (outputs.some((output) => inBlockBefore(output, exit) && decidesAlone(output, spec.name))) continue;
+      prints ??= read.prints();
+      if (prints.some((print) => inBlockBefore(print.at, exit) && decidesAlone(print.printed, spec.name))) continue;
       const text = program.text.slice(exit.start, exit.end);
       const literal = exit.literal;
       report({
@@ -208,9 +214,22 @@ function ifArms(statement: SyntaxNode): SyntaxNode[][] | undefined {
   return otherwise ? arms : undefined;
 }
 
-function inBlockBefore(output: PrintedText, exit: PythonExit): boolean {
-  const at = output.offsets[0] ?? -1;
+function inBlockBefore(at: number, exit: PythonExit): boolean {
   return at >= exit.blockStart && at < exit.start;
+}
+
+/** A decision a program prints, and where: a Python dict literal where it is written, a Node print where it is called. */
+interface ProgramPrint {
+  at: number;
+  printed: PrintedText;
+}
+
+/** A program's exits, and (asked only when an exit needs them) its prints of hook outputs. */
+function programExits(language: ProgramLanguage, text: string): { exits: PythonExit[]; prints: () => ProgramPrint[] } {
+  if (language === 'python')
+    return { exits: pythonExits(text), prints: () => pythonOutputs(text).map((printed) => ({ at: printed.offsets[0] ?? -1, printed })) };
+  const program = parseNodeProgram(text);
+  return program ? { exits: nodeExits(program), prints: () => nodeOutputPrints(program) } : { exits: [], prints: () => [] };
 }
 
 /** Whether printed JSON (values filled in at run time marked as such) is a decision of its own. */

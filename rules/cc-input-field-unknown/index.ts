@@ -16,6 +16,7 @@ import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandNode } from '../../src/shell/printed-text.js';
+import { codeTest, parseNodeProgram } from '../../src/shell/node-program.js';
 import { type ProgramField, type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
@@ -81,11 +82,15 @@ export default defineRule({
         check(path, context.range(piece.at[start]!, piece.after[end - 1]!), `.${path.join('.')}`, JQ_READS);
     }
   },
-  // A Python program that hooks run (`uv run .claude/hooks/guard.py`), read as the inline ones are.
+  // A Python or Node program that hooks run (`uv run .claude/hooks/guard.py`, `node .claude/hooks/guard.js`), read as
+  // the inline ones are.
   checkProgram({ program, range, report }) {
     const check = fieldCheck(program.callerEvents, program.callerTools, report);
     if (!check) return;
-    for (const { path, start, end } of programKeys(program.language, program.text))
+    const node = program.language === 'node' ? parseNodeProgram(program.text) : undefined;
+    // A Node program acorn cannot parse (TypeScript, a syntax error) is not read.
+    if (program.language === 'node' && !node) return;
+    for (const { path, start, end } of programKeys(program.language, program.text, node && codeTest(node)))
       check(path, range(start, end), `.${path.join('.')}`, READS[program.language]);
   },
 });
@@ -127,8 +132,8 @@ function fieldCheck(
 }
 
 /** A program's reads of a top-level field or of a field of `tool_input` (`d['tool_input']['command']` gives both), fallbacks left out. */
-function programKeys(language: ProgramLanguage, text: string): ProgramField[] {
-  return programInputFields(language, text).filter(
+function programKeys(language: ProgramLanguage, text: string, codeAt?: (offset: number) => boolean): ProgramField[] {
+  return programInputFields(language, text, codeAt).filter(
     (f) => !f.fallback && (f.path.length === 1 || (f.path.length === 2 && f.path[0] === 'tool_input')),
   );
 }

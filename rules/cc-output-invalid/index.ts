@@ -20,6 +20,8 @@ import {
   type PrintedText,
 } from '../../src/shell/printed-text.js';
 import { pythonOutputs } from '../../src/shell/python-output.js';
+import { nodeOutputs } from '../../src/shell/node-output.js';
+import { parseNodeProgram } from '../../src/shell/node-program.js';
 import type { Range } from '../../src/diagnostics.js';
 import type { Report } from '../../src/engine/rule.js';
 
@@ -89,12 +91,15 @@ export default defineRule({
       judgeObject(tree, events, scriptFile && !runsUnconditionally(command), at, (report) => context.report(report));
     }
   },
-  // A Python program that hooks run: the outputs it spells out as dict literals (`json.dumps({"hookSpecificOutput": …})`),
+  // A Python or Node program that hooks run: the outputs it spells out as dict or object literals
+  // (`json.dumps({"hookSpecificOutput": …})`, `JSON.stringify({ hookSpecificOutput: … })`),
   // each as a script file's print (an object naming another event may be for another branch of it).
   checkProgram({ program, range, report }) {
     const events = [...new Set(program.callerEvents)];
-    if (events.length === 0 || program.inBackground || program.language !== 'python') return;
-    for (const printed of pythonOutputs(program.text)) {
+    if (events.length === 0 || program.inBackground) return;
+    const node = program.language === 'node' ? parseNodeProgram(program.text) : undefined;
+    const outputs = program.language === 'python' ? pythonOutputs(program.text) : node ? nodeOutputs(node) : [];
+    for (const printed of outputs) {
       const tree = parseTree(printed.text);
       if (tree?.type === 'object') judgeObject(tree, events, true, placer(printed, range), report);
     }

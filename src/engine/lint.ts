@@ -14,6 +14,7 @@ import { effectiveSeverity, insideText, resolveSeverity, ruleOptions, toDiagnost
 import { withFileFixes } from './script-fixes.js';
 import { applySuppressions, directiveComments, type DirectiveComments } from './suppressions.js';
 import { DOCS_BASE, readsRuntime, type Report, type Rule } from './rule.js';
+import type { ProgramLanguage } from '../shell/program-fields.js';
 import { configScripts, type CcConfig } from '../runtimes/claude-code/config.js';
 import { claudeCodeConfig } from '../runtimes/claude-code/read.js';
 import { scriptFileHook } from '../runtimes/claude-code/scripts.js';
@@ -207,8 +208,8 @@ function checkProfile(
       report: (r) => push(rule, r, r.range),
     });
   }
-  if (profile.kind === 'python') {
-    checkProgram(state, profile, rules.program, optionsOf, (rule, report) => push(rule, report, report.range));
+  if (profile.kind === 'python' || profile.kind === 'node') {
+    checkProgram(state, profile, profile.kind, rules.program, optionsOf, (rule, report) => push(rule, report, report.range));
     return;
   }
   const analysed: AnalysedItem[] = [];
@@ -264,10 +265,11 @@ function checkProfile(
   }
 }
 
-/** A Python program that hooks run: only the rules that read programs, on its text. */
+/** A Python or Node program that hooks run: only the rules that read programs, on its text. */
 function checkProgram(
   state: FileState,
   profile: Profile,
+  language: ProgramLanguage,
   rules: readonly Rule<unknown>[],
   optionsOf: ReadonlyMap<string, unknown>,
   push: (rule: Rule<unknown>, report: Report) => void,
@@ -275,7 +277,7 @@ function checkProgram(
   const { calledBy, callerTools, inBackground } = state.input;
   const program = {
     file: profile.path,
-    language: 'python' as const,
+    language,
     text: profile.source.text,
     callerEvents: calledBy ?? [],
     ...(callerTools ? { callerTools } : {}),

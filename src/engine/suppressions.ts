@@ -35,6 +35,8 @@ export function directiveComments(
 }
 
 const DIRECTIVE = /^[ \t]*#[ \t]*validate-agent-hooks-(disable-next-line|disable)(?=$|[ \t])(.*)$/;
+/** The same in a Node program, as a `//` comment. */
+const NODE_DIRECTIVE = /^[ \t]*\/\/[ \t]*validate-agent-hooks-(disable-next-line|disable)(?=$|[ \t])(.*)$/;
 
 interface Directive {
   kind: 'disable' | 'disable-next-line';
@@ -124,22 +126,24 @@ function findDirectives(
   const fm = profile.frontmatter;
   const regions: { from: number; to: number }[] = bodyBlocks.map((b) => ({ from: b.valueRange.line, to: b.valueRange.endLine }));
   if (fm) regions.unshift({ from: profile.lines.positionAt(fm.start).line, to: profile.lines.positionAt(fm.end).line });
-  // A script or Python file that hooks run: its comments start with `#` too, anywhere in it.
-  if (profile.kind === 'script' || profile.kind === 'python') regions.push({ from: 1, to: profile.lines.lineCount });
+  // A script, Python or Node file that hooks run: its comments (`#`; Node's `//`) anywhere in it.
+  if (profile.kind === 'script' || profile.kind === 'python' || profile.kind === 'node')
+    regions.push({ from: 1, to: profile.lines.lineCount });
+  const directivePattern = profile.kind === 'node' ? NODE_DIRECTIVE : DIRECTIVE;
   const scripts = [...hooks, ...bodyBlocks];
   const directives: Directive[] = [];
   for (const region of regions) {
     for (let line = region.from; line <= region.to; line++) {
       const text = profile.lines.lineText(line);
       if (!text.includes('validate-agent-hooks-')) continue;
-      const match = DIRECTIVE.exec(text);
+      const match = directivePattern.exec(text);
       if (!match) continue;
       const kind = match[1] as Directive['kind'];
       const ruleIds = match[2]!
         .split(/\s--\s|\s--$/)[0]!
         .split(/[\s,]+/)
         .filter(Boolean);
-      const column = text.indexOf('#') + 1;
+      const column = text.indexOf(profile.kind === 'node' ? '//' : '#') + 1;
       const directive: Directive = {
         kind,
         ruleIds,

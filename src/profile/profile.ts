@@ -30,7 +30,7 @@ export interface Frontmatter {
 }
 
 /** What a linted file is: a Markdown profile (agent, skill, command), a JSON hook configuration, or a shell script or Python program run by hooks. */
-export type DocumentKind = 'markdown' | 'json' | 'script' | 'python';
+export type DocumentKind = 'markdown' | 'json' | 'script' | 'python' | 'node';
 
 export interface Profile {
   path: string;
@@ -73,7 +73,7 @@ export function documentKind(path: string): DocumentKind {
 
 function parseDocument_(path: string, source: SourceText, kind: DocumentKind): Profile {
   if (kind === 'json') return parseJsonDocument(path, source);
-  if (kind === 'script' || kind === 'python')
+  if (kind === 'script' || kind === 'python' || kind === 'node')
     return { path, kind, source, lines: new LineIndex(source.text), bodyStart: source.text.length, problems: [] };
   return parseProfile(path, source);
 }

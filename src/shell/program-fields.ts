@@ -26,7 +26,8 @@ export type ProgramLanguage = 'python' | 'node';
 
 const PARSE: Record<ProgramLanguage, RegExp> = {
   python: /json\.loads?\(\s*sys\.stdin(?:\.read\(\s*\))?\s*\)/g,
-  node: /JSON\.parse\(\s*(?:require\(\s*['"](?:node:)?fs['"]\s*\)|fs)\.readFileSync\(\s*(?:0|['"]\/dev\/stdin['"])\s*(?:,[^()]*)?\)(?:\.toString\(\s*\))?\s*\)/g,
+  // `fs.readFileSync(0)`, `require('fs').readFileSync('/dev/stdin')`, or an imported `readFileSync(process.stdin.fd)`.
+  node: /JSON\.parse\(\s*(?:(?:require\(\s*['"](?:node:)?fs['"]\s*\)|fs)\.)?readFileSync\(\s*(?:0|['"]\/dev\/stdin['"]|process\.stdin\.fd)\s*(?:,[^()]*)?\)(?:\.toString\(\s*\))?\s*\)/g,
 };
 
 /** The parse at the start of a text: the value a name is assigned. */
@@ -41,10 +42,11 @@ const ACCESS: Record<ProgramLanguage, RegExp> = {
   node: /^\s*(?:\??\.\s*([A-Za-z_$][\w$]*)(?![\w$]|\s*\()|(?:\?\.)?\[\s*(['"])([\w-]+)\2\s*\])/,
 };
 
-export function programInputFields(language: ProgramLanguage, program: string): ProgramField[] {
-  // Python: what is code, and which function's name a name is (a hook file's `main()` and its helpers). Node: one scope.
+export function programInputFields(language: ProgramLanguage, program: string, codeAt?: (offset: number) => boolean): ProgramField[] {
+  // Python: what is code, and which function's name a name is (a hook file's `main()` and its helpers). Node: one
+  // scope, its code told apart from its comments and strings by `codeAt` where the program was parsed (a file).
   const scopes = language === 'python' ? pythonScopes(program) : undefined;
-  const isCode = (at: number): boolean => scopes?.isCode(at) ?? true;
+  const isCode = (at: number): boolean => scopes?.isCode(at) ?? codeAt?.(at) ?? true;
   const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
   if (parses.length === 0) return [];
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.

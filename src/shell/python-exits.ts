@@ -1,4 +1,5 @@
 import { closingBracket, type PythonScopes, pythonScopes } from './python-scopes.js';
+import { REFUSING, REPORTING } from './refusal-words.js';
 
 /**
  * The exits a Python hook program spells out: `sys.exit(N)`, `exit(N)`, `quit(N)`, `os._exit(N)` and
@@ -27,12 +28,6 @@ export interface PythonExit {
 
 const EXIT_CALL = /(?<![\w.])(?:(?:sys\.|os\._)exit|exit|quit|raise[ \t]+SystemExit)[ \t]*\(/g;
 const INTEGER = /^[ \t]*(\d+)[ \t]*$/;
-/** What a branch that refuses says of itself. */
-const REFUSING =
-  /\b(?:block|deny|denie|denial|refus|reject|forbid|prohibit|disallow|not[ _]allowed|danger|unsafe|prevent|violat|protect|restrict|security|malicious|destructive)/i;
-/** What a branch that reports an error rather than refusing says of itself. */
-const REPORTING =
-  /\b(?:error|fail|not[ _]found|missing|invalid|cannot|can't|unable|no[ _]such|not[ _]set|not[ _]in[ _]a[ _]|unknown|api[ _]?key|token|exception|traceback|timeout|not[ _]installed|sys\.argv|args\.|help\b)|usage|\b(?:exists|is_?file|is_?dir)\(/i;
 const CONDITIONAL_HEADERS = new Set(['if', 'elif', 'else', 'for', 'while', 'case']);
 // A keyword, not a name that happens to be one (`match = re.search(…)`).
 const HEADER = /^[ \t]*(?:async[ \t]+)?(if|elif|else|for|while|case|def|try|except|finally|with|class|match)\b(?![ \t]*(?:=(?!=)|\.))/;

@@ -23,7 +23,7 @@ export function pythonOutputs(program: string): PrintedText[] {
     const reader = new LiteralReader(program, isCode);
     if (!reader.value(open)) continue;
     const printed = reader.out;
-    if (!isOutput(printed.text)) continue;
+    if (!isHookOutput(printed.text)) continue;
     outputs.push(printed);
     open = reader.at - 1;
   }
@@ -32,7 +32,8 @@ export function pythonOutputs(program: string): PrintedText[] {
 
 const DECISIONS = new Set(['approve', 'block', 'allow', 'deny', 'ask']);
 
-function isOutput(json: string): boolean {
+/** Whether JSON text is a hook output: a `hookSpecificOutput` key, or a `decision` that is one of Claude Code's words. */
+export function isHookOutput(json: string): boolean {
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -110,7 +110,10 @@ describe('a Claude Code project through the CLI', () => {
       'plugin/hooks/hooks.json',
       'plugin/.claude-plugin/plugin.json',
       'plugin/scripts/lockfile-guard.sh',
+      // The exec-form handler's Node program, read for its fields, exits and outputs: it has none.
+      'plugin/scripts/audit.js',
     ]);
+    expect(all.find((r) => r.filePath === 'plugin/scripts/audit.js')!.diagnostics).toEqual([]);
     expect(finding(all, 'plugin/agents/helper.md', 'cc-plugin-agent-hooks')).toHaveLength(1);
     expect(finding(all, 'plugin/.claude-plugin/plugin.json', 'cc-handler-type-unsupported')).toHaveLength(1);
     expect(finding(all, 'plugin/scripts/lockfile-guard.sh', 'cc-stdout-before-json')[0]).toMatchObject(

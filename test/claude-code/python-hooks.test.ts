@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintFiles } from '../../src/index.js';
+import { lintHookProject } from '../helpers/hook-project.js';
 
 const root = mkdtempSync(join(tmpdir(), 'vah-python-hooks-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -30,18 +31,7 @@ const GUARD = [
 
 /** A project whose settings run `command` (for `event`, `matcher`) and hold `files`; the findings by file name. */
 async function findings(name: string, event: string, matcher: string | undefined, command: string, files: Record<string, string>) {
-  const project = join(root, name);
-  mkdirSync(join(project, '.claude', 'hooks'), { recursive: true });
-  const group = { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command }] };
-  writeFileSync(join(project, '.claude', 'settings.json'), JSON.stringify({ hooks: { [event]: [group] } }, null, 2));
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(project, '.claude', 'hooks', file), text, { mode: 0o755 });
-  const results = await lintFiles([project], { shellcheck: false, cwd: project });
-  const byFile: Record<string, string[]> = {};
-  for (const result of results)
-    byFile[result.filePath.slice(project.length + 1)] = result.diagnostics.map(
-      (d) => `${d.line}:${d.column}-${d.endColumn} ${d.ruleId} ${d.message}`,
-    );
-  return byFile;
+  return (await lintHookProject(root, name, { event, ...(matcher === undefined ? {} : { matcher }), command, files })).byFile;
 }
 
 describe('Python programs that hooks run', () => {
@@ -207,11 +197,8 @@ describe('Python programs that hooks run', () => {
     );
   });
 
-  it('not a Python file: a Node program, `python3 -m`, or a .py file no hook runs, is not read', async () => {
-    const found = await findings('other', 'PreToolUse', 'Bash', 'node .claude/hooks/guard.js; python3 -m guard', {
-      'guard.js': "const d = JSON.parse(require('fs').readFileSync(0)); d.tool_output;",
-      'unused.py': GUARD,
-    });
+  it('not a Python file run: `python3 -m`, or a .py file no hook runs, is not read (Node programs: node-hooks.test.ts)', async () => {
+    const found = await findings('other', 'PreToolUse', 'Bash', 'python3 -m guard', { 'unused.py': GUARD });
     expect(Object.keys(found).sort()).toEqual(['.claude/settings.json']);
   });
 });

@@ -3,13 +3,21 @@ import { profileFromBytes, profileFromText } from '../../profile/profile.js';
 import { configScripts } from './config.js';
 import { effectiveEvent, matchedToolsWithInput } from './contract.js';
 import { claudeCodeConfig } from './read.js';
-import { diskFacts, isPythonScript, isShellScript, type ScriptFacts, type ScriptReference, scriptReferences } from './scripts.js';
+import {
+  diskFacts,
+  isNodeScript,
+  isPythonScript,
+  isShellScript,
+  type ScriptFacts,
+  type ScriptReference,
+  scriptReferences,
+} from './scripts.js';
 
 /** Text that a file with a Claude Code `command` handler must contain; others are not parsed twice. */
 const COMMAND_HANDLER = /["']?type["']?\s*:\s*["']?command\b/;
 
 /**
- * Adds to the files to lint the shell scripts and Python programs their Claude
+ * Adds to the files to lint the shell scripts, Python and Node programs their Claude
  * Code hooks run (resolved under the project or plugin root), each once however
  * many hooks run it, marked with the events of those hooks so their contract applies.
  * A script named on the command line too gets the marks rather than a second
@@ -22,7 +30,7 @@ interface Input {
   /** The size on disk of a file over the size limit, of which `bytes` holds the first bytes. */
   size?: number;
   text?: string;
-  kind?: 'markdown' | 'json' | 'script' | 'python';
+  kind?: 'markdown' | 'json' | 'script' | 'python' | 'node';
   calledBy?: string[];
   /** Every hook that runs the script runs it in the background (`async`), so its exit code and output decide nothing. */
   inBackground?: boolean;
@@ -46,19 +54,24 @@ function mayHaveCommandHandler(input: Input): boolean {
 }
 
 /**
- * What a file a hook runs is linted as: a shell script, or a Python program
- * read for the fields it takes from the hook's input (not when the hook gives
- * it something else on stdin); undefined for anything else.
+ * What a file a hook runs is linted as: a shell script, or a Python or Node
+ * program read for the fields it takes from the hook's input, its exits and
+ * its outputs (not when the hook gives it something else on stdin); undefined
+ * for anything else.
  */
-function readAs(reference: ScriptReference, head: string): 'script' | 'python' | undefined {
+function readAs(reference: ScriptReference, head: string): ProgramKind | undefined {
   if (isShellScript(reference, head)) return 'script';
-  return !reference.foreignStdin && isPythonScript(reference, head) ? 'python' : undefined;
+  if (reference.foreignStdin) return undefined;
+  if (isPythonScript(reference, head)) return 'python';
+  return isNodeScript(reference, head) ? 'node' : undefined;
 }
+
+type ProgramKind = 'script' | 'python' | 'node';
 
 export function withReferencedScripts<T extends Input>(inputs: readonly T[], facts: ScriptFacts = diskFacts): Promise<(T | Input)[]> {
   const events = new Map<string, Set<string>>();
   /** What each script is read as. */
-  const kinds = new Map<string, 'script' | 'python'>();
+  const kinds = new Map<string, ProgramKind>();
   /** Scripts some hook runs in the foreground. */
   const foreground = new Set<string>();
   /** Scripts some hook runs with its own stdin. */

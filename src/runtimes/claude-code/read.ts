@@ -20,7 +20,7 @@ export function claudeCodeConfig(profile: Profile, facts: FileFacts = {}): CcCon
       return hooks && where.source !== 'plugin-manifest' ? { ...base, hooksEntry: hooks, events: [] } : undefined;
     return { ...base, hooksEntry: hooks, events: readEvents(hooks.value, ['hooks'], base) };
   }
-  if (profile.kind === 'script' || profile.kind === 'python') return undefined;
+  if (profile.kind === 'script' || profile.kind === 'python' || profile.kind === 'node') return undefined;
   const pair = findPair(rootMap(profile), 'hooks');
   if (!pair) return undefined;
   const keyRange = profile.lines.rangeOf(0, 0);

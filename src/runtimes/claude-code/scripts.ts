@@ -78,9 +78,12 @@ function uvScript(command: readonly Word[], i: number): { word: Word; interprete
 function interpreted(command: readonly Word[], i: number): { word: Word; interpreter?: string } | undefined {
   const first = command[i];
   if (!first || !INTERPRETERS.has(first.value.replace(/^.*\//, ''))) return first && { word: first };
-  for (i++; i < command.length && command[i]!.value.startsWith('-'); i++) if (/^-[a-z]*[cm]$/.test(command[i]!.value)) return undefined;
+  const name = first.value.replace(/^.*\//, '');
+  // `python3 -c '…'`, `python -m module`, `node -e '…'` (`-p`, `--eval`, `--print`): no script file.
+  const inline = name === 'node' || name === 'bun' ? /^-[a-z]*[ep]$|^--(?:eval|print)$/ : /^-[a-z]*[cm]$/;
+  for (i++; i < command.length && command[i]!.value.startsWith('-'); i++) if (inline.test(command[i]!.value)) return undefined;
   const word = command[i];
-  return word && { word, interpreter: first.value.replace(/^.*\//, '') };
+  return word && { word, interpreter: name };
 }
 
 /** Whether a simple command reads the hook's stdin: not after a pipe, no input redirection (`<`, `<<`, `<<<`, `0<`). */
@@ -221,6 +224,19 @@ export function isPythonScript(reference: ScriptReference, head: string): boolea
   if (extension === '.py') return true;
   if (extension !== '') return false;
   return /^#!.*\b(?:python[\d.]*|uv run)\b/.test(head);
+}
+
+/**
+ * Whether the file a reference names is a JavaScript program Node runs (by interpreter, extension or shebang):
+ * `node x.js`, `bun x.mjs`, `./x.cjs`, an extensionless file whose #! line runs node. TypeScript is not read.
+ */
+export function isNodeScript(reference: ScriptReference, head: string): boolean {
+  const extension = extname(reference.path).toLowerCase();
+  const javascript = extension === '.js' || extension === '.mjs' || extension === '.cjs';
+  if (reference.interpreter !== undefined) return reference.interpreter === 'node' || (reference.interpreter === 'bun' && javascript);
+  if (javascript) return true;
+  if (extension !== '') return false;
+  return /^#!.*\bnode\b/.test(head);
 }
 
 /** Whether the file a reference names is a shell script the tool should lint (by interpreter, extension or shebang). */

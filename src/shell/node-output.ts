@@ -1,0 +1,140 @@
+import { type EsNode, isMember, type NodeProgram } from './node-program.js';
+import { ANY_VALUE_MARK, type PrintedText } from './printed-text.js';
+import { isHookOutput } from './python-output.js';
+
+/**
+ * The hook outputs a Node program spells out as object literals
+ * (`console.log(JSON.stringify({ hookSpecificOutput: { permissionDecision: 'deny', … } }))`),
+ * each as the JSON it prints, placed as python-output.ts places Python's: a
+ * key or a value knows the literal it comes from, and a value the program
+ * computes (a name, a call, a template with `${…}`) is a string holding
+ * ANY_VALUE_MARK. An object is taken for an output as a Python dict is (a
+ * `hookSpecificOutput` key, or a `decision` that is one of Claude Code's
+ * words); one with a computed key or a `...spread` is not read.
+ */
+export function nodeOutputs(program: NodeProgram): PrintedText[] {
+  return outputObjects(program).map(({ printed }) => printed);
+}
+
+/** Each output object with its literal. */
+function outputObjects(program: NodeProgram): Array<{ node: EsNode; printed: PrintedText }> {
+  if (!/hookSpecificOutput|decision/.test(program.text)) return [];
+  const outputs: Array<{ node: EsNode; printed: PrintedText }> = [];
+  let after = -1;
+  for (const node of program.nodes) {
+    // Objects inside an output are part of it.
+    if (node.type !== 'ObjectExpression' || node.start < after) continue;
+    const printed = readLiteral(node);
+    if (!printed || !isHookOutput(printed.text)) continue;
+    outputs.push({ node, printed });
+    after = node.end;
+  }
+  return outputs;
+}
+
+/**
+ * Where the program prints an output object: `console.log(JSON.stringify(X))`
+ * or `process.stdout.write(JSON.stringify(X))`, X the object or a `const`,
+ * `let` or `var` the program set to it. Each with the offset of the print.
+ */
+export function nodeOutputPrints(program: NodeProgram): Array<{ at: number; printed: PrintedText }> {
+  const outputs = outputObjects(program);
+  if (outputs.length === 0) return [];
+  const byNode = new Map(outputs.map(({ node, printed }) => [node, printed]));
+  const prints: Array<{ at: number; printed: PrintedText }> = [];
+  for (const node of program.nodes) {
+    if (node.type !== 'CallExpression' || !isPrint(node.callee as EsNode)) continue;
+    const argument = (node.arguments as EsNode[])[0];
+    if (argument?.type !== 'CallExpression' || !isMember(argument.callee as EsNode, 'JSON', 'stringify')) continue;
+    const value = (argument.arguments as EsNode[])[0];
+    const object = value?.type === 'Identifier' ? assignedObject(program, value.name as string, node.start) : value;
+    const printed = object && byNode.get(object);
+    if (printed) prints.push({ at: node.start, printed });
+  }
+  return prints;
+}
+
+function isPrint(callee: EsNode): boolean {
+  if (isMember(callee, 'console', 'log') || isMember(callee, 'console', 'info')) return true;
+  return (
+    callee.type === 'MemberExpression' &&
+    isMember(callee.object as EsNode, 'process', 'stdout') &&
+    !callee.computed &&
+    (callee.property as EsNode).name === 'write'
+  );
+}
+
+/** The object literal last given to `name` before `before` by a declaration. */
+function assignedObject(program: NodeProgram, name: string, before: number): EsNode | undefined {
+  let found: EsNode | undefined;
+  for (const node of program.nodes) {
+    if (node.start >= before) continue;
+    if (node.type !== 'VariableDeclarator' || (node.id as EsNode).type !== 'Identifier' || (node.id as EsNode).name !== name) continue;
+    const init = node.init as EsNode | null;
+    if (init?.type === 'ObjectExpression' && (!found || init.start > found.start)) found = init;
+  }
+  return found;
+}
+
+/** An object or array literal as JSON text, each character placed at its source; undefined when a key is computed or spread. */
+function readLiteral(node: EsNode): PrintedText | undefined {
+  const out: PrintedText = { text: '', offsets: [], ends: [] };
+  const emit = (text: string, start: number, end: number): void => {
+    out.text += text;
+    for (let i = 0; i < text.length; i++) {
+      out.offsets.push(start);
+      out.ends.push(end);
+    }
+  };
+  const value = (item: EsNode): boolean => {
+    if (item.type === 'ObjectExpression') {
+      emit('{', item.start, item.start + 1);
+      const properties = item.properties as EsNode[];
+      for (const [index, property] of properties.entries()) {
+        if (property.type !== 'Property' || property.kind !== 'init' || property.method) return false;
+        const key = keyName(property);
+        if (key === undefined) return false;
+        if (index > 0) emit(',', property.start, property.start);
+        const keyNode = property.key as EsNode;
+        emit(JSON.stringify(key), keyNode.start, keyNode.end);
+        emit(':', keyNode.end, keyNode.end);
+        if (!value(property.value as EsNode)) return false;
+      }
+      emit('}', item.end - 1, item.end);
+      return true;
+    }
+    if (item.type === 'ArrayExpression') {
+      emit('[', item.start, item.start + 1);
+      for (const [index, element] of (item.elements as Array<EsNode | null>).entries()) {
+        if (!element || element.type === 'SpreadElement') return false;
+        if (index > 0) emit(',', element.start, element.start);
+        if (!value(element)) return false;
+      }
+      emit(']', item.end - 1, item.end);
+      return true;
+    }
+    emit(scalar(item), item.start, item.end);
+    return true;
+  };
+  return value(node) ? out : undefined;
+}
+
+function keyName(property: EsNode): string | undefined {
+  const key = property.key as EsNode;
+  if (!property.computed && key.type === 'Identifier') return key.name as string;
+  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
+  return undefined;
+}
+
+/** A scalar's JSON: a literal's own, a template without `${…}` as its string, anything computed as ANY_VALUE_MARK. */
+function scalar(item: EsNode): string {
+  if (item.type === 'Literal' && (item.value === null || ['string', 'number', 'boolean'].includes(typeof item.value)) && !('regex' in item))
+    return JSON.stringify(item.value);
+  if (item.type === 'TemplateLiteral' && (item.expressions as EsNode[]).length === 0)
+    return JSON.stringify(((item.quasis as EsNode[])[0]?.value as { cooked?: string } | undefined)?.cooked ?? '');
+  if (item.type === 'UnaryExpression' && item.operator === '-' && (item.argument as EsNode).type === 'Literal') {
+    const number = (item.argument as EsNode).value;
+    if (typeof number === 'number') return JSON.stringify(-number);
+  }
+  return JSON.stringify(ANY_VALUE_MARK);
+}

@@ -1,0 +1,141 @@
+// A Node program that Claude Code hooks run is read as a Python one is: the fields it takes from the
+// hook's stdin JSON, the exits that do not block, and the outputs it spells out.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lintHookProject } from '../helpers/hook-project.js';
+
+const root = mkdtempSync(join(tmpdir(), 'vah-node-hooks-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const GUARD = [
+  '#!/usr/bin/env node',
+  "const fs = require('fs');",
+  '',
+  'function deny(reason) {',
+  '  console.error(reason);',
+  '  process.exit(1);',
+  '}',
+  '',
+  "let input = '';",
+  "process.stdin.on('data', (chunk) => (input += chunk));",
+  "process.stdin.on('end', () => {",
+  '  let data;',
+  '  try {',
+  '    data = JSON.parse(input);',
+  '  } catch (e) {',
+  "    console.error('invalid JSON');",
+  '    process.exit(1);',
+  '  }',
+  "  const command = data.tool_input.cmd || '';",
+  '  // data.tool_input.bogus, in a comment',
+  "  if (command.includes('rm -rf')) {",
+  "    console.error('Blocked: rm -rf');",
+  '    process.exit(1);',
+  '  }',
+  "  if (command.includes('sudo')) deny('no sudo');",
+  "  if (command.includes('curl')) {",
+  "    const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'curl' } };",
+  '    console.log(JSON.stringify(out));',
+  '    process.exit(1);',
+  '  }',
+  "  if (command.includes('wget')) {",
+  "    console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'nope' } }));",
+  '  }',
+  "  if (command.includes('git push')) process.exit(2);",
+  '  process.exit(0);',
+  '});',
+  '',
+].join('\n');
+
+/** A project whose settings run `command` (for `event`, `matcher`, in the background with `async`) and hold `files`. */
+function findings(name: string, event: string, matcher: string | undefined, command: string, files: Record<string, string>, async = false) {
+  return lintHookProject(root, name, { event, ...(matcher === undefined ? {} : { matcher }), command, files, async });
+}
+
+const places = (found: string[] | undefined): string[] | undefined => found?.map((f) => f.split(' ').slice(0, 2).join(' '));
+
+describe('Node programs that hooks run', () => {
+  it('a refusing exit other than 2, a field the input lacks and an invalid output, each where it is written', async () => {
+    const { byFile, results } = await findings('guard', 'PreToolUse', 'Bash', 'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.js', {
+      'guard.js': GUARD,
+    });
+    expect(byFile['.claude/settings.json']).toEqual([]);
+    expect(byFile['.claude/hooks/guard.js']).toEqual([
+      // deny() refuses by its name; the catch's exit reports bad input; the curl branch prints its decision first.
+      '6:3-18 cc-exit-not-blocking Unexpected `process.exit(1)` in a `PreToolUse` hook: Claude Code blocks only on exit status 2 or a JSON decision (`hookSpecificOutput.permissionDecision: "deny"`); status 1 is a non-blocking error, so the action goes ahead.',
+      expect.stringMatching(
+        /^19:35-38 cc-input-field-unknown Unexpected `\.tool_input\.cmd`: `Bash` calls have no `cmd` in `tool_input` \(did you mean `command`\?\)/,
+      ),
+      '23:5-20 cc-exit-not-blocking Unexpected `process.exit(1)` in a `PreToolUse` hook: Claude Code blocks only on exit status 2 or a JSON decision (`hookSpecificOutput.permissionDecision: "deny"`); status 1 is a non-blocking error, so the action goes ahead.',
+      expect.stringMatching(/^32:105-111 cc-output-invalid Invalid `permissionDecision` "nope": expected deny, defer, ask, allow\./),
+    ]);
+    // The fix writes 2 over the literal status.
+    const guard = results.find((r) => r.filePath.endsWith('guard.js'))!;
+    expect(
+      guard.diagnostics
+        .filter((d) => d.ruleId === 'cc-exit-not-blocking')
+        .map((d) => d.fixes?.[0]?.edits.map((e) => `${e.range.line}:${e.range.column}-${e.range.endColumn} ${e.text}`)),
+    ).toEqual([['6:16-17 2'], ['23:18-19 2']]);
+  });
+
+  it('is found by interpreter, extension or #! line; TypeScript, `node -e` and unparsable files are not read', async () => {
+    for (const [name, command, file] of [
+      ['bun', 'bun .claude/hooks/guard.mjs', 'guard.mjs'],
+      ['direct', '.claude/hooks/guard.cjs', 'guard.cjs'],
+      ['shebang', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', 'guard'],
+      ['node-flags', 'node --no-warnings .claude/hooks/guard.js', 'guard.js'],
+    ] as const) {
+      const { byFile } = await findings(name, 'PreToolUse', 'Bash', command, { [file]: GUARD });
+      expect(places(byFile[`.claude/hooks/${file}`]), name).toEqual([
+        '6:3-18 cc-exit-not-blocking',
+        '19:35-38 cc-input-field-unknown',
+        '23:5-20 cc-exit-not-blocking',
+        '32:105-111 cc-output-invalid',
+      ]);
+    }
+    const typed = GUARD.replace('let data;', 'let data: any;');
+    for (const [name, command, files] of [
+      ['tsx', 'npx tsx .claude/hooks/guard.ts', { 'guard.ts': typed }],
+      ['bun-ts', 'bun .claude/hooks/guard.ts', { 'guard.ts': typed }],
+      ['inline', 'node -e \'require("./.claude/hooks/guard.js")\'', { 'guard.js': GUARD }],
+      ['broken', 'node .claude/hooks/guard.js', { 'guard.js': typed }],
+    ] as const) {
+      const { byFile } = await findings(name, 'PreToolUse', 'Bash', command, files);
+      const file = Object.keys(files)[0]!;
+      expect(byFile[`.claude/hooks/${file}`] ?? [], name).toEqual([]);
+    }
+  });
+
+  it('events that cannot block, hooks run in the background and programs fed something else decide nothing here', async () => {
+    const notification = await findings('notification', 'Notification', undefined, 'node .claude/hooks/guard.js', { 'guard.js': GUARD });
+    expect(places(notification.byFile['.claude/hooks/guard.js'])?.filter((f) => f.includes('cc-exit-not-blocking'))).toEqual([]);
+    const background = await findings('background', 'PreToolUse', 'Bash', 'node .claude/hooks/guard.js', { 'guard.js': GUARD }, true);
+    expect(places(background.byFile['.claude/hooks/guard.js'])).toEqual(['19:35-38 cc-input-field-unknown']);
+    const piped = await findings('piped', 'PreToolUse', 'Bash', "jq -c '.tool_input' | node .claude/hooks/guard.js", { 'guard.js': GUARD });
+    expect(piped.byFile['.claude/hooks/guard.js']).toBeUndefined();
+    // A PermissionRequest hook refuses with its JSON decision only: exit 2 is reported there too, and the curl branch's
+    // decision, PreToolUse's, decides nothing for it.
+    const permission = await findings('permission', 'PermissionRequest', 'Bash', 'node .claude/hooks/guard.js', { 'guard.js': GUARD });
+    expect(places(permission.byFile['.claude/hooks/guard.js'])?.filter((f) => f.includes('cc-exit-not-blocking'))).toEqual([
+      '6:3-18 cc-exit-not-blocking',
+      '23:5-20 cc-exit-not-blocking',
+      '29:5-20 cc-exit-not-blocking',
+      '34:37-52 cc-exit-not-blocking',
+    ]);
+  });
+
+  it('a `//` suppression comment holds', async () => {
+    const quiet = GUARD.replace(
+      "    console.error('Blocked: rm -rf');",
+      "    console.error('Blocked: rm -rf');\n    // validate-agent-hooks-disable-next-line cc-exit-not-blocking -- our wrapper maps 1 to 2",
+    );
+    const { byFile } = await findings('quiet', 'PreToolUse', 'Bash', 'node .claude/hooks/guard.js', { 'guard.js': quiet });
+    expect(places(byFile['.claude/hooks/guard.js'])).toEqual([
+      '6:3-18 cc-exit-not-blocking',
+      '19:35-38 cc-input-field-unknown',
+      '33:105-111 cc-output-invalid',
+    ]);
+  });
+});
