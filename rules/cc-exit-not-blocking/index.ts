@@ -12,7 +12,7 @@ import {
   type PrintedText,
 } from '../../src/shell/printed-text.js';
 import { type PythonExit, pythonExits } from '../../src/shell/python-exits.js';
-import { pythonOutputs } from '../../src/shell/python-output.js';
+import { pythonOutputPrints } from '../../src/shell/python-output.js';
 import { nodeExits } from '../../src/shell/node-exits.js';
 import { nodeOutputPrints } from '../../src/shell/node-output.js';
 import { parseNodeProgram } from '../../src/shell/node-program.js';
@@ -218,7 +218,7 @@ function inBlockBefore(at: number, exit: PythonExit): boolean {
   return at >= exit.blockStart && at < exit.start;
 }
 
-/** A decision a program prints, and where: a Python dict literal where it is written, a Node print where it is called. */
+/** A decision a program prints, and where: a dict or object literal where it is written, or the dump or print of a name set to one. */
 interface ProgramPrint {
   at: number;
   printed: PrintedText;
@@ -226,8 +226,7 @@ interface ProgramPrint {
 
 /** A program's exits, and (asked only when an exit needs them) its prints of hook outputs. */
 function programExits(language: ProgramLanguage, text: string): { exits: PythonExit[]; prints: () => ProgramPrint[] } {
-  if (language === 'python')
-    return { exits: pythonExits(text), prints: () => pythonOutputs(text).map((printed) => ({ at: printed.offsets[0] ?? -1, printed })) };
+  if (language === 'python') return { exits: pythonExits(text), prints: () => pythonOutputPrints(text) };
   const program = parseNodeProgram(text);
   return program ? { exits: nodeExits(program), prints: () => nodeOutputPrints(program) } : { exits: [], prints: () => [] };
 }

@@ -22,14 +22,21 @@ function outputObjects(program: NodeProgram): Array<{ node: EsNode; printed: Pri
   const outputs: Array<{ node: EsNode; printed: PrintedText }> = [];
   let after = -1;
   for (const node of program.nodes) {
-    // Objects inside an output are part of it.
-    if (node.type !== 'ObjectExpression' || node.start < after) continue;
+    // Objects inside an output are part of it; an object is read only when a key of its own may make it one.
+    if (node.type !== 'ObjectExpression' || node.start < after || !mayBeOutput(node)) continue;
     const printed = readLiteral(node);
     if (!printed || !isHookOutput(printed.text)) continue;
     outputs.push({ node, printed });
     after = node.end;
   }
   return outputs;
+}
+
+function mayBeOutput(object: EsNode): boolean {
+  return (object.properties as EsNode[]).some((property) => {
+    const key = property.type === 'Property' ? keyName(property) : undefined;
+    return key === 'hookSpecificOutput' || key === 'decision';
+  });
 }
 
 /**
@@ -41,13 +48,14 @@ export function nodeOutputPrints(program: NodeProgram): Array<{ at: number; prin
   const outputs = outputObjects(program);
   if (outputs.length === 0) return [];
   const byNode = new Map(outputs.map(({ node, printed }) => [node, printed]));
+  const declared = declaredObjects(program);
   const prints: Array<{ at: number; printed: PrintedText }> = [];
   for (const node of program.nodes) {
     if (node.type !== 'CallExpression' || !isPrint(node.callee as EsNode)) continue;
     const argument = (node.arguments as EsNode[])[0];
     if (argument?.type !== 'CallExpression' || !isMember(argument.callee as EsNode, 'JSON', 'stringify')) continue;
     const value = (argument.arguments as EsNode[])[0];
-    const object = value?.type === 'Identifier' ? assignedObject(program, value.name as string, node.start) : value;
+    const object = value?.type === 'Identifier' ? lastBefore(declared.get(value.name as string), node.start) : value;
     const printed = object && byNode.get(object);
     if (printed) prints.push({ at: node.start, printed });
   }
@@ -64,15 +72,24 @@ function isPrint(callee: EsNode): boolean {
   );
 }
 
-/** The object literal last given to `name` before `before` by a declaration. */
-function assignedObject(program: NodeProgram, name: string, before: number): EsNode | undefined {
-  let found: EsNode | undefined;
+/** The object literals given to each name by a declaration (`const out = {…}`), in source order. */
+function declaredObjects(program: NodeProgram): Map<string, EsNode[]> {
+  const declared = new Map<string, EsNode[]>();
   for (const node of program.nodes) {
-    if (node.start >= before) continue;
-    if (node.type !== 'VariableDeclarator' || (node.id as EsNode).type !== 'Identifier' || (node.id as EsNode).name !== name) continue;
-    const init = node.init as EsNode | null;
-    if (init?.type === 'ObjectExpression' && (!found || init.start > found.start)) found = init;
+    const id = node.id as EsNode | undefined;
+    const init = node.init as EsNode | null | undefined;
+    if (node.type !== 'VariableDeclarator' || id?.type !== 'Identifier' || init?.type !== 'ObjectExpression') continue;
+    const list = declared.get(id.name as string);
+    if (list) list.push(init);
+    else declared.set(id.name as string, [init]);
   }
+  return declared;
+}
+
+/** The last of `objects` (in source order) that starts before `before`. */
+function lastBefore(objects: readonly EsNode[] | undefined, before: number): EsNode | undefined {
+  let found: EsNode | undefined;
+  for (const object of objects ?? []) if (object.start < before) found = object;
   return found;
 }
 

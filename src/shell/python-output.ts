@@ -30,6 +30,31 @@ export function pythonOutputs(program: string): PrintedText[] {
   return outputs;
 }
 
+/**
+ * Where a program puts each output: the dict literal where it is written
+ * (`print(json.dumps({…}))`), and where a name it is assigned to (`out = {…}`,
+ * at the start of a line) is dumped after (`json.dumps(out)`, `json.dump(out,
+ * sys.stdout)`), as a decision built first and printed in the branch that
+ * exits is. Offsets in the program, with the output each place prints.
+ */
+export function pythonOutputPrints(program: string): Array<{ at: number; printed: PrintedText }> {
+  const outputs = pythonOutputs(program);
+  if (outputs.length === 0) return [];
+  const scopes = pythonScopes(program);
+  const prints: Array<{ at: number; printed: PrintedText }> = [];
+  for (const printed of outputs) {
+    const open = printed.offsets[0] ?? -1;
+    prints.push({ at: open, printed });
+    const name = /(?:^|\n)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*$/.exec(program.slice(Math.max(0, open - 200), open))?.[1];
+    if (name === undefined) continue;
+    for (const dump of program.slice(open).matchAll(new RegExp(`\\bjson\\.dumps?\\(\\s*${name}\\b(?!\\s*[.[(])`, 'g'))) {
+      const at = open + dump.index;
+      if (scopes.isCode(at)) prints.push({ at, printed });
+    }
+  }
+  return prints;
+}
+
 const DECISIONS = new Set(['approve', 'block', 'allow', 'deny', 'ask']);
 
 /** Whether JSON text is a hook output: a `hookSpecificOutput` key, or a `decision` that is one of Claude Code's words. */

@@ -130,12 +130,20 @@ describe('Python programs that hooks run', () => {
       "if 'curl' in command:",
       '    print(json.dumps({"systemMessage": "blocked curl"}))',
       '    sys.exit(1)',
+      // A decision built first and dumped in the branch decides there; dumping something else of it does not.
+      'OUT = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "wget"}}',
+      "if 'wget' in command:",
+      '    print(json.dumps(OUT))',
+      '    sys.exit(1)',
+      "if 'nc ' in command:",
+      '    print(json.dumps(OUT.keys()))',
+      '    sys.exit(1)',
       '',
     ].join('\n');
     const found = await findings('exits-json', 'PreToolUse', 'Bash', 'python3 .claude/hooks/guard.py', { 'guard.py': guard });
     // {"result": "block"} is no decision Claude Code reads, and a system message decides nothing: those exits still let the call through.
     expect((found['.claude/hooks/guard.py'] ?? []).filter((f) => f.includes(' cc-exit-not-blocking ')).map((f) => f.split(' ')[0])).toEqual(
-      ['12:5-16', '15:5-16'],
+      ['12:5-16', '15:5-16', '22:5-16'],
     );
   });
 

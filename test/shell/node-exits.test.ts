@@ -148,6 +148,15 @@ describe('outputs a Node hook program spells out', () => {
     ]);
   });
 
+  it('reads hostile programs in linear time: many prints of one name, objects nested deep, nesting past the parser', () => {
+    const prints = "const out = { decision: 'block', reason: 'x' };\n" + 'console.log(JSON.stringify(out));\n'.repeat(30_000);
+    expect(nodeOutputPrints(parseNodeProgram(prints)!)).toHaveLength(30_000);
+    const deep = `const o = ${'{ a: '.repeat(300)}{ decision: 'block' }${' }'.repeat(300)};`;
+    expect(nodeOutputs(parseNodeProgram(deep)!).map((o) => o.text)).toEqual(['{"decision":"block"}']);
+    // Past what acorn's recursion takes: no program, no throw.
+    expect(parseNodeProgram(`x = ${'['.repeat(100_000)}${']'.repeat(100_000)};`)).toBeUndefined();
+  });
+
   it('tells code from comments and strings', () => {
     const text = "// d.a\nconst s = 'd.b';\nconst t = `d.c ${d.e}`;\nd.f;\n";
     const isCode = codeTest(parseNodeProgram(text)!);
