@@ -5,6 +5,8 @@ import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord, sedScriptWords } from '../../src/shell/programs.js';
 import { reparsedWords } from '../../src/shell/remote.js';
 import { runsStdinAsScript } from '../../src/shell/stdin-script.js';
+import { parseNodeProgram } from '../../src/shell/node-program.js';
+import { nodeShellSinks } from '../../src/shell/node-shell-sinks.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
   commandBase,
@@ -28,7 +30,7 @@ export default defineRule({
   id: 'cc-stdin-untrusted',
   meta: {
     description:
-      'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`, spliced into an inline program) or expands it unquoted.',
+      'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`, spliced into an inline program, a shell command of a Node program it runs) or expands it unquoted.',
     severity: 'error',
     category: 'injection',
     securitySeverity: 9.0,
@@ -46,8 +48,18 @@ export default defineRule({
       "Unexpected `xargs` fed the hook's stdin JSON: it splits the text the model chose on blanks and reads its quotes, so one path becomes several arguments (`* -rf`). Use `xargs -0` or `-d '\\n'`, or read it into a quoted variable.",
     program:
       "Disallowed text from the hook's stdin JSON spliced into an inline `{{language}}` program: the model chose it, and a quote in it ends the string and runs as code. Pass it as data instead: {{hint}}.",
+    nodeShell:
+      "Disallowed text from the hook's stdin JSON in the shell command `{{call}}` runs: the model chose it, and the shell parses it as code (a `;`, `$(…)` or quote in it runs). Run the program without a shell and pass the text as an argument: `execFileSync('git', ['add', '--', file])`.",
     unquoted:
       'Unexpected unquoted `{{text}}`: it holds text from the hook\'s stdin JSON (chosen by the model), and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
+  },
+  // A Node program that hooks run: text from its stdin JSON in a command `child_process` gives a shell.
+  checkProgram({ program, range, report }) {
+    if (program.language !== 'node') return;
+    const parsed = parseNodeProgram(program.text);
+    if (!parsed) return;
+    for (const sink of nodeShellSinks(parsed))
+      report({ messageId: 'nodeShell', data: { call: sink.call }, range: range(sink.start, sink.end) });
   },
   checkScript(context) {
     const taint = new StdinTaint(context.tree.rootNode, context.commands);

@@ -47,7 +47,7 @@ export function programInputFields(language: ProgramLanguage, program: string, c
   // scope, its code told apart from its comments and strings by `codeAt` where the program was parsed (a file).
   const scopes = language === 'python' ? pythonScopes(program) : undefined;
   const isCode = (at: number): boolean => scopes?.isCode(at) ?? codeAt?.(at) ?? true;
-  const parses = [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
+  const parses = stdinParses(language, program, isCode);
   if (parses.length === 0) return [];
   // The parses and the names, in the order the program is written: a name is a root from its assignment on.
   // Names in a parameter list (`def f(data=None):`) bind nothing there.
@@ -202,6 +202,11 @@ function subscripts(
 
 function same(a: ReadonlyMap<string, string[] | null>, b: ReadonlyMap<string, string[] | null>): boolean {
   return a.size === b.size && [...a].every(([k, v]) => b.has(k) && JSON.stringify(b.get(k)) === JSON.stringify(v));
+}
+
+/** Where a program parses the JSON on its stdin (`json.load(sys.stdin)`, `JSON.parse(fs.readFileSync(0))`, a streamed string). */
+export function stdinParses(language: ProgramLanguage, program: string, isCode: (offset: number) => boolean): RegExpExecArray[] {
+  return [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
 }
 
 /**

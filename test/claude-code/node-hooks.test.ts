@@ -126,6 +126,40 @@ describe('Node programs that hooks run', () => {
     ]);
   });
 
+  it('text from the stdin JSON in a command child_process gives a shell is an injection; quoted, argv or constant is not', async () => {
+    const hook = [
+      "const { execSync, spawnSync } = require('child_process');",
+      "import * as cp from 'node:child_process';",
+      "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+      'const { file_path: file } = data.tool_input;',
+      'let command;',
+      'command = data.tool_input.command;',
+      'execSync(`git add ${file}`);',
+      "cp.exec('prettier --write \"' + file + '\"', () => {});",
+      'execSync(command);',
+      "spawnSync('git', ['add', file], { shell: true });",
+      "require('child_process').execSync(`ls ${data.cwd}`);",
+      'execSync(`git add ${shellQuote(file)}`);',
+      "spawnSync('git', ['add', '--', file]);",
+      "const fixed = 'README.md';",
+      'execSync(`git add ${fixed}`);',
+      '/rm -rf/.exec(command);',
+      'function later(file) { execSync(`cat ${other}`); }',
+      '',
+    ].join('\n');
+    const { byFile } = await findings('injection', 'PreToolUse', 'Bash', 'node .claude/hooks/inject.mjs', { 'inject.mjs': hook });
+    expect(places(byFile['.claude/hooks/inject.mjs'])).toEqual([
+      '7:21-25 cc-stdin-untrusted',
+      '8:32-36 cc-stdin-untrusted',
+      '9:10-17 cc-stdin-untrusted',
+      '10:26-30 cc-stdin-untrusted',
+      '11:41-45 cc-stdin-untrusted',
+    ]);
+    expect(byFile['.claude/hooks/inject.mjs']![0]).toContain(
+      "Disallowed text from the hook's stdin JSON in the shell command `execSync` runs: the model chose it",
+    );
+  });
+
   it('a `//` suppression comment holds', async () => {
     const quiet = GUARD.replace(
       "    console.error('Blocked: rm -rf');",

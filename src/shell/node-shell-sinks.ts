@@ -1,0 +1,175 @@
+import { childrenOf, codeTest, type EsNode, FUNCTIONS, type NodeProgram } from './node-program.js';
+import { stdinParses } from './program-fields.js';
+
+/**
+ * Where a Node hook program hands text from its stdin JSON to a shell: the
+ * command string of `child_process.exec`/`execSync` (or of `spawn`,
+ * `spawnSync`, `execFile`, `execFileSync` with `shell: true`) holding a value
+ * that comes from the parse of its stdin (`JSON.parse(fs.readFileSync(0))`,
+ * a streamed string) or from a name set from it (`const file =
+ * data.tool_input.file_path`, destructuring included), whatever the
+ * expression around it (a template, `+`, a method call): the shell parses
+ * it, so a `;`, `$(…)` or quote the model wrote runs as code. A call of a
+ * function named for quoting (`shellQuote(file)`, `escape(…)`) gives a
+ * value taken as safe. Names are followed across the program, not into the
+ * parameters of functions it is handed to.
+ */
+export interface ShellSink {
+  /** The tainted expression inside the command: its offsets. */
+  start: number;
+  end: number;
+  /** The function called (`execSync`). */
+  call: string;
+}
+
+const SHELL_CALLS = new Set(['exec', 'execSync']);
+const SHELL_OPTION_CALLS = new Set(['spawn', 'spawnSync', 'execFile', 'execFileSync']);
+const MODULES = new Set(['child_process', 'node:child_process']);
+const QUOTING = /quote|escape|sanitize/i;
+
+export function nodeShellSinks(program: NodeProgram): ShellSink[] {
+  if (!/child_process/.test(program.text)) return [];
+  const parses = new Set(stdinParses('node', program.text, codeTest(program)).map((m) => m.index));
+  if (parses.size === 0) return [];
+  const { namespaces, functions } = childProcessBindings(program);
+  const tainted = new Set<string>();
+  // A name set from the input, or from a name set so: two passes take assignments written before their source.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const node of program.nodes) {
+      if (node.type === 'VariableDeclarator' && node.init && taintIn(node.init as EsNode, parses, tainted))
+        for (const name of boundNames(node.id as EsNode)) tainted.add(name);
+      if (
+        node.type === 'AssignmentExpression' &&
+        (node.left as EsNode).type === 'Identifier' &&
+        taintIn(node.right as EsNode, parses, tainted)
+      )
+        tainted.add((node.left as EsNode).name as string);
+    }
+  }
+  const sinks: ShellSink[] = [];
+  for (const node of program.nodes) {
+    if (node.type !== 'CallExpression') continue;
+    const call = calledFunction(node.callee as EsNode, namespaces, functions);
+    if (!call) continue;
+    const args = node.arguments as EsNode[];
+    const shell = SHELL_CALLS.has(call) || (SHELL_OPTION_CALLS.has(call) && args.some(hasShellTrue));
+    if (!shell) continue;
+    // The command; with `shell: true` the arguments are joined into it too.
+    const command = SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !hasShellTrue(arg));
+    for (const arg of command) {
+      const at = firstTaint(arg, parses, tainted);
+      if (at) {
+        sinks.push({ start: at.start, end: at.end, call });
+        break;
+      }
+    }
+  }
+  return sinks;
+}
+
+/** The names bound to `child_process` (`const cp = require('child_process')`, `import * as cp`) and to its functions. */
+function childProcessBindings(program: NodeProgram): { namespaces: Set<string>; functions: Map<string, string> } {
+  const namespaces = new Set<string>();
+  const functions = new Map<string, string>();
+  for (const node of program.nodes) {
+    if (node.type === 'ImportDeclaration' && MODULES.has((node.source as EsNode).value as string)) {
+      for (const specifier of node.specifiers as EsNode[]) {
+        const local = (specifier.local as EsNode).name as string;
+        if (specifier.type === 'ImportSpecifier') functions.set(local, importedName(specifier.imported as EsNode));
+        else namespaces.add(local);
+      }
+    }
+    if (node.type === 'VariableDeclarator' && isRequireOfChildProcess(node.init as EsNode | null)) {
+      const id = node.id as EsNode;
+      if (id.type === 'Identifier') namespaces.add(id.name as string);
+      if (id.type === 'ObjectPattern')
+        for (const property of id.properties as EsNode[]) {
+          const key = property.key as EsNode | undefined;
+          const value = property.value as EsNode | undefined;
+          if (property.type === 'Property' && key?.type === 'Identifier' && value?.type === 'Identifier')
+            functions.set(value.name as string, key.name as string);
+        }
+    }
+  }
+  return { namespaces, functions };
+}
+
+function importedName(imported: EsNode): string {
+  return imported.type === 'Identifier' ? (imported.name as string) : String(imported.value);
+}
+
+function isRequireOfChildProcess(init: EsNode | null | undefined): boolean {
+  if (init?.type !== 'CallExpression' || (init.callee as EsNode).type !== 'Identifier' || (init.callee as EsNode).name !== 'require')
+    return false;
+  const first = (init.arguments as EsNode[])[0];
+  return first?.type === 'Literal' && MODULES.has(first.value as string);
+}
+
+/** The child_process function a callee names: `execSync` imported so, or `cp.execSync`, `require('child_process').execSync`. */
+function calledFunction(callee: EsNode, namespaces: ReadonlySet<string>, functions: ReadonlyMap<string, string>): string | undefined {
+  if (callee.type === 'Identifier') return functions.get(callee.name as string);
+  if (callee.type !== 'MemberExpression' || callee.computed) return undefined;
+  const object = callee.object as EsNode;
+  const name = (callee.property as EsNode).name as string;
+  if (object.type === 'Identifier' && namespaces.has(object.name as string)) return name;
+  return isRequireOfChildProcess(object) ? name : undefined;
+}
+
+function hasShellTrue(arg: EsNode): boolean {
+  if (arg.type !== 'ObjectExpression') return false;
+  return (arg.properties as EsNode[]).some((property) => {
+    const key = property.key as EsNode | undefined;
+    const value = property.value as EsNode | undefined;
+    return (
+      property.type === 'Property' &&
+      key?.type === 'Identifier' &&
+      key.name === 'shell' &&
+      value?.type === 'Literal' &&
+      value.value === true
+    );
+  });
+}
+
+/** The names a declaration's pattern binds (`x`, `{ a, b: c }`, `[d, ...e]`). */
+function boundNames(pattern: EsNode): string[] {
+  if (pattern.type === 'Identifier') return [pattern.name as string];
+  if (pattern.type === 'ObjectPattern')
+    return (pattern.properties as EsNode[]).flatMap((p) => boundNames((p.type === 'RestElement' ? p.argument : p.value) as EsNode));
+  if (pattern.type === 'ArrayPattern') return (pattern.elements as Array<EsNode | null>).flatMap((e) => (e ? boundNames(e) : []));
+  if (pattern.type === 'RestElement') return boundNames(pattern.argument as EsNode);
+  if (pattern.type === 'AssignmentPattern') return boundNames(pattern.left as EsNode);
+  return [];
+}
+
+function taintIn(expression: EsNode, parses: ReadonlySet<number>, tainted: ReadonlySet<string>): boolean {
+  return firstTaint(expression, parses, tainted) !== undefined;
+}
+
+/** The first part of an expression that holds text from the input: a parse of stdin, or a tainted name read as a value. */
+function firstTaint(expression: EsNode, parses: ReadonlySet<number>, tainted: ReadonlySet<string>): EsNode | undefined {
+  const stack = [expression];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (parses.has(node.start) && node.type === 'CallExpression') return node;
+    if (node.type === 'Identifier' && tainted.has(node.name as string) && readsValue(node)) return node;
+    // What a quoting function returns is safe for a shell; a function defined here is not entered.
+    if (node.type === 'CallExpression' && QUOTING.test(calleeName(node.callee as EsNode))) continue;
+    if (FUNCTIONS.has(node.type)) continue;
+    stack.push(...childrenOf(node).reverse());
+  }
+  return undefined;
+}
+
+function calleeName(callee: EsNode): string {
+  if (callee.type === 'Identifier') return callee.name as string;
+  if (callee.type === 'MemberExpression' && !callee.computed) return String((callee.property as EsNode).name);
+  return '';
+}
+
+/** Whether an identifier is read as a value: not a property name (`x.name`), an object key or a declaration's own name. */
+function readsValue(identifier: EsNode): boolean {
+  const parent = identifier.parent;
+  if (!parent) return true;
+  if (parent.type === 'MemberExpression' && parent.property === identifier && !parent.computed) return false;
+  return !(parent.type === 'Property' && parent.key === identifier && !parent.computed && !parent.shorthand);
+}
