@@ -16,8 +16,16 @@ export function nodeOutputs(program: NodeProgram): PrintedText[] {
   return outputObjects(program).map(({ printed }) => printed);
 }
 
-/** Each output object with its literal. */
+const outputsOf = new WeakMap<NodeProgram, Array<{ node: EsNode; printed: PrintedText }>>();
+
+/** Each output object with its literal; read once a program (cc-output-invalid and cc-exit-not-blocking both ask). */
 function outputObjects(program: NodeProgram): Array<{ node: EsNode; printed: PrintedText }> {
+  let outputs = outputsOf.get(program);
+  if (!outputs) outputsOf.set(program, (outputs = readOutputObjects(program)));
+  return outputs;
+}
+
+function readOutputObjects(program: NodeProgram): Array<{ node: EsNode; printed: PrintedText }> {
   if (!/hookSpecificOutput|decision/.test(program.text)) return [];
   const outputs: Array<{ node: EsNode; printed: PrintedText }> = [];
   let after = -1;

@@ -117,8 +117,16 @@ export function withoutComments(program: NodeProgram, from: number, to: number):
   return text + program.text.slice(at, Math.max(at, to));
 }
 
-/** Whether an offset is code: not in a comment, string or template text. */
+const codeTests = new WeakMap<NodeProgram, (offset: number) => boolean>();
+
+/** Whether an offset is code: not in a comment, string or template text. Made once a program (two rules ask). */
 export function codeTest(program: NodeProgram): (offset: number) => boolean {
+  let test = codeTests.get(program);
+  if (!test) codeTests.set(program, (test = makeCodeTest(program)));
+  return test;
+}
+
+function makeCodeTest(program: NodeProgram): (offset: number) => boolean {
   const spans: Array<[number, number]> = program.comments.map((comment) => [comment.start, comment.end]);
   for (const node of program.nodes)
     if ((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateElement') spans.push([node.start, node.end]);
