@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -16,6 +16,15 @@ export interface RunCgroup {
   path: string;
   /** Moves a process (and so everything it will start) into the group; synchronous, a few bytes written to cgroupfs. */
   enter(pid: number): void;
+  /**
+   * v1: the group's `tasks` file, handed to the sandbox's user, for the
+   * trampoline to move itself in by writing `0` (src/executor/trampoline.ts).
+   * A thread moving itself takes no machine-wide lock; a move by PID waits
+   * for the kernel's cgroup_threadgroup_rwsem, an RCU grace period after a
+   * quiet spell (4-19 ms measured here), and holds cgroup_mutex meanwhile,
+   * which every mkdir of a group then waits for.
+   */
+  selfEntry?: string;
   /** Host PIDs in the group now. */
   processes(): number[];
   /** Whether the kernel killed something in the group for exceeding the limit. */
@@ -67,9 +76,12 @@ export function findCgroupRoot(): CgroupRoot | null {
  * measured here), and moves within ~10 ms of another take ~0.1 ms. This moves
  * this process into the group it is already in, which changes nothing but
  * takes that wait, in the thread pool, while the session sets up; called
- * again closer to the launch, it keeps the lock warm. Never fails.
+ * again closer to the launch, it keeps the lock warm. Never fails. Only for
+ * moves by PID (v2, or a v1 group whose `tasks` could not be handed over).
  */
 export function primeCgroupMoves(): Promise<void> {
+  // v1's runs move themselves in (RunCgroup.selfEntry): nothing to ready, and a prime would hold cgroup_mutex while the groups are made.
+  if (findCgroupRoot()?.version === 1) return Promise.resolve();
   const own = ownGroupProcs();
   if (own === undefined) return Promise.resolve();
   return writeFile(own, String(process.pid)).catch(() => undefined);
@@ -162,7 +174,12 @@ async function removeGroup(path: string): Promise<void> {
   }
 }
 
-export async function createRunCgroup(name: string, memoryBytes: number, parent?: string): Promise<RunCgroup | undefined> {
+export async function createRunCgroup(
+  name: string,
+  memoryBytes: number,
+  parent?: string,
+  owner?: { uid: number; gid: number },
+): Promise<RunCgroup | undefined> {
   const root = findCgroupRoot();
   if (!root) return undefined;
   const path = join(parent ?? root.parent, name);
@@ -173,9 +190,18 @@ export async function createRunCgroup(name: string, memoryBytes: number, parent?
     await rmdir(path).catch(() => undefined);
     return undefined;
   }
+  // Where the file cannot be handed over, the trampoline waits at its gate and is moved by PID.
+  const selfEntry =
+    root.version === 1 && owner
+      ? await chown(join(path, 'tasks'), owner.uid, owner.gid).then(
+          () => join(path, 'tasks'),
+          () => undefined,
+        )
+      : undefined;
   return {
     version: root.version,
     path,
+    ...(selfEntry !== undefined ? { selfEntry } : {}),
     enter: (pid) => writeFileSync(join(path, 'cgroup.procs'), String(pid)),
     processes: () => {
       try {

@@ -2,8 +2,8 @@ import type { Clock, ProcessExit, ProcessRunner, SpawnedProcess, SpawnRequest } 
 import type { RunCgroup } from './cgroup.js';
 import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
-import { closeInheritedFds, LAUNCHER_SHELL, type SandboxLimits } from './sandbox.js';
-import { shellQuote } from './shims.js';
+import type { SandboxLimits } from './sandbox.js';
+import { CGROUP_ENTRY_FAILED, cgroupEntryProblem, openGate, selfEntryFile, trampolineRequest } from './trampoline.js';
 import { MAX_TIMER_MS } from '../timers.js';
 
 /**
@@ -58,8 +58,8 @@ export interface SuperviseOptions {
   containment: { kind: 'pid-namespace'; infoPipe: number } | { kind: 'environment-marker'; marker: string };
   /**
    * Puts the process into a memory-limited control group before it starts
-   * anything: the command waits at a gate (`read` on its stdin) until this
-   * resolves, so no child can be forked outside the group.
+   * anything (src/executor/trampoline.ts): the trampoline moves itself in, or
+   * waits at a gate until it has been moved, so no child can be forked outside the group.
    */
   cgroup?: RunCgroup;
   /** Kills the process when it fires (the executor is being interrupted). */
@@ -171,10 +171,8 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   processes.stop();
   options.abortSignal?.removeEventListener('abort', stop);
   diskWatch?.stop();
-  if (budget.setupExpired()) {
-    await init;
-    return emptyOutcome(`the sandbox was not set up within ${options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS} ms`, endedAt - startedAt);
-  }
+  const notStarted = await startProblem(options, exit, budget, init);
+  if (notStarted !== undefined) return emptyOutcome(notStarted, endedAt - startedAt);
   const processStartedAt = budget.processStartedAt() ?? endedAt;
   const hostMs = Math.min(Math.max(0, endedAt - processStartedAt), options.hostBusyMs?.() ?? 0);
   const durationMs = Math.max(0, endedAt - processStartedAt - hostMs);
@@ -200,51 +198,34 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
   };
 }
 
-/**
- * A trampoline: descriptors this process inherited (and Node passes on) are
- * closed before bwrap starts, all but the pipes given on purpose; with a
- * cgroup it also waits at the gate.
- */
-function trampolineRequest(options: SuperviseOptions): SpawnRequest {
-  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
-  const opens = (options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('');
-  return {
-    ...options.request,
-    command: '/bin/bash',
-    args: [
-      ...LAUNCHER_SHELL,
-      `${options.cgroup ? 'read -r _ || :; ' : ''}${closeInheritedFds(kept)}; ${opens}exec "$0" "$@"`,
-      options.request.command,
-      ...options.request.args,
-    ],
-    ...(options.cgroup || options.stdin !== undefined ? { stdinPipe: true } : {}),
-  };
+/** Why the hook never started, when it did not: the set-up ran out of time, or the trampoline could not enter its group. */
+async function startProblem(
+  options: SuperviseOptions,
+  exit: ProcessExit,
+  budget: Budget,
+  init: Promise<unknown>,
+): Promise<string | undefined> {
+  if (budget.setupExpired()) {
+    await init;
+    return `the sandbox was not set up within ${options.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS} ms`;
+  }
+  // The hook's own 124 (`timeout`'s) comes after the start marker; the trampoline's, before it.
+  const cgroup = options.cgroup;
+  if (!cgroup || selfEntryFile(options) === undefined || exit.code !== CGROUP_ENTRY_FAILED) return undefined;
+  return (await within(budget.marked(), STREAM_GRACE_MS)) ? undefined : cgroupEntryProblem(cgroup.path);
 }
 
-/**
- * Moves the waiting trampoline into its control group and lets it go on;
- * returns the problem when it could not. Synchronous, right after the spawn:
- * the trampoline is still starting when the gate opens, so it never waits.
- */
-function openGate(child: SpawnedProcess, pid: number, options: SuperviseOptions): string | undefined {
-  if (!options.cgroup) {
-    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
-    return undefined;
-  }
-  const cgroup = options.cgroup;
-  try {
-    cgroup.enter(pid);
-  } catch {
-    child.kill('SIGKILL');
-    return `could not move the sandbox into its control group ${cgroup.path}`;
-  }
-  // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
-  child.stdin?.end(`\n${options.stdin ?? ''}`);
-  return undefined;
+/** The promise's value, or false once `ms` have passed (a pipe some stray process still holds open). */
+function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 interface Budget {
   processStartedAt(): number | undefined;
+  /** Whether the start marker came (false once its pipe ended without it, or when there is none). */
+  marked(): Promise<boolean>;
   setupExpired(): boolean;
   timedOut(): boolean;
   stop(): void;
@@ -284,7 +265,13 @@ function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () 
     timer = setTimeout(check, Math.min(MAX_TIMER_MS, options.timeoutMs));
   };
   const startPipe = options.startPipe !== undefined ? child.extra[options.startPipe] : undefined;
+  let marked = Promise.resolve(false);
   if (startPipe) {
+    marked = new Promise<boolean>((resolve) => {
+      startPipe.once('data', () => resolve(true));
+      startPipe.once('end', () => resolve(false));
+      startPipe.once('error', () => resolve(false));
+    });
     const setupTimer = setTimeout(() => {
       if (processStartedAt !== undefined) return;
       setupExpired = true;
@@ -305,6 +292,7 @@ function startBudget(child: SpawnedProcess, options: SuperviseOptions, stop: () 
   }
   return {
     processStartedAt: () => processStartedAt,
+    marked: () => marked,
     setupExpired: () => setupExpired,
     timedOut: () => timedOut,
     stop: () => {

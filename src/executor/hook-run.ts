@@ -111,7 +111,9 @@ async function makeRunDir(ctx: RunContext, runDir: string): Promise<void> {
 /** The run's control group, in the session's (made when the session was). */
 function runCgroup(ctx: RunContext, runId: number, memoryBytes: number): Promise<RunCgroup | undefined> {
   const sessionName = basename(ctx.paths.dir);
-  return sessionCgroup(sessionName, memoryBytes).then((parent) => createRunCgroup(`vah-${sessionName}-${runId}`, memoryBytes, parent));
+  return sessionCgroup(sessionName, memoryBytes).then((parent) =>
+    createRunCgroup(`vah-${sessionName}-${runId}`, memoryBytes, parent, ctx.identity.sandboxOwner),
+  );
 }
 
 function runWarnings(ctx: RunContext): string[] {
@@ -184,6 +186,7 @@ async function launchSandboxed(
     homeDir: agent.home,
     tmpDir: ctx.paths.tmpDir,
     etcDir: ctx.paths.etcDir,
+    etcBinds: ctx.etcBinds,
     binDir: ctx.paths.binDir,
     controlSocket: channels.controlSocket,
     redisSocket: channels.redisSocket,

@@ -22,6 +22,8 @@ export interface RunContext {
   bwrap?: { path: string; version?: string };
   realRedisCli: string;
   paths: SessionPaths;
+  /** Pieces of the host's /etc each sandbox binds over the session's (src/executor/sandbox-etc.ts). */
+  etcBinds: readonly string[];
   seccompFile?: string;
   writableArea: WritableArea;
   redis: RedisSide;

@@ -160,20 +160,6 @@ export function systemBinds(): string[] {
   return args;
 }
 
-/** Pieces of /etc that programs need to start (the dynamic loader, alternatives, time zone); nothing with secrets. */
-const ETC_PIECES = [
-  'ld.so.cache',
-  'ld.so.conf',
-  'ld.so.conf.d',
-  'alternatives',
-  'localtime',
-  'timezone',
-  'nsswitch.conf',
-  'os-release',
-  'ssl',
-  'ca-certificates',
-];
-
 export interface SandboxPlan {
   /** The hook's script, run as `bash -c SCRIPT` as the runtime does. */
   script: string;
@@ -182,8 +168,10 @@ export interface SandboxPlan {
   workspaceDir: string;
   homeDir: string;
   tmpDir: string;
-  /** Host directory of generated files bound read-only at /etc/passwd etc. */
+  /** Host directory bound read-only at /etc (src/executor/sandbox-etc.ts). */
   etcDir: string;
+  /** Pieces of the host's /etc bound on top of it, each where etcDir has its mount point. */
+  etcBinds: readonly string[];
   /** Host directory of the shims, bound read-only at /run/vah/bin. */
   binDir: string;
   /** Host paths of the run's sockets. */
@@ -320,8 +308,8 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     'vah-sandbox',
     ...systemBinds(),
   ];
-  for (const piece of ETC_PIECES) args.push('--ro-bind-try', `/etc/${piece}`, `/etc/${piece}`);
-  for (const file of ['passwd', 'group', 'hosts', 'hostname']) args.push('--ro-bind', `${plan.etcDir}/${file}`, `/etc/${file}`);
+  args.push('--ro-bind', plan.etcDir, '/etc');
+  for (const piece of plan.etcBinds) args.push('--ro-bind-try', `/etc/${piece}`, `/etc/${piece}`);
   args.push(
     '--proc',
     '/proc',
@@ -380,17 +368,6 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv, startFd: plan.startFd }),
   );
   return args;
-}
-
-/** /etc/passwd, /etc/group, /etc/hosts and /etc/hostname of the sandbox. */
-export function sandboxEtcFiles(): Record<string, string> {
-  const { name, uid, gid } = SANDBOX_USER;
-  return {
-    passwd: `root:x:0:0:root:/root:/usr/sbin/nologin\n${name}:x:${uid}:${gid}:agent:${SANDBOX_PATHS.home}:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n`,
-    group: `root:x:0:\n${name}:x:${gid}:\nnogroup:x:65534:\n`,
-    hosts: '127.0.0.1\tlocalhost vah-sandbox\n::1\tlocalhost ip6-localhost ip6-loopback\n',
-    hostname: 'vah-sandbox\n',
-  };
 }
 
 /** A shell-ready rendering of a command line, for `--verbose` and error messages. */

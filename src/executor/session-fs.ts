@@ -10,9 +10,10 @@ import {
   renameSync,
   rmSync,
   type Stats,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { chmod, chown, copyFile, lchown, link, lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, lchown, link, lstat, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 
 /**
  * The file operations an executor session does on its own files and
@@ -33,6 +34,7 @@ export interface SessionFs {
   rename(from: string, to: string): Promise<void>;
   link(existing: string, path: string): Promise<void>;
   copyFile(from: string, to: string): Promise<void>;
+  symlink(target: string, path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
   lstat(path: string): Promise<Stats>;
   /** Removes a tree, as `rm -rf`. */
@@ -50,6 +52,7 @@ export const threadPoolFs: SessionFs = {
   rename: (from, to) => rename(from, to),
   link: (existing, path) => link(existing, path),
   copyFile: (from, to) => copyFile(from, to),
+  symlink: (target, path) => symlink(target, path),
   readdir: (path) => readdir(path),
   lstat: (path) => lstat(path),
   remove: (path) => rm(path, { recursive: true, force: true }),
@@ -69,6 +72,7 @@ export const inMemoryFs: SessionFs = {
   rename: (from, to) => settled(() => renameSync(from, to)),
   link: (existing, path) => settled(() => linkSync(existing, path)),
   copyFile: (from, to) => settled(() => copyFileSync(from, to)),
+  symlink: (target, path) => settled(() => symlinkSync(target, path)),
   readdir: (path) => settled(() => readdirSync(path)),
   lstat: (path) => settled(() => lstatSync(path)),
   remove: (path) => settled(() => rmSync(path, { recursive: true, force: true })),

@@ -1,6 +1,7 @@
 import { basename, dirname, join, relative } from 'node:path';
 import { findExecutable } from './host.js';
-import { probeBwrap, sandboxEtcFiles } from './sandbox.js';
+import { probeBwrap } from './sandbox.js';
+import { writeSandboxEtc } from './sandbox-etc.js';
 import type { SessionFs } from './session-fs.js';
 import { controlShim, redisCliShim, shellFunctions, SANDBOX_PATHS } from './shims.js';
 import { SandboxUnavailableError, type ExecutorSessionOptions, type SandboxMode } from './session-types.js';
@@ -71,7 +72,7 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
  * The session's directories and the files every run shares, outside the
  * writable area (which may still be being mounted meanwhile).
  */
-export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<void> {
+export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<{ etcBinds: string[] }> {
   const client = { redisCli: SANDBOX_PATHS.realRedisCli, ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}) };
   await Promise.all([paths.binDir, paths.etcDir].map((path) => fs.mkdir(path, 0o755)));
   // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
@@ -81,7 +82,7 @@ export async function writeSharedFiles(paths: SessionPaths, helper: string | und
     writeSlashShim(paths.binDir, client, fs),
     helper ? placeHelper(helper, join(paths.binDir, relative(SANDBOX_PATHS.binDir, SANDBOX_PATHS.redisHelper)), fs) : undefined,
   ]);
-  await Promise.all(Object.entries(sandboxEtcFiles()).map(([name, text]) => fs.writeFile(join(paths.etcDir, name), text, 0o644)));
+  return { etcBinds: await writeSandboxEtc(paths.etcDir, fs) };
 }
 
 /**

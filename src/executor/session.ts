@@ -112,7 +112,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const sharedFiles = Promise.all([
     writableArea.holdsSession ? writeOwnerFile(dir, fs) : undefined,
     writeSharedFiles(paths, redisHelper, fs),
-  ]);
+  ]).then(([, shared]) => shared);
   // The functions every run binds are written now too; a hook that names others adds them at its run.
   const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined, fs);
   const [started, written] = await Promise.allSettled([
@@ -126,6 +126,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const failed = [started, written].find((result) => result.status === 'rejected');
   if (failed) await undo(failed.reason, { area: writableArea, ...(started.status === 'fulfilled' ? { redis: started.value } : {}) });
   const redis = (started as PromiseFulfilledResult<RedisSide>).value;
+  const { etcBinds } = await sharedFiles;
   await makeAreaDirs(paths, identity.sandboxOwner, fs).catch((error: unknown) => undo(error, { redis, area: writableArea }));
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
 
@@ -157,6 +158,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     ...(bwrap ? { bwrap } : {}),
     realRedisCli,
     paths,
+    etcBinds,
     ...(seccompFile ? { seccompFile } : {}),
     writableArea,
     redis,

@@ -1,0 +1,73 @@
+import type { SuperviseOptions } from './execute.js';
+import type { SpawnedProcess, SpawnRequest } from './process-runner.js';
+import { closeInheritedFds, LAUNCHER_SHELL } from './sandbox.js';
+import { shellQuote } from './shims.js';
+
+/**
+ * The trampoline that starts the supervised command: descriptors this
+ * process inherited (and Node passes on) are closed before bwrap starts, all
+ * but the pipes given on purpose, and with a control group the trampoline is
+ * in it before it starts anything, so no child can be forked outside it.
+ * Either it moves itself (RunCgroup.selfEntry, where the start marker tells
+ * its failure apart from the hook's exit) or it waits at a gate (a `read` on
+ * its stdin) until the supervisor has moved it by PID.
+ */
+
+/** The trampoline's status when it could not move itself into its group (before any start marker: never the hook's). */
+export const CGROUP_ENTRY_FAILED = 124;
+
+/** The group file the trampoline writes to move itself in, when it does. */
+export function selfEntryFile(options: SuperviseOptions): string | undefined {
+  return options.startPipe !== undefined ? options.cgroup?.selfEntry : undefined;
+}
+
+export function trampolineRequest(options: SuperviseOptions): SpawnRequest {
+  const kept = Array.from({ length: options.request.extraPipes ?? 0 }, (_, index) => 3 + index);
+  const opens = (options.openFiles ?? []).map(({ fd, path }) => `exec ${fd}<${shellQuote(path)} || exit 125; `).join('');
+  const selfEntry = selfEntryFile(options);
+  const gated = options.cgroup !== undefined && selfEntry === undefined;
+  const entry =
+    selfEntry !== undefined
+      ? `{ printf 0 >${shellQuote(selfEntry)}; } 2>/dev/null || exit ${CGROUP_ENTRY_FAILED}; `
+      : gated
+        ? 'read -r _ || :; '
+        : '';
+  return {
+    ...options.request,
+    command: '/bin/bash',
+    args: [
+      ...LAUNCHER_SHELL,
+      `${entry}${closeInheritedFds(kept)}; ${opens}exec "$0" "$@"`,
+      options.request.command,
+      ...options.request.args,
+    ],
+    ...(gated || options.stdin !== undefined ? { stdinPipe: true } : {}),
+  };
+}
+
+/**
+ * Moves the waiting trampoline into its control group and lets it go on;
+ * returns the problem when it could not. Synchronous, right after the spawn:
+ * the trampoline is still starting when the gate opens, so it never waits.
+ * A trampoline that moves itself has no gate: its stdin is the hook's.
+ */
+export function openGate(child: SpawnedProcess, pid: number, options: SuperviseOptions): string | undefined {
+  if (!options.cgroup || selfEntryFile(options) !== undefined) {
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    return undefined;
+  }
+  const cgroup = options.cgroup;
+  try {
+    cgroup.enter(pid);
+  } catch {
+    child.kill('SIGKILL');
+    return cgroupEntryProblem(cgroup.path);
+  }
+  // sh's `read` takes one byte at a time from a pipe, so what follows the gate's newline is the hook's.
+  child.stdin?.end(`\n${options.stdin ?? ''}`);
+  return undefined;
+}
+
+export function cgroupEntryProblem(path: string): string {
+  return `could not move the sandbox into its control group ${path}`;
+}
