@@ -3,7 +3,7 @@ import type { RunCgroup } from './cgroup.js';
 import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
 import type { SandboxLimits } from './sandbox.js';
-import { CGROUP_ENTRY_FAILED, cgroupEntryProblem, openGate, selfEntryFile, trampolineRequest } from './trampoline.js';
+import { CGROUP_ENTRY_FAILED, cgroupEntryProblem, openGate, openSandboxGate, selfEntryFile, trampolineRequest } from './trampoline.js';
 import { MAX_TIMER_MS } from '../timers.js';
 
 /**
@@ -70,6 +70,18 @@ export interface SuperviseOptions {
   openFiles?: ReadonlyArray<{ fd: number; path: string }>;
   /** Written to the process's standard input, which is then closed (Claude Code hands each hook its event this way). */
   stdin?: string;
+  /**
+   * Index in the process's extra pipes of the sandbox's gate
+   * (trampoline.ts `openSandboxGate`): a line is written there once `gate`
+   * resolves; a rejected gate stops the process.
+   */
+  gatePipe?: number;
+  /**
+   * What the sandbox waits for at its gate, started once the process has
+   * been (so the host's part overlaps bwrap's); the caller learns of its
+   * failure from the promise itself.
+   */
+  gate?: () => Promise<unknown>;
   /**
    * Index in the process's extra pipes of the start marker (see sandbox.ts
    * `startMarker`): the time budget starts when the hook's own process does,
@@ -144,6 +156,7 @@ export async function superviseProcess(options: SuperviseOptions): Promise<Execu
 
   // A process that could not start has no pid: `started` says why, below.
   const gateProblem = child.pid === undefined ? undefined : openGate(child, child.pid, options);
+  openSandboxGate(child, options, stop);
   try {
     await child.started;
   } catch (error) {

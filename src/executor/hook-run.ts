@@ -6,7 +6,7 @@ import { HOST_LIMITS } from './host-limits.js';
 import { superviseProcess, type ExecutionOutcome, type SuperviseOptions } from './execute.js';
 import { openRunChannels, type RunChannels } from './run-channels.js';
 import type { AgentDirs, RunContext } from './run-context.js';
-import { bwrapArguments, environmentFileText, hookLauncherArgs, type SandboxLimits } from './sandbox.js';
+import { bwrapArguments, environmentFileText, hookLauncherArgs, RUN_FILES, type SandboxLimits } from './sandbox.js';
 import { noSandboxLayout, ownedBytes, redisCliLocations } from './session-layout.js';
 import { NO_SANDBOX_WARNING, type HookRunResult, type RunHookOptions } from './session-types.js';
 import { EVENTBUS_COMMAND_NAME, KNOWN_SLASH_COMMANDS, MEMORY_COMMAND_NAME, SANDBOX_PATHS, slashCommandsIn } from './shims.js';
@@ -63,7 +63,6 @@ export async function runHookOnce(
   const cgroupMade = ctx.mode === 'bwrap' ? runCgroup(ctx, runId, limits.memoryBytes) : Promise.resolve(undefined);
   const removeCgroup = (): Promise<void> => cgroupMade.then((cgroup) => cgroup?.remove());
   let plan: RunPlan;
-  let channels: RunChannels;
   try {
     const [agent] = await Promise.all([ctx.agentDirsFor(agentId), makeRunDir(ctx, runDir)]);
     plan = {
@@ -75,26 +74,36 @@ export async function runHookOnce(
       timeoutMs,
       limits,
       runDir,
-      envFile: join(runDir, 'env'),
+      envFile: join(runDir, RUN_FILES.env),
       agent,
     };
-    channels = await openRunChannels(ctx, plan);
   } catch (error) {
     await removeCgroup();
     throw error;
   }
+  // The run's sockets open once the session is fully set up; a sandboxed run's while its sandbox starts.
+  let channelsOpened: Promise<RunChannels> | undefined;
+  const openChannels = (): Promise<RunChannels> => (channelsOpened ??= ctx.finishSetup().then(() => openRunChannels(ctx, plan)));
   const warnings = runWarnings(ctx);
   let launched: Launched;
   try {
     launched =
       ctx.mode === 'bwrap'
-        ? await launchSandboxed(ctx, plan, channels, cgroupMade)
-        : await launchUnsandboxed(ctx, plan, channels, warnings);
+        ? await launchSandboxed(ctx, plan, openChannels, cgroupMade)
+        : await launchUnsandboxed(ctx, plan, await openChannels(), warnings);
   } finally {
     // The run's files go while its sockets close (a socket's file is not needed to close it).
-    await Promise.all([channels.close(), removeCgroup(), ctx.fs.remove(runDir)]);
+    await Promise.all([
+      channelsOpened?.then(
+        (channels) => channels.close(),
+        () => undefined,
+      ),
+      removeCgroup(),
+      ctx.fs.remove(runDir),
+    ]);
   }
-  const refused = channels.refusedConnections();
+  // A failure to open them was thrown above, by the launch; a sandbox that never started never asked for them.
+  const refused = channelsOpened ? (await channelsOpened).refusedConnections() : 0;
   if (refused > 0)
     warnings.push(
       `${refused} connection(s) to the run's Redis and control sockets were closed unserved: each socket serves at most ${HOST_LIMITS.runSocketConnections} open at once`,
@@ -136,7 +145,7 @@ function hookContext(plan: RunPlan): HookContext {
 }
 
 /** What superviseProcess needs whichever way the hook is started. */
-function commonSupervision(ctx: RunContext, plan: RunPlan, channels: RunChannels): Omit<SuperviseOptions, 'request' | 'containment'> {
+function commonSupervision(ctx: RunContext, plan: RunPlan, hostBusyMs: () => number): Omit<SuperviseOptions, 'request' | 'containment'> {
   const { agent } = plan;
   const writableRoots = [agent.workspace, agent.home, ctx.paths.tmpDir];
   const area = ctx.writableArea;
@@ -148,7 +157,7 @@ function commonSupervision(ctx: RunContext, plan: RunPlan, channels: RunChannels
     writableRoots,
     // A size-limited tmpfs is the budget itself; without one (not root), the sandbox's own bytes are counted.
     ...(area.bounded ? { diskFull: () => area.full() } : { diskUsage: () => ownedBytes(writableRoots) }),
-    hostBusyMs: channels.hostBusyMs,
+    hostBusyMs,
     ...(plan.options.onProcessStart ? { onProcessStart: plan.options.onProcessStart } : {}),
     abortSignal: ctx.abortSignal,
     ...(plan.options.stdin !== undefined ? { stdin: plan.options.stdin } : {}),
@@ -159,10 +168,17 @@ function slashNamesFor(hook: HookScript): string[] {
   return [...new Set([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS, ...slashCommandsIn(hook.text)])];
 }
 
+/**
+ * Starts the sandbox as soon as what it binds is there, and lets it go on at
+ * its gate once what the hook reaches through it is ready: the run's sockets,
+ * its environment file and its commands' functions, made (with the rest of
+ * the session's set-up, for a first run) while bwrap makes the sandbox on the
+ * other core. A failure there stops the waiting sandbox and is thrown.
+ */
 async function launchSandboxed(
   ctx: RunContext,
   plan: RunPlan,
-  channels: RunChannels,
+  openChannels: () => Promise<RunChannels>,
   cgroupMade: Promise<RunCgroup | undefined>,
 ): Promise<Launched> {
   const { options, agent } = plan;
@@ -178,7 +194,14 @@ async function launchSandboxed(
     }),
   };
   const slashNames = slashNamesFor(plan.hook);
-  const functionsWritten = ctx.ensureFunctions(slashNames);
+  let channels: RunChannels | undefined;
+  let hostReady: Promise<unknown> | undefined;
+  const gate = (): Promise<unknown> =>
+    (hostReady ??= Promise.all([
+      openChannels().then((opened) => void (channels = opened)),
+      ctx.finishSetup().then(() => ctx.ensureFunctions(slashNames)),
+      ctx.fs.writeFile(plan.envFile, environmentFileText(env), 0o644),
+    ]));
   const args = bwrapArguments({
     script: plan.hook.text,
     limits: plan.limits,
@@ -188,40 +211,38 @@ async function launchSandboxed(
     etcDir: ctx.paths.etcDir,
     etcBinds: ctx.etcBinds,
     binDir: ctx.paths.binDir,
-    controlSocket: channels.controlSocket,
-    redisSocket: channels.redisSocket,
+    runDir: plan.runDir,
     realRedisCli: ctx.realRedisCli,
     redisCliLocations: redisCliLocations(ctx.realRedisCli),
     slashCommands: slashNames,
     infoFd: 3,
-    envFile: plan.envFile,
-    ...(ctx.seccompFile ? { seccompFd: 5 } : {}),
+    ...(ctx.seccompFile ? { seccompFd: 6 } : {}),
     ...(options.command ? { argv: options.command } : {}),
     startFd: 4,
+    gateFd: 5,
   });
-  const [cgroup] = await Promise.all([
-    cgroupMade,
-    functionsWritten,
-    ctx.fs.writeFile(plan.envFile, environmentFileText(env), 0o644),
-    primed,
-  ]);
+  const [cgroup] = await Promise.all([cgroupMade, primed]);
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({
-    ...commonSupervision(ctx, plan, channels),
+    ...commonSupervision(ctx, plan, () => channels?.hostBusyMs() ?? 0),
     // bwrap and the shell that starts it get nothing of the hook's environment (it travels in envFile).
     request: {
       command: ctx.bwrap?.path ?? 'bwrap',
       args,
       env: { PATH: '/usr/bin:/bin' },
       cwd: agent.workspace,
-      extraPipes: 2,
+      extraPipes: 3,
       ...(ctx.identity.sandboxOwner ?? {}),
     },
     startPipe: 1,
+    gatePipe: 2,
+    gate,
     containment: { kind: 'pid-namespace', infoPipe: 3 },
-    ...(ctx.seccompFile ? { openFiles: [{ fd: 5, path: ctx.seccompFile }] } : {}),
+    ...(ctx.seccompFile ? { openFiles: [{ fd: 6, path: ctx.seccompFile }] } : {}),
     ...(cgroup ? { cgroup } : {}),
   });
+  // A failure of the host's part stopped the sandbox at its gate; it is the run's error.
+  await hostReady;
   return { outcome, env, startedAt };
 }
 
@@ -255,7 +276,7 @@ async function launchUnsandboxed(ctx: RunContext, plan: RunPlan, channels: RunCh
   );
   const startedAt = ctx.trace.now();
   const outcome = await superviseProcess({
-    ...commonSupervision(ctx, plan, channels),
+    ...commonSupervision(ctx, plan, channels.hostBusyMs),
     request: {
       command: '/bin/bash',
       args: hookLauncherArgs(plan.hook.text, plan.envFile, plan.limits, { processLimit: false, argv: options.command, startFd: 3 }),

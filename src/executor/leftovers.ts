@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { lstat, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findCgroupRoot } from './cgroup.js';
 import { ourMounts, unmountSync } from './disk.js';
@@ -145,7 +145,7 @@ export async function sweepStaleSessions(baseDir: string, writableAreaOf: (dir: 
   const removed: string[] = [];
   let names: string[];
   try {
-    names = await readdir(baseDir);
+    names = readdirSync(baseDir);
   } catch {
     return removed;
   }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Readable, Writable } from 'node:stream';
+import type { Duplex, Readable, Writable } from 'node:stream';
 
 /**
  * The executor's only door to process creation, so tests can watch what
@@ -32,7 +32,7 @@ export interface SpawnedProcess {
   stdin?: Writable;
   stdout: Readable;
   stderr: Readable;
-  extra: Readable[];
+  extra: Duplex[];
   kill(signal: NodeJS.Signals): void;
   /** Resolves when the process has exited (its pipes may still hold data). */
   exited: Promise<ProcessExit>;
@@ -86,7 +86,7 @@ export const nodeProcessRunner: ProcessRunner = {
       ...(child.stdin ? { stdin: child.stdin } : {}),
       stdout: child.stdout!,
       stderr: child.stderr!,
-      extra: child.stdio.slice(3, 3 + extraPipes) as Readable[],
+      extra: child.stdio.slice(3, 3 + extraPipes) as Duplex[],
       kill: (signal) => {
         try {
           if (request.detached && child.pid !== undefined) process.kill(-child.pid, signal);

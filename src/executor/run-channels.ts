@@ -3,6 +3,7 @@ import { startControlServer } from './control-server.js';
 import { startFilteringProxy } from './redis-filter-proxy.js';
 import { startFakeRunSocket } from './redis-run-socket.js';
 import type { RunContext } from './run-context.js';
+import { RUN_FILES } from './sandbox.js';
 import { EVENTBUS_COMMAND_NAME, MEMORY_COMMAND_NAME } from './shims.js';
 import { runEventbusCommand } from './eventbus-command.js';
 import { runMemoryCommand, runOtherCommand, type SlashCommandContext } from './slash-commands.js';
@@ -73,7 +74,7 @@ export async function openRunChannels(
   const commandPeriods: [number, number][] = [];
   let inFlight = 0;
   let busySince = 0;
-  const control = await startControlServer(join(run.runDir, 'control.sock'), async (command, args) => {
+  const control = await startControlServer(join(run.runDir, RUN_FILES.controlSocket), async (command, args) => {
     if (inFlight++ === 0) busySince = trace.now();
     try {
       if (command === MEMORY_COMMAND_NAME) return await runMemoryCommand(args, commandContext);
@@ -100,7 +101,7 @@ export async function openRunChannels(
     }
     return coveredMs(spans);
   };
-  const socketPath = join(run.runDir, 'redis.sock');
+  const socketPath = join(run.runDir, RUN_FILES.redisSocket);
   const redis = ctx.redis;
   // A real server gets the filter (one database, data commands only); the fake traces each run from its own dispatch.
   const proxy = await (redis.fake

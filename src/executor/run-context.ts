@@ -32,6 +32,11 @@ export interface RunContext {
   memoryEntries: () => Promise<MemoryEntry[]>;
   agentDirsFor: (agentId: string) => Promise<AgentDirs>;
   ensureFunctions: (names: readonly string[]) => Promise<void>;
+  /**
+   * Finishes the session's set-up (its commands' files), once: called when a
+   * first run's sandbox has been started, which waits for it at its gate.
+   */
+  finishSetup: () => Promise<void>;
   /** How the session's own files are written (synchronously where they live in a tmpfs). */
   fs: SessionFs;
 }

@@ -174,9 +174,12 @@ export interface SandboxPlan {
   etcBinds: readonly string[];
   /** Host directory of the shims, bound read-only at /run/vah/bin. */
   binDir: string;
-  /** Host paths of the run's sockets. */
-  controlSocket: string;
-  redisSocket: string;
+  /**
+   * Host directory of the run's sockets and environment file (RUN_FILES),
+   * bound read-only at SANDBOX_PATHS.runFiles: they may be made after bwrap
+   * has started, while the sandbox waits at its gate.
+   */
+  runDir: string;
   /** The host's redis-cli, bound where the shims expect it. */
   realRedisCli: string;
   /** Where the host's PATH has redis-cli, so the wrapper covers absolute calls too. */
@@ -186,8 +189,6 @@ export interface SandboxPlan {
   slashCommands: readonly string[];
   /** File descriptor bwrap writes its child's PID to. */
   infoFd: number;
-  /** Host file of the hook's environment (see `writeEnvironmentFile`), bound read-only into the sandbox. */
-  envFile: string;
   /** A size-limited tmpfs (bytes) for the sandbox's own scratch places (/dev/shm). */
   shmBytes?: number;
   /** Descriptor bwrap reads its seccomp filter from (seccomp.ts), when there is one. */
@@ -199,7 +200,17 @@ export interface SandboxPlan {
    * up and the hook's own process is about to start: the hook's time budget starts there.
    */
   startFd?: number;
+  /**
+   * File descriptor the sandbox, once set up, reads a line from before it
+   * reads the hook's environment: the host sends it when what the hook needs
+   * from it (sockets, environment, commands) is ready, so bwrap's own set-up
+   * overlaps the host's.
+   */
+  gateFd?: number;
 }
+
+/** The run's files in its directory (SandboxPlan.runDir), each reached in the sandbox through a symlink. */
+export const RUN_FILES = { controlSocket: 'control.sock', redisSocket: 'redis.sock', env: 'env' } as const;
 
 /** Shell words that report "the hook starts now" on `fd` and close it, so the hook never sees it. */
 export function startMarker(fd: number): string {
@@ -256,10 +267,12 @@ export function hookLauncherArgs(
   script: string,
   envFile: string,
   limits: SandboxLimits,
-  options: { processLimit?: boolean; argv?: readonly string[] | undefined; startFd?: number | undefined } = {},
+  options: { processLimit?: boolean; argv?: readonly string[] | undefined; startFd?: number | undefined; gateFd?: number | undefined } = {},
 ): string[] {
+  const kept = [options.startFd, options.gateFd].filter((fd): fd is number => fd !== undefined);
+  const gate = options.gateFd !== undefined ? `read -r -u ${options.gateFd} _ || exit 125; exec ${options.gateFd}<&-; ` : '';
   const prelude =
-    `${closeInheritedFds(options.startFd !== undefined ? [options.startFd] : [])}; ${limitsPrelude(limits, options)} || exit 125; ` +
+    `${closeInheritedFds(kept)}; ${gate}${limitsPrelude(limits, options)} || exit 125; ` +
     `while IFS= read -r -d '' vah_kv; do export "$vah_kv" 2>/dev/null; done < "$1"; unset vah_kv; shift; ` +
     (options.startFd !== undefined ? `${startMarker(options.startFd)}; ` : '');
   // Claude Code's `sh -c` and exec forms run their own command line instead of `bash -c SCRIPT`.
@@ -341,13 +354,16 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     plan.realRedisCli,
     SANDBOX_PATHS.realRedisCli,
     '--ro-bind',
-    plan.controlSocket,
+    plan.runDir,
+    SANDBOX_PATHS.runFiles,
+    '--symlink',
+    `${SANDBOX_PATHS.runFiles}/${RUN_FILES.controlSocket}`,
     SANDBOX_PATHS.controlSocket,
-    '--ro-bind',
-    plan.redisSocket,
+    '--symlink',
+    `${SANDBOX_PATHS.runFiles}/${RUN_FILES.redisSocket}`,
     SANDBOX_PATHS.redisSocket,
-    '--ro-bind',
-    plan.envFile,
+    '--symlink',
+    `${SANDBOX_PATHS.runFiles}/${RUN_FILES.env}`,
     SANDBOX_ENV_FILE,
   );
   for (const location of plan.redisCliLocations) args.push('--ro-bind', `${plan.binDir}/redis-cli`, location);
@@ -365,7 +381,7 @@ export function bwrapArguments(plan: SandboxPlan): string[] {
     ...(plan.seccompFd !== undefined ? ['--seccomp', String(plan.seccompFd)] : []),
     '--',
     '/bin/bash',
-    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv, startFd: plan.startFd }),
+    ...hookLauncherArgs(plan.script, SANDBOX_ENV_FILE, plan.limits, { argv: plan.argv, startFd: plan.startFd, gateFd: plan.gateFd }),
   );
   return args;
 }

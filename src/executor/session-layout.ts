@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
-import { cp, lchown, lstat, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { constants, statSync } from 'node:fs';
+import { cp, lchown, lstat, mkdir, open, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { escapeControl } from '../text/control-chars.js';
@@ -15,11 +15,11 @@ import { controlShim, redisCliShim, shellFunctions } from './shims.js';
  * The OS temp dir, unless the sandbox user could not reach into it (a root
  * `TMPDIR` of mode 0700): bwrap runs as that user and must find its binds.
  */
-export async function reachableTempDir(forOtherUser: boolean): Promise<string> {
+export function reachableTempDir(forOtherUser: boolean): string {
   const base = tmpdir();
   if (!forOtherUser) return base;
   for (let path = base; ; path = dirname(path)) {
-    const mode = (await stat(path).catch(() => undefined))?.mode ?? 0;
+    const mode = statSync(path, { throwIfNoEntry: false })?.mode ?? 0;
     if ((mode & 0o001) === 0) return '/tmp';
     if (path === dirname(path)) return base;
   }

@@ -69,20 +69,32 @@ export function sessionPaths(dir: string, writablePath: string): SessionPaths {
 }
 
 /**
- * The session's directories and the files every run shares, outside the
- * writable area (which may still be being mounted meanwhile).
+ * What every sandbox binds, made before any can start: the session's
+ * directories (outside the writable area, which may still be being mounted
+ * meanwhile), the redis-cli shim bound over the host's redis-cli, and /etc.
  */
-export async function writeSharedFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<{ etcBinds: string[] }> {
-  const client = { redisCli: SANDBOX_PATHS.realRedisCli, ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}) };
+export async function writeLaunchFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<{ etcBinds: string[] }> {
   await Promise.all([paths.binDir, paths.etcDir].map((path) => fs.mkdir(path, 0o755)));
   // Each run's sockets live in a directory only the sandbox's user can enter; the fakes' own sockets in one only we can.
   await Promise.all([fs.mkdir(join(paths.dir, 'runs'), 0o711), fs.mkdir(paths.privateDir, 0o700)]);
+  await fs.writeFile(
+    join(paths.binDir, 'redis-cli'),
+    redisCliShim({ ...shimClient(helper), redisSocket: SANDBOX_PATHS.redisSocket }),
+    0o755,
+  );
+  return { etcBinds: await writeSandboxEtc(paths.etcDir, fs) };
+}
+
+/** The files in the bound bin directory the hook's commands run (the slash commands' shim, the Redis helper). */
+export async function writeCommandFiles(paths: SessionPaths, helper: string | undefined, fs: SessionFs): Promise<void> {
   await Promise.all([
-    fs.writeFile(join(paths.binDir, 'redis-cli'), redisCliShim({ ...client, redisSocket: SANDBOX_PATHS.redisSocket }), 0o755),
-    writeSlashShim(paths.binDir, client, fs),
+    writeSlashShim(paths.binDir, shimClient(helper), fs),
     helper ? placeHelper(helper, join(paths.binDir, relative(SANDBOX_PATHS.binDir, SANDBOX_PATHS.redisHelper)), fs) : undefined,
   ]);
-  return { etcBinds: await writeSandboxEtc(paths.etcDir, fs) };
+}
+
+function shimClient(helper: string | undefined): { redisCli: string; redisHelper?: string } {
+  return { redisCli: SANDBOX_PATHS.realRedisCli, ...(helper ? { redisHelper: SANDBOX_PATHS.redisHelper } : {}) };
 }
 
 /**

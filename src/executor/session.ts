@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
 import { HOOK_TIMEOUT_MS } from '../runtime/contract.js';
@@ -23,7 +24,8 @@ import {
   requireRedisCli,
   sandboxIdentity,
   sessionPaths,
-  writeSharedFiles,
+  writeCommandFiles,
+  writeLaunchFiles,
 } from './session-setup.js';
 import type { ExecutorSession, ExecutorSessionOptions, SandboxMode } from './session-types.js';
 import { EVENTBUS_COMMAND_NAME, KNOWN_SLASH_COMMANDS, MEMORY_COMMAND_NAME } from './shims.js';
@@ -69,12 +71,13 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   // Taken while the session sets up, the kernel's wait before a first move between control groups is off the launch's path.
   const primed = mode === 'bwrap' ? primeCgroupMoves() : undefined;
 
-  const baseDir = options.baseDir ?? (await reachableTempDir(identity.sandboxOwner !== undefined));
+  // A few small calls, made synchronously: through the thread pool each waited for a turn of the event loop.
+  const baseDir = options.baseDir ?? reachableTempDir(identity.sandboxOwner !== undefined);
   await sweepStaleSessions(baseDir, writableAreaPath);
-  const dir = await mkdtemp(join(baseDir, SESSION_PREFIX));
-  await writeOwnerFile(dir);
+  const dir = mkdtempSync(join(baseDir, SESSION_PREFIX));
+  await writeOwnerFile(dir, inMemoryFs);
   // The sandbox user must reach its own directories and sockets under here, and nothing else.
-  await chmod(dir, 0o711);
+  chmodSync(dir, 0o711);
   const aborter = new AbortController();
   // Each run in flight listens to it, and removes its listener when it ends: a swarm's 24 agents are not a leak.
   setMaxListeners(0, aborter.signal);
@@ -109,16 +112,14 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   ));
   const fs = writableArea.holdsSession ? inMemoryFs : threadPoolFs;
   // The owner file again inside the holder, where a sweep looks while it is mounted.
-  const sharedFiles = Promise.all([
+  const launchFiles = Promise.all([
     writableArea.holdsSession ? writeOwnerFile(dir, fs) : undefined,
-    writeSharedFiles(paths, redisHelper, fs),
-  ]).then(([, shared]) => shared);
-  // The functions every run binds are written now too; a hook that names others adds them at its run.
-  const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined, fs);
+    writeLaunchFiles(paths, redisHelper, fs),
+  ]).then(([, launch]) => launch);
   const [started, written] = await Promise.allSettled([
-    sharedFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
+    launchFiles.then(() => startRedisSide({ sessionDir: paths.privateDir, ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}) })),
     Promise.all([
-      sharedFiles.then(() => ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS])),
+      launchFiles.then(() => makeAreaDirs(paths, identity.sandboxOwner, fs)),
       seccomp && seccompFile ? fs.writeFile(seccompFile, seccomp, 0o644) : undefined,
       primed,
     ]),
@@ -126,8 +127,17 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
   const failed = [started, written].find((result) => result.status === 'rejected');
   if (failed) await undo(failed.reason, { area: writableArea, ...(started.status === 'fulfilled' ? { redis: started.value } : {}) });
   const redis = (started as PromiseFulfilledResult<RedisSide>).value;
-  const { etcBinds } = await sharedFiles;
-  await makeAreaDirs(paths, identity.sandboxOwner, fs).catch((error: unknown) => undo(error, { redis, area: writableArea }));
+  const { etcBinds } = await launchFiles;
+  // The functions every run binds; a hook that names others adds them at its run.
+  const ensureFunctions = functionsWriter(paths.binDir, redisHelper !== undefined, fs);
+  // The commands' files are made once a first run's sandbox has started (bwrap takes ~8 ms to make it, on
+  // the other core), or when a run without one needs them; that run waits for them at its gate.
+  let setupFinished: Promise<void> | undefined;
+  const finishSetup = (): Promise<void> =>
+    (setupFinished ??= Promise.all([
+      writeCommandFiles(paths, redisHelper, fs),
+      ensureFunctions([MEMORY_COMMAND_NAME, EVENTBUS_COMMAND_NAME, ...KNOWN_SLASH_COMMANDS]),
+    ]).then(() => undefined));
   // A workspace seed is copied once per agent; it should not eat the budget of what the hooks write.
 
   const events: PublishedEvent[] = [];
@@ -167,6 +177,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     memoryEntries,
     agentDirsFor,
     ensureFunctions,
+    finishSetup,
     fs,
   };
   let nextRunId = 1;
@@ -209,7 +220,7 @@ export async function createExecutorSession(options: ExecutorSessionOptions = {}
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([...activeRuns]);
+      await Promise.allSettled([...activeRuns, setupFinished]);
       // The unmount waits on the kernel; the fakes stop and the session's other files go meanwhile
       // (with the unmount, when they live in the holder's tmpfs).
       const own = (names: string[]): Promise<void> | undefined => (writableArea.holdsSession ? undefined : removeSessionFiles(dir, names));

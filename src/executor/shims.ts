@@ -19,6 +19,8 @@ export const SANDBOX_PATHS = {
   redisHelper: '/run/vah/bin/libexec/vah-redis',
   /** The one script behind every /NAME symlink (in a directory not on PATH). */
   slashShim: '/run/vah/bin/slash/command',
+  /** The run's own directory (its sockets and environment), bound read-only. */
+  runFiles: '/run/vah/run',
   controlSocket: '/run/vah/control.sock',
   redisSocket: '/run/vah/redis.sock',
   workspace: '/workspace',

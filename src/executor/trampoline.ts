@@ -71,3 +71,20 @@ export function openGate(child: SpawnedProcess, pid: number, options: SuperviseO
 export function cgroupEntryProblem(path: string): string {
   return `could not move the sandbox into its control group ${path}`;
 }
+
+/**
+ * Lets the set-up sandbox go on (a line on its gate pipe, SandboxPlan.gateFd)
+ * once `gate` resolves, or stops it when the gate fails: the host's part of
+ * the run's set-up (its sockets, environment, commands) was made while bwrap
+ * made the sandbox. Without a gate pipe, nothing waits.
+ */
+export function openSandboxGate(child: SpawnedProcess, options: SuperviseOptions, stop: () => void): void {
+  const pipe = options.gatePipe !== undefined ? child.extra[options.gatePipe] : undefined;
+  if (!pipe) return;
+  // A sandbox that died before its gate opened leaves the pipe broken: nothing to tell it then.
+  pipe.on('error', () => undefined);
+  void (options.gate?.() ?? Promise.resolve()).then(
+    () => pipe.end('\n'),
+    () => stop(),
+  );
+}

@@ -1,4 +1,4 @@
-import { chmod, unlink } from 'node:fs/promises';
+import { chmodSync, rmSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { HOST_LIMITS } from './host-limits.js';
 
@@ -29,12 +29,13 @@ export async function listenOnUnixSocket(server: Server, socketPath: string, soc
   server.on('drop', () => {
     refused++;
   });
-  await unlink(socketPath).catch(() => undefined);
+  // Synchronous: through the thread pool each call waited for a turn of the event loop, while a sandbox waited for the socket.
+  rmSync(socketPath, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
   });
-  await chmod(socketPath, 0o666);
+  chmodSync(socketPath, 0o666);
   return {
     socketPath,
     refused: () => refused,

@@ -176,12 +176,12 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('executor session in 
           '/sqlite-memory retrieve --key private:note --level agent; echo "status=$?"',
           'AGENT_ID=owner-1 /sqlite-memory delete --key private:note --level agent; echo "status=$?"',
           '/sqlite-memory list --level agent',
-          'ls /run/vah',
+          "cd /run/vah && ls . run | tr '\\n' ' '",
         ].join('\n'),
       ),
       { agentId: 'thief-1', env: { AGENT_ID: 'owner-1' } },
     );
-    expect(thief.stdout).toBe('status=1\nstatus=1\nbin\ncontrol.sock\nenv\nlibexec\nredis.sock\n');
+    expect(thief.stdout).toBe('status=1\nstatus=1\n.: bin control.sock env libexec redis.sock run  run: control.sock env redis.sock ');
     expect(thief.stderr).toMatch(/access denied: agent-level entry 'private:note' is private to agent 'owner-1'/);
     expect(
       thief.operations.filter((op): op is MemoryOperation => op.kind === 'memory').map((op) => [op.action, op.outcome, op.agentId]),

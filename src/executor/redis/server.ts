@@ -5,7 +5,8 @@
  * commands (connection-commands.ts), pub/sub (pubsub.ts, subscriptions.ts), MULTI (multi.ts);
  * data commands go to the Store.
  */
-import { chmod, lstat, unlink } from 'node:fs/promises';
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 
 import { fromByteString } from './bytes.js';
@@ -131,7 +132,8 @@ export class RedisFakeServer implements RedisFake {
   }
 
   async listen(): Promise<void> {
-    await removeStaleSocket(this.socketPath);
+    // Synchronous, as the executor's other sockets (src/executor/unix-socket.ts): a session's set-up waits for them.
+    removeStaleSocket(this.socketPath);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(this.socketPath, () => {
@@ -141,7 +143,7 @@ export class RedisFakeServer implements RedisFake {
     });
     // A client's misbehaviour must never take the executor down.
     this.server.on('error', () => {});
-    await chmod(this.socketPath, this.socketMode);
+    chmodSync(this.socketPath, this.socketMode);
   }
 
   async close(): Promise<void> {
@@ -235,9 +237,8 @@ export class RedisFakeServer implements RedisFake {
 }
 
 /** Like Redis, replace a socket file left by an earlier run; but never delete a file of another kind. */
-async function removeStaleSocket(socketPath: string): Promise<void> {
-  const stats = await lstat(socketPath).catch(() => null);
-  if (stats?.isSocket()) await unlink(socketPath);
+function removeStaleSocket(socketPath: string): void {
+  if (lstatSync(socketPath, { throwIfNoEntry: false })?.isSocket()) unlinkSync(socketPath);
 }
 
 const MONITOR_ESCAPES: Readonly<Record<number, string>> = {
