@@ -24,6 +24,28 @@ const keepOutside = (filter) => ({
   },
 });
 
+/**
+ * yaml and jsonc-parser are bundled from their ES module builds, marked free of side effects:
+ * esbuild then leaves out the modules nothing calls (jsonc-parser's formatter, whose module
+ * builds its tables of whitespace when it loads) and yaml needs no CommonJS wrappers and
+ * export copies, which the bundle's top level otherwise ran on every start.
+ */
+const sideEffectFree = {
+  name: 'side-effect-free',
+  setup(b) {
+    const entries = {
+      yaml: resolve(root, 'node_modules/yaml/browser/dist/index.js'),
+      'jsonc-parser': resolve(root, 'node_modules/jsonc-parser/lib/esm/main.js'),
+    };
+    b.onResolve({ filter: /^(yaml|jsonc-parser)$/ }, (args) => ({ path: entries[args.path], sideEffects: false }));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (!/\/node_modules\/(yaml|jsonc-parser)\//.test(args.importer)) return undefined;
+      const path = resolve(dirname(args.importer), args.path);
+      return { path: /\.js$/.test(path) ? path : `${path}.js`, sideEffects: false };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -34,7 +56,6 @@ const common = {
   // web-tree-sitter and sql.js find their .wasm next to their own modules; chalk is loaded only for colour.
   external: ['web-tree-sitter', 'sql.js', 'chalk'],
   // jsonc-parser's UMD build requires its parts by computed paths esbuild cannot follow; its ESM build bundles.
-  alias: { 'jsonc-parser': resolve(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
   // Some dependencies ship CommonJS that requires Node built-ins.
   banner: { js: "import { createRequire as __vahCreateRequire } from 'node:module'; const require = __vahCreateRequire(import.meta.url);" },
   logLevel: 'warning',
@@ -52,7 +73,7 @@ await Promise.all([
     format: 'cjs',
     entryPoints: [resolve(root, 'src/cli/entry.ts')],
     outfile: lintBundle,
-    plugins: [keepOutside(/^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//)],
+    plugins: [sideEffectFree, keepOutside(/^\.\/(run|simulate|init-pre-commit|test)\.js$|^\.\.\/lsp\//)],
     // web-tree-sitter inside, so its code comes from the code cache too (its WASM is named by src/shell/parser.ts).
     external: common.external.filter((name) => name !== 'web-tree-sitter'),
     define: { 'import.meta.url': '__vahImportMetaUrl' },
@@ -63,7 +84,7 @@ await Promise.all([
     format: 'cjs',
     entryPoints: [resolve(root, 'src/cli/exec-entry.ts')],
     outfile: execBundle,
-    plugins: [keepOutside(/^\.\/main\.js$/)],
+    plugins: [sideEffectFree, keepOutside(/^\.\/main\.js$/)],
     define: { 'import.meta.url': '__vahImportMetaUrl' },
     banner: { js: 'const __vahImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   }),
