@@ -71,20 +71,23 @@ function placement(host: string): Placement {
  * `etcBinds`). `etcRoot` is the host's /etc (a test's stand-in).
  */
 export async function writeSandboxEtc(etcDir: string, fs: SessionFs, etcRoot = '/etc'): Promise<string[]> {
-  const bound: string[] = [];
+  const bound = new Set<string>();
+  /** The mount point, in a directory the sandbox sees read-only (bwrap cannot make one there). */
+  const bind = (piece: string, directory: boolean): Promise<void> => {
+    bound.add(piece);
+    const target = join(etcDir, piece);
+    return directory ? fs.mkdir(target, 0o755) : fs.writeFile(target, '', 0o644);
+  };
   const writes: Promise<void>[] = Object.entries(sandboxEtcFiles()).map(([name, text]) => fs.writeFile(join(etcDir, name), text, 0o644));
   for (const piece of ETC_PIECES) {
     const host = join(etcRoot, piece);
     const target = join(etcDir, piece);
     const place = placement(host);
-    if (place.how === 'copy') writes.push(fs.copyFile(host, target));
+    // A file that cannot be copied (unreadable to this user, gone meanwhile) is bound as before, if it is there.
+    if (place.how === 'copy') writes.push(fs.copyFile(host, target).catch(() => bind(piece, false)));
     else if (place.how === 'link') writes.push(fs.symlink(place.target, target));
-    else if (place.how === 'bind') {
-      bound.push(piece);
-      // The mount point, in a directory the sandbox sees read-only (bwrap cannot make one there).
-      writes.push(place.directory ? fs.mkdir(target, 0o755) : fs.writeFile(target, '', 0o644));
-    }
+    else if (place.how === 'bind') writes.push(bind(piece, place.directory));
   }
   await Promise.all(writes);
-  return bound;
+  return ETC_PIECES.filter((piece) => bound.has(piece));
 }

@@ -56,6 +56,21 @@ describe("the sandbox's /etc", () => {
       }
     });
 
+  it('binds a file it cannot copy (unreadable to the executor, or gone meanwhile), as before', async () => {
+    const scratch = tempDir();
+    try {
+      const host = hostEtc(scratch.dir);
+      const etc = join(scratch.dir, 'sandbox-etc');
+      mkdirSync(etc);
+      const refusing = { ...inMemoryFs, copyFile: () => Promise.reject(new Error('EACCES: permission denied')) };
+      expect(await writeSandboxEtc(etc, refusing, host)).toEqual(['ld.so.cache', 'nsswitch.conf', 'os-release', 'ssl']);
+      expect(lstatSync(join(etc, 'ld.so.cache')).size).toBe(0);
+      expect(lstatSync(join(etc, 'os-release')).size).toBe(0);
+    } finally {
+      scratch.remove();
+    }
+  });
+
   it.skipIf(sandboxMissing !== undefined)(
     needsSandbox("gives the hook the host's pieces under a read-only /etc, with the bound directories' contents"),
     async () => {
