@@ -1,6 +1,7 @@
-import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { chown, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { inMemoryFs, threadPoolFs, type SessionFs } from './session-fs.js';
 
 /**
  * A memory limit for the whole sandbox. `ulimit -d` bounds each process, but
@@ -116,34 +117,18 @@ function ownGroupProcs(): string | undefined {
  */
 export const SESSION_MEMORY_FACTOR = 2;
 
-/** The calls that make a group and set its limits. */
-interface GroupOps {
-  mkdir(path: string): Promise<unknown>;
-  writeFile(path: string, text: string): Promise<void>;
-  chown(path: string, uid: number, gid: number): Promise<void>;
-}
-
-const threadPoolOps: GroupOps = { mkdir: (path) => mkdir(path), writeFile: (path, text) => writeFile(path, text), chown };
-
-/** Settles as the synchronous call did. */
-const settled = (call: () => unknown): Promise<void> => new Promise<void>((resolve) => resolve(void call()));
-
 /**
- * v1's groups are made with synchronous calls, each a few microseconds of the
- * kernel's: through the thread pool a writeFile is an open, a write and a
- * close, each waiting for a turn of the event loop, which the session's
- * set-up holds, and the chain of the session's and the run's groups was the
- * last thing a sandbox's start waited for (traced). v2's stay in the thread
- * pool: a prime there (primeCgroupMoves) holds cgroup_mutex through an RCU
- * grace period, which a synchronous mkdir would wait out on the main thread.
+ * v1's groups are made with synchronous calls (session-fs.ts's `inMemoryFs`),
+ * each a few microseconds of the kernel's: through the thread pool a
+ * writeFile is an open, a write and a close, each waiting for a turn of the
+ * event loop, which the session's set-up holds, and the chain of the
+ * session's and the run's groups was the last thing a sandbox's start waited
+ * for (traced). v2's stay in the thread pool: a prime there
+ * (primeCgroupMoves) holds cgroup_mutex through an RCU grace period, which a
+ * synchronous mkdir would wait out on the main thread. The modes given are
+ * Node's defaults (cgroupfs files exist already; their modes are the kernel's).
  */
-const directOps: GroupOps = {
-  mkdir: (path) => settled(() => mkdirSync(path)),
-  writeFile: (path, text) => settled(() => writeFileSync(path, text)),
-  chown: (path, uid, gid) => settled(() => chownSync(path, uid, gid)),
-};
-
-const opsFor = (version: 1 | 2): GroupOps => (version === 1 ? directOps : threadPoolOps);
+const opsFor = (version: 1 | 2): SessionFs => (version === 1 ? inMemoryFs : threadPoolFs);
 const sessionGroups = new Map<string, Promise<string | undefined>>();
 
 export function sessionCgroup(sessionName: string, runMemoryBytes: number): Promise<string | undefined> {
@@ -161,10 +146,10 @@ async function makeSessionCgroup(name: string, memoryBytes: number): Promise<str
   const path = join(root.parent, name);
   const ops = opsFor(root.version);
   try {
-    await ops.mkdir(path);
+    await ops.mkdir(path, 0o777);
     await limitMemory(root.version, path, memoryBytes);
     // v2: the memory controller handed on to the runs' groups (a group with children holds no process itself).
-    if (root.version === 2) await ops.writeFile(join(path, 'cgroup.subtree_control'), '+memory');
+    if (root.version === 2) await ops.writeFile(join(path, 'cgroup.subtree_control'), '+memory', 0o666);
     return path;
   } catch {
     await rmdir(path).catch(() => undefined);
@@ -184,12 +169,12 @@ export async function removeSessionCgroup(sessionName: string): Promise<void> {
 async function limitMemory(version: 1 | 2, path: string, memoryBytes: number): Promise<void> {
   const ops = opsFor(version);
   if (version === 2) {
-    await ops.writeFile(join(path, 'memory.max'), String(memoryBytes));
-    if (existsSync(join(path, 'memory.swap.max'))) await ops.writeFile(join(path, 'memory.swap.max'), '0');
+    await ops.writeFile(join(path, 'memory.max'), String(memoryBytes), 0o666);
+    if (existsSync(join(path, 'memory.swap.max'))) await ops.writeFile(join(path, 'memory.swap.max'), '0', 0o666);
   } else {
-    await ops.writeFile(join(path, 'memory.limit_in_bytes'), String(memoryBytes));
+    await ops.writeFile(join(path, 'memory.limit_in_bytes'), String(memoryBytes), 0o666);
     if (existsSync(join(path, 'memory.memsw.limit_in_bytes')))
-      await ops.writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes));
+      await ops.writeFile(join(path, 'memory.memsw.limit_in_bytes'), String(memoryBytes), 0o666);
   }
 }
 
@@ -216,7 +201,7 @@ export async function createRunCgroup(
   const path = join(parent ?? root.parent, name);
   const ops = opsFor(root.version);
   try {
-    await ops.mkdir(path);
+    await ops.mkdir(path, 0o777);
     await limitMemory(root.version, path, memoryBytes);
   } catch {
     await rmdir(path).catch(() => undefined);

@@ -23,7 +23,7 @@ import { chmod, chown, copyFile, lchown, link, lstat, mkdir, readdir, rename, rm
  * round trip and the event loop's turn that follows it, which a chain of
  * them paid every time: there they are made synchronously. On a disk (no
  * root, so no tmpfs) a file's creation took ~0.5 ms here, and the thread
- * pool overlaps them.
+ * pool overlaps them. v1's control groups are made the same way (cgroup.ts).
  */
 export interface SessionFs {
   mkdir(path: string, mode: number, options?: { recursive: boolean }): Promise<void>;

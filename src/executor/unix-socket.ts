@@ -1,4 +1,4 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, unlinkSync } from 'node:fs';
 import type { Server, Socket } from 'node:net';
 import { HOST_LIMITS } from './host-limits.js';
 
@@ -30,7 +30,11 @@ export async function listenOnUnixSocket(server: Server, socketPath: string, soc
     refused++;
   });
   // Synchronous: through the thread pool each call waited for a turn of the event loop, while a sandbox waited for the socket.
-  rmSync(socketPath, { force: true });
+  try {
+    unlinkSync(socketPath);
+  } catch {
+    // None there (listen says what else is in the way).
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
