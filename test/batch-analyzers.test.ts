@@ -140,6 +140,24 @@ describe('ShellCheck process queue', () => {
     expect(events.indexOf('start d')).toBeGreaterThan(firstEnd);
   });
 
+  it("starts a process before analyze returns when a lane is free, so the caller's synchronous work does not hold it back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vah-fake-shellcheck-'));
+    const started = join(dir, 'started');
+    const fake = join(dir, 'shellcheck');
+    writeFileSync(fake, `#!/bin/sh\n: > '${started}'\necho '{"comments":[]}'\n`);
+    chmodSync(fake, 0o755);
+    const analyzer = shellcheckAnalyzer({ binary: fake, infoSeverity: 'warning', processes: 2 });
+    const hooks = [{ hook: { name: 'pre', text: 'echo', kind: 'block' }, map: undefined }] as unknown as Parameters<
+      BatchAnalyzer['analyze']
+    >[0];
+    const done = analyzer.analyze(hooks);
+    // Without yielding to the event loop (as the lint parses its next slice): a process spawned on a later turn never starts here.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let waited = 0; !existsSync(started) && waited < 10_000; waited += 10) Atomics.wait(pause, 0, 0, 10);
+    expect(existsSync(started)).toBe(true);
+    await done;
+  });
+
   it('writes the scripts to TMPDIR when it is set, otherwise to memory-backed /dev/shm where there is one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vah-fake-shellcheck-'));
     const fake = join(dir, 'shellcheck');
