@@ -34,3 +34,10 @@ export function longTimeout(callback: () => void, ms: number): LongTimer {
   };
   return handle;
 }
+
+/** The promise's value, or `late` once `ms` have passed; the timer goes as soon as either settles, so it never holds the process open. */
+export function raceTimeout<T, L>(promise: Promise<T>, ms: number, late: L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<L>((resolve) => (timer = setTimeout(() => resolve(late), ms)));
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}

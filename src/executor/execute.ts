@@ -4,7 +4,7 @@ import { fileAtSizeLimit, sampleProcessPeak } from './observe.js';
 import { captureStream, readInitPid, reapMarked, reapNamespace, watchDisk, watchUsage, type CapturedStream } from './process-observers.js';
 import type { SandboxLimits } from './sandbox.js';
 import { CGROUP_ENTRY_FAILED, cgroupEntryProblem, openGate, openSandboxGate, selfEntryFile, trampolineRequest } from './trampoline.js';
-import { MAX_TIMER_MS } from '../timers.js';
+import { MAX_TIMER_MS, raceTimeout } from '../timers.js';
 
 /**
  * Runs one prepared process (bwrap, or bash itself with --no-sandbox) to its
@@ -225,14 +225,8 @@ async function startProblem(
   // The hook's own 124 (`timeout`'s) comes after the start marker; the trampoline's, before it.
   const cgroup = options.cgroup;
   if (!cgroup || selfEntryFile(options) === undefined || exit.code !== CGROUP_ENTRY_FAILED) return undefined;
-  return (await within(budget.marked(), STREAM_GRACE_MS)) ? undefined : cgroupEntryProblem(cgroup.path);
-}
-
-/** The promise's value, or false once `ms` have passed (a pipe some stray process still holds open). */
-function within(promise: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  // No answer within the grace period: a pipe some stray process still holds open.
+  return (await raceTimeout(budget.marked(), STREAM_GRACE_MS, false)) ? undefined : cgroupEntryProblem(cgroup.path);
 }
 
 interface Budget {

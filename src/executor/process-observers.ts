@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRunning, killProcess, pidNamespaceOf, processesInPidNamespace, processesWithEnvironmentMarker } from './host.js';
 import type { SandboxLimits } from './sandbox.js';
 import { monotonicMs } from './process-runner.js';
+import { raceTimeout } from '../timers.js';
 
 /**
  * What the supervisor (src/executor/execute.ts) watches while a hook runs and
@@ -54,9 +55,7 @@ export function captureStream(stream: Readable, limits: SandboxLimits, onRunaway
       if (ended) return;
       // Without a PID namespace a surviving grandchild can hold the pipe open forever. The grace
       // timer goes as soon as the stream ends: left pending it would hold a finished CLI open.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      await raceTimeout(done, graceMs, undefined);
       stream.destroy();
     },
   };
