@@ -7,6 +7,7 @@ import { reparsedWords } from '../../src/shell/remote.js';
 import { runsStdinAsScript } from '../../src/shell/stdin-script.js';
 import { parseNodeProgram } from '../../src/shell/node-program.js';
 import { nodeShellSinks } from '../../src/shell/node-shell-sinks.js';
+import { pythonShellSinks } from '../../src/shell/python-shell-sinks.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import {
   commandBase,
@@ -30,7 +31,7 @@ export default defineRule({
   id: 'cc-stdin-untrusted',
   meta: {
     description:
-      'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`, spliced into an inline program, a shell command of a Node program it runs) or expands it unquoted.',
+      'A Claude Code hook runs text from its stdin JSON as code (`eval`, `bash -c`, `| sh`, spliced into an inline program, a shell command of a Node or Python program it runs) or expands it unquoted.',
     severity: 'error',
     category: 'injection',
     securitySeverity: 9.0,
@@ -50,12 +51,18 @@ export default defineRule({
       "Disallowed text from the hook's stdin JSON spliced into an inline `{{language}}` program: the model chose it, and a quote in it ends the string and runs as code. Pass it as data instead: {{hint}}.",
     nodeShell:
       "Disallowed text from the hook's stdin JSON in the shell command `{{call}}` runs: the model chose it, and the shell parses it as code (a `;`, `$(…)` or quote in it runs). Run the program without a shell and pass the text as an argument: `execFileSync('git', ['add', '--', file])`.",
+    pythonShell:
+      "Disallowed text from the hook's stdin JSON in the shell command `{{call}}` runs: the model chose it, and the shell parses it as code (a `;`, `$(…)` or quote in it runs). Run the program without a shell and pass the text as an argument: `subprocess.run(['git', 'add', '--', path])`.",
     unquoted:
       'Unexpected unquoted `{{text}}`: it holds text from the hook\'s stdin JSON (chosen by the model), and unquoted it is split into words and expanded as globs. Quote it: `"{{text}}"`.',
   },
-  // A Node program that hooks run: text from its stdin JSON in a command `child_process` gives a shell.
+  // A Node or Python program that hooks run: text from its stdin JSON in a command it gives a shell.
   checkProgram({ program, range, report }) {
-    if (program.language !== 'node') return;
+    if (program.language === 'python') {
+      for (const sink of pythonShellSinks(program.text))
+        report({ messageId: 'pythonShell', data: { call: sink.call }, range: range(sink.start, sink.end) });
+      return;
+    }
     const parsed = parseNodeProgram(program.text);
     if (!parsed) return;
     for (const sink of nodeShellSinks(parsed))

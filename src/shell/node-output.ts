@@ -1,4 +1,4 @@
-import { type EsNode, isMember, type NodeProgram } from './node-program.js';
+import { type EsNode, isMember, keyName, type NodeProgram } from './node-program.js';
 import { ANY_VALUE_MARK, type PrintedText } from './printed-text.js';
 import { isHookOutput } from './python-output.js';
 
@@ -142,13 +142,6 @@ function readLiteral(node: EsNode): PrintedText | undefined {
     return true;
   };
   return value(node) ? out : undefined;
-}
-
-function keyName(property: EsNode): string | undefined {
-  const key = property.key as EsNode;
-  if (!property.computed && key.type === 'Identifier') return key.name as string;
-  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
-  return undefined;
 }
 
 /** A scalar's JSON: a literal's own, a template without `${…}` as its string, anything computed as ANY_VALUE_MARK. */

@@ -144,3 +144,11 @@ function makeCodeTest(program: NodeProgram): (offset: number) => boolean {
     return true;
   };
 }
+
+/** A property's key as written, when it is one: `a`, `'a'` or `1`, not a computed `[a]`. */
+export function keyName(property: EsNode): string | undefined {
+  const key = property.key as EsNode;
+  if (!property.computed && key.type === 'Identifier') return key.name as string;
+  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
+  return undefined;
+}

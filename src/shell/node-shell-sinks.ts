@@ -1,10 +1,11 @@
-import { childrenOf, codeTest, type EsNode, FUNCTIONS, type NodeProgram } from './node-program.js';
+import { childrenOf, codeTest, type EsNode, FUNCTIONS, isMember, keyName, type NodeProgram } from './node-program.js';
 import { stdinParses } from './program-fields.js';
 
 /**
  * Where a Node hook program hands text from its stdin JSON to a shell: the
  * command string of `child_process.exec`/`execSync` (or of `spawn`,
- * `spawnSync`, `execFile`, `execFileSync` with `shell: true`) holding a value
+ * `spawnSync`, `execFile`, `execFileSync` with a `shell` option that names
+ * one: `true`, a shell's path, `process.env.SHELL`) holding a value
  * that comes from the parse of its stdin (`JSON.parse(fs.readFileSync(0))`,
  * a streamed string) or from a name set from it (`const file =
  * data.tool_input.file_path`, destructuring included), whatever the
@@ -52,10 +53,10 @@ export function nodeShellSinks(program: NodeProgram): ShellSink[] {
     const call = calledFunction(node.callee as EsNode, namespaces, functions);
     if (!call) continue;
     const args = node.arguments as EsNode[];
-    const shell = SHELL_CALLS.has(call) || (SHELL_OPTION_CALLS.has(call) && args.some(hasShellTrue));
+    const shell = SHELL_CALLS.has(call) || (SHELL_OPTION_CALLS.has(call) && args.some(runsInShell));
     if (!shell) continue;
-    // The command; with `shell: true` the arguments are joined into it too.
-    const command = SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !hasShellTrue(arg));
+    // The command; with a shell option the arguments are joined into it too.
+    const command = SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !runsInShell(arg));
     for (const arg of command) {
       const at = firstTaint(arg, parses, tainted);
       if (at) {
@@ -84,10 +85,9 @@ function childProcessBindings(program: NodeProgram): { namespaces: Set<string>; 
       if (id.type === 'Identifier') namespaces.add(id.name as string);
       if (id.type === 'ObjectPattern')
         for (const property of id.properties as EsNode[]) {
-          const key = property.key as EsNode | undefined;
           const value = property.value as EsNode | undefined;
-          if (property.type === 'Property' && key?.type === 'Identifier' && value?.type === 'Identifier')
-            functions.set(value.name as string, key.name as string);
+          const name = property.type === 'Property' ? keyName(property) : undefined;
+          if (name !== undefined && value?.type === 'Identifier') functions.set(value.name as string, name);
         }
     }
   }
@@ -98,36 +98,50 @@ function importedName(imported: EsNode): string {
   return imported.type === 'Identifier' ? (imported.name as string) : String(imported.value);
 }
 
+/** `require('child_process')`, or `await import('node:child_process')`. */
 function isRequireOfChildProcess(init: EsNode | null | undefined): boolean {
+  if (init?.type === 'AwaitExpression' && (init.argument as EsNode).type === 'ImportExpression') {
+    const source = (init.argument as EsNode).source as EsNode;
+    return source.type === 'Literal' && MODULES.has(source.value as string);
+  }
   if (init?.type !== 'CallExpression' || (init.callee as EsNode).type !== 'Identifier' || (init.callee as EsNode).name !== 'require')
     return false;
   const first = (init.arguments as EsNode[])[0];
   return first?.type === 'Literal' && MODULES.has(first.value as string);
 }
 
-/** The child_process function a callee names: `execSync` imported so, or `cp.execSync`, `require('child_process').execSync`. */
+/** The child_process function a callee names: `execSync` imported so, or `cp.execSync`, `cp['execSync']`, `require('child_process').execSync`. */
 function calledFunction(callee: EsNode, namespaces: ReadonlySet<string>, functions: ReadonlyMap<string, string>): string | undefined {
   if (callee.type === 'Identifier') return functions.get(callee.name as string);
-  if (callee.type !== 'MemberExpression' || callee.computed) return undefined;
+  if (callee.type !== 'MemberExpression') return undefined;
+  const property = callee.property as EsNode;
+  const name = callee.computed ? (property.type === 'Literal' ? property.value : undefined) : property.name;
+  if (typeof name !== 'string') return undefined;
   const object = callee.object as EsNode;
-  const name = (callee.property as EsNode).name as string;
   if (object.type === 'Identifier' && namespaces.has(object.name as string)) return name;
   return isRequireOfChildProcess(object) ? name : undefined;
 }
 
-function hasShellTrue(arg: EsNode): boolean {
+/**
+ * Whether an options object runs the command in a shell: Node does for a
+ * `shell` that is `true` or a shell's path (a non-empty string, a template,
+ * `process.env.SHELL`, or `a || b` of those), not for `false` or `''`. A
+ * value known only at run time (a variable) is not taken for one.
+ */
+function runsInShell(arg: EsNode): boolean {
   if (arg.type !== 'ObjectExpression') return false;
-  return (arg.properties as EsNode[]).some((property) => {
-    const key = property.key as EsNode | undefined;
-    const value = property.value as EsNode | undefined;
-    return (
-      property.type === 'Property' &&
-      key?.type === 'Identifier' &&
-      key.name === 'shell' &&
-      value?.type === 'Literal' &&
-      value.value === true
-    );
-  });
+  return (arg.properties as EsNode[]).some(
+    (property) => property.type === 'Property' && keyName(property) === 'shell' && namesShell(property.value as EsNode),
+  );
+}
+
+function namesShell(value: EsNode): boolean {
+  if (value.type === 'Literal') return value.value === true || (typeof value.value === 'string' && value.value !== '');
+  if (value.type === 'TemplateLiteral') return true;
+  if (value.type === 'MemberExpression') return isMember(value.object as EsNode, 'process', 'env');
+  if (value.type === 'LogicalExpression' && value.operator !== '&&')
+    return namesShell(value.left as EsNode) || namesShell(value.right as EsNode);
+  return false;
 }
 
 /** The names a declaration's pattern binds (`x`, `{ a, b: c }`, `[d, ...e]`). */

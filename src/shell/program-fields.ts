@@ -209,14 +209,29 @@ export function stdinParses(language: ProgramLanguage, program: string, isCode: 
   return [...program.matchAll(PARSE[language]), ...streamParses(language, program)].filter((m) => isCode(m.index));
 }
 
+/** Chunks joined: `Buffer.concat(chunks)` (and its `.toString()`), or `chunks.join('')`; the array's name is group 1 or 2. */
+const JOINED = String.raw`(?:Buffer\.concat\(\s*([A-Za-z_$][\w$]*)\s*\)(?:\.toString\(\s*(?:['"]utf-?8['"])?\s*\))?|([A-Za-z_$][\w$]*)\.join\(\s*(?:''|""|\x60\x60)?\s*\))`;
+
 /**
- * Node's streaming idiom: the chunks of `process.stdin` added to a string
- * (`s += c`), parsed when it ends (`JSON.parse(s)`).
+ * Node's streaming idioms: the chunks of `process.stdin` added to a string
+ * (`s += c`) or pushed to an array (`chunks.push(c)`, then joined:
+ * `Buffer.concat(chunks)`, `chunks.join('')`), parsed when it ends
+ * (`JSON.parse(s)`, `JSON.parse(Buffer.concat(chunks).toString())`, or the
+ * joined text given a name first).
  */
 function streamParses(language: ProgramLanguage, program: string): RegExpExecArray[] {
   if (language !== 'node' || !/process\.stdin/.test(program)) return [];
-  const sums = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\s*\+=/g)].map((m) => m[1]!));
-  return [...program.matchAll(/JSON\.parse\(\s*([A-Za-z_$][\w$]*)\s*\)/g)].filter((m) => sums.has(m[1]!));
+  const texts = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\s*\+=/g)].map((m) => m[1]!));
+  const pushed = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\.push\(/g)].map((m) => m[1]!));
+  const joined = (m: RegExpMatchArray): boolean => pushed.has((m[1] ?? m[2])!);
+  for (const m of program.matchAll(new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*=\s*${JOINED}`, 'g')))
+    if (pushed.has((m[2] ?? m[3])!)) texts.add(m[1]!);
+  return [
+    ...[...program.matchAll(/JSON\.parse\(\s*([A-Za-z_$][\w$]*)(?:\.toString\(\s*(?:['"]utf-?8['"])?\s*\))?\s*\)/g)].filter((m) =>
+      texts.has(m[1]!),
+    ),
+    ...[...program.matchAll(new RegExp(String.raw`JSON\.parse\(\s*${JOINED}\s*\)`, 'g'))].filter(joined),
+  ];
 }
 
 /** The name an expression starting at `at` is assigned to (`d = …`, `const d = …`, `let d = …`), if it is. */

@@ -160,6 +160,50 @@ describe('Node programs that hooks run', () => {
     );
   });
 
+  it('a shell option in any spelling, a quoted key, a bracketed call or a dynamic import reach the shell too; `shell: false` does not', async () => {
+    const hook = [
+      "const { 'execSync': run } = require('child_process');",
+      "const cp = await import('node:child_process');",
+      "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+      'const file = data.tool_input.file_path;',
+      'run(`git add ${file}`);',
+      "cp.spawnSync('git', ['add', file], { 'shell': true });",
+      "cp.spawn(`git add ${file}`, { shell: '/bin/bash' });",
+      "cp.execFileSync('git', ['add', file], { shell: process.env.SHELL || '/bin/sh' });",
+      "cp['execSync'](`cat ${file}`);",
+      "(await import('child_process')).exec(`rm ${file}`);",
+      "cp.spawnSync('git', ['add', file], { shell: false });",
+      "cp.spawnSync('git', ['add', file], { shell: '' });",
+      "cp.spawnSync('git', ['add', file], { shell: useShell });",
+      'cp[method](`cat ${file}`);',
+      '',
+    ].join('\n');
+    const { byFile } = await findings('spellings', 'PreToolUse', 'Write', 'node .claude/hooks/spell.mjs', { 'spell.mjs': hook });
+    expect(places(byFile['.claude/hooks/spell.mjs'])).toEqual([
+      '5:16-20 cc-stdin-untrusted',
+      '6:29-33 cc-stdin-untrusted',
+      '7:21-25 cc-stdin-untrusted',
+      '8:32-36 cc-stdin-untrusted',
+      '9:23-27 cc-stdin-untrusted',
+      '10:44-48 cc-stdin-untrusted',
+    ]);
+  });
+
+  it('stdin read in chunks pushed to an array and joined is the same input', async () => {
+    const hook = [
+      "const { execSync } = require('child_process');",
+      'const chunks = [];',
+      "process.stdin.on('data', (c) => chunks.push(c));",
+      "process.stdin.on('end', () => {",
+      '  const input = JSON.parse(Buffer.concat(chunks).toString());',
+      '  execSync(`git add ${input.tool_input.file_path}`);',
+      '});',
+      '',
+    ].join('\n');
+    const { byFile } = await findings('chunks', 'PostToolUse', 'Write', 'node .claude/hooks/chunks.js', { 'chunks.js': hook });
+    expect(places(byFile['.claude/hooks/chunks.js'])).toEqual(['6:23-28 cc-stdin-untrusted']);
+  });
+
   it('a `//` suppression comment holds', async () => {
     const quiet = GUARD.replace(
       "    console.error('Blocked: rm -rf');",

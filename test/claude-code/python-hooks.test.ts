@@ -205,6 +205,22 @@ describe('Python programs that hooks run', () => {
     );
   });
 
+  it('text from the stdin JSON in a command it gives a shell is an injection; argv, `shell=False` or a quoted value is not', async () => {
+    const hook = [
+      'import json, shlex, subprocess, sys',
+      'data = json.load(sys.stdin)',
+      "path = data['tool_input']['file_path']",
+      'subprocess.run(f"npx prettier --write {path}", shell=True)',
+      "subprocess.run(['npx', 'prettier', '--write', path])",
+      'subprocess.run(f"npx prettier --write {shlex.quote(path)}", shell=True)',
+      '',
+    ].join('\n');
+    const found = await findings('shell', 'PostToolUse', 'Write', 'python3 .claude/hooks/format.py', { 'format.py': hook });
+    expect(found['.claude/hooks/format.py']).toEqual([
+      "4:40-44 cc-stdin-untrusted Disallowed text from the hook's stdin JSON in the shell command `subprocess.run` runs: the model chose it, and the shell parses it as code (a `;`, `$(…)` or quote in it runs). Run the program without a shell and pass the text as an argument: `subprocess.run(['git', 'add', '--', path])`.",
+    ]);
+  });
+
   it('not a Python file run: `python3 -m`, or a .py file no hook runs, is not read (Node programs: node-hooks.test.ts)', async () => {
     const found = await findings('other', 'PreToolUse', 'Bash', 'python3 -m guard', { 'unused.py': GUARD });
     expect(Object.keys(found).sort()).toEqual(['.claude/settings.json']);

@@ -204,6 +204,23 @@ describe('programInputFields', () => {
       ),
     ).toEqual(['tool_input=tool_input', 'tool_input.cmd=cmd']);
     expect(read('node', "let s = '{}'; const d = JSON.parse(s); d.a")).toEqual([]);
+    // …or pushed to an array and joined (Buffer.concat, join), in the parse or through a name first.
+    expect(
+      read(
+        'node',
+        "const chunks = []; for await (const c of process.stdin) chunks.push(c); const d = JSON.parse(Buffer.concat(chunks).toString('utf8')); d.tool_input.cmd",
+      ),
+    ).toEqual(['tool_input=tool_input', 'tool_input.cmd=cmd']);
+    expect(
+      read(
+        'node',
+        "const parts = []; process.stdin.on('data', (c) => parts.push(c)); process.stdin.on('end', () => { const raw = parts.join(''); const d = JSON.parse(raw); d.cwd; });",
+      ),
+    ).toEqual(['cwd=cwd']);
+    // An array nothing was pushed to is not the stdin's chunks.
+    expect(
+      read('node', "const chunks = []; process.stdin.on('data', (c) => chunks.push(c)); const d = JSON.parse(Buffer.concat(other)); d.a"),
+    ).toEqual([]);
   });
   it('reads nothing of JSON from elsewhere, nor method calls, nor names bound before the parse', () => {
     expect(read('python', "d = json.load(open('f'))\nprint(d['a'])")).toEqual([]);
