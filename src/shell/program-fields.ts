@@ -221,10 +221,10 @@ const JOINED = String.raw`(?:Buffer\.concat\(\s*([A-Za-z_$][\w$]*)\s*\)(?:\.toSt
  */
 function streamParses(language: ProgramLanguage, program: string): RegExpExecArray[] {
   if (language !== 'node' || !/process\.stdin/.test(program)) return [];
-  const texts = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\s*\+=/g)].map((m) => m[1]!));
-  const pushed = new Set([...program.matchAll(/([A-Za-z_$][\w$]*)\.push\(/g)].map((m) => m[1]!));
+  const texts = new Set([...program.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)\s*\+=/g)].map((m) => m[1]!));
+  const pushed = new Set([...program.matchAll(/(?<![\w$])([A-Za-z_$][\w$]*)\.push\(/g)].map((m) => m[1]!));
   const joined = (m: RegExpMatchArray): boolean => pushed.has((m[1] ?? m[2])!);
-  for (const m of program.matchAll(new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*=\s*${JOINED}`, 'g')))
+  for (const m of program.matchAll(new RegExp(String.raw`(?<![\w$])([A-Za-z_$][\w$]*)\s*=\s*${JOINED}`, 'g')))
     if (pushed.has((m[2] ?? m[3])!)) texts.add(m[1]!);
   return [
     ...[...program.matchAll(/JSON\.parse\(\s*([A-Za-z_$][\w$]*)(?:\.toString\(\s*(?:['"]utf-?8['"])?\s*\))?\s*\)/g)].filter((m) =>

@@ -4,8 +4,8 @@ import { closingBracket, pythonScopes, topLevelParts, type PythonScopes } from '
 
 /**
  * Where a Python hook program hands text from its stdin JSON to a shell: the
- * command of `os.system`, `os.popen`, `subprocess.getoutput` or
- * `getstatusoutput`, or of `subprocess.run`, `call`, `check_call`,
+ * command of `os.system`, `os.popen`, `subprocess.getoutput`,
+ * `getstatusoutput` or `asyncio.create_subprocess_shell`, or of `subprocess.run`, `call`, `check_call`,
  * `check_output` or `Popen` with `shell=True`, holding the parse of its stdin
  * (`json.load(sys.stdin)`) or a name set from it (`cmd =
  * data['tool_input']['command']`, `for path in data['paths']:`), whatever the
@@ -15,9 +15,15 @@ import { closingBracket, pythonScopes, topLevelParts, type PythonScopes } from '
  * the shell. Names are followed through assignments, in the function that
  * binds them, not into the parameters of functions they are handed to.
  */
-const ALWAYS_SHELL = new Set(['os.system', 'os.popen', 'subprocess.getoutput', 'subprocess.getstatusoutput']);
+const ALWAYS_SHELL = new Set([
+  'os.system',
+  'os.popen',
+  'subprocess.getoutput',
+  'subprocess.getstatusoutput',
+  'asyncio.create_subprocess_shell',
+]);
 const SHELL_OPTION = new Set(['subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output', 'subprocess.Popen']);
-const MODULES = new Set(['os', 'subprocess']);
+const MODULES = new Set(['os', 'subprocess', 'asyncio']);
 const QUOTING = /quote|escape|sanitize/i;
 interface Place {
   start: number;
@@ -28,7 +34,7 @@ interface Place {
 const IDENTIFIER = /(?<![\w.])[A-Za-z_]\w*/g;
 
 export function pythonShellSinks(program: string): ShellSink[] {
-  if (!/\b(?:os|subprocess)\b/.test(program)) return [];
+  if (!/\b(?:os|subprocess|asyncio)\b/.test(program)) return [];
   const scopes = pythonScopes(program);
   const parses = stdinParses('python', program, isCodeIn(scopes)).map((m) => ({ start: m.index, end: m.index + m[0].length }));
   if (parses.length === 0) return [];
@@ -82,7 +88,7 @@ function importedNames(program: string, scopes: PythonScopes): { modules: Map<st
       if (name && MODULES.has(name)) modules.set(alias ?? name, name);
     }
   }
-  for (const m of program.matchAll(/^[ \t]*from[ \t]+(os|subprocess)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)/gm)) {
+  for (const m of program.matchAll(/^[ \t]*from[ \t]+(os|subprocess|asyncio)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]+)/gm)) {
     if (!scopes.isCode(m.index + m[0].indexOf('from'))) continue;
     for (const item of m[2]!.replace(/[()]/g, '').split(',')) {
       const [, name, alias] = /^\s*(\w+)(?:\s+as\s+(\w+))?\s*$/.exec(item) ?? [];
@@ -141,7 +147,7 @@ function firstTaint(
 ): Place | undefined {
   const quoted: [number, number][] = [];
   const text = program.slice(from, to);
-  for (const q of text.matchAll(/[\w.]*(?:quote|escape|sanitize)\w*[ \t]*\(/gi)) {
+  for (const q of text.matchAll(/(?<![\w.])[\w.]*(?:quote|escape|sanitize)\w*[ \t]*\(/gi)) {
     const open = from + q.index + q[0].length;
     if (!scopes.isCode(from + q.index) || !QUOTING.test(q[0])) continue;
     quoted.push([open, closingBracket(program, open, isCodeIn(scopes)) ?? to]);

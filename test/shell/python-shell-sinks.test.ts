@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { programInputFields } from '../../src/shell/program-fields.js';
 import { pythonShellSinks } from '../../src/shell/python-shell-sinks.js';
 
 /** Each sink as `call:text` (the tainted text it points at). */
@@ -20,6 +21,9 @@ describe('pythonShellSinks', () => {
       "subprocess.Popen(args=f'grep x {path}', shell=True)",
       'subprocess.run([f"rm {path}"], shell=True)',
       "os.system('ls ' + json.load(sys.stdin)['cwd'])",
+      'import asyncio',
+      'proc = await asyncio.create_subprocess_shell(f"cat {path}")',
+      "safe = await asyncio.create_subprocess_exec('cat', path)",
     ].join('\n');
     expect(sinks(program)).toEqual([
       'os.system:path',
@@ -30,6 +34,7 @@ describe('pythonShellSinks', () => {
       'subprocess.Popen:path',
       'subprocess.run:path',
       'os.system:json.load(sys.stdin)',
+      'asyncio.create_subprocess_shell:path',
     ]);
   });
 
@@ -73,5 +78,12 @@ describe('pythonShellSinks', () => {
   it('a program that never reads its stdin, or never imports os or subprocess, has no sinks', () => {
     expect(sinks("import os\npath = open('f').read()\nos.system(f'cat {path}')")).toEqual([]);
     expect(sinks(`${PARSE.replace('import json, os, subprocess, sys', 'import json, sys')}system(data['cwd'])`)).toEqual([]);
+  });
+
+  it('reads a hostile program in linear time: a name of a megabyte in a sink, and in a Node program that reads its stdin', () => {
+    // Each pattern starts only where a name starts: one tried at every offset of a long name took time quadratic in it.
+    const long = 'a'.repeat(1_000_000);
+    expect(sinks(`${PARSE}os.system(${long})\nos.system(x + ${'a.'.repeat(500_000)}b)\n`)).toEqual([]);
+    expect(programInputFields('node', `process.stdin;\n${long}\n${long}.push(\n`)).toEqual([]);
   });
 });
