@@ -56,6 +56,25 @@ describe('pythonShellSinks', () => {
     expect(sinks(program)).toEqual(['sp.call:f', 'run_shell:target', 'check_call:target', 'getoutput:target']);
   });
 
+  it("one level through the file's own functions: an argument that reaches a shell in them, by position or keyword", () => {
+    const program = [
+      PARSE,
+      'def sh(cmd, check=True):',
+      '    full = "set -e; " + cmd',
+      '    return subprocess.run(full, shell=True, check=check)',
+      'def quiet(cmd):',
+      "    subprocess.run(['echo', cmd])",
+      "path = data['tool_input']['file_path']",
+      'sh(f"git add {path}")',
+      'sh(cmd=f"ls {path}")',
+      'sh("git status")',
+      'quiet(path)',
+      'sh("git status", check=path)',
+    ].join('\n');
+    // Inside `sh`, `full` holds a parameter, not the input: the calls that hand it the input are the sinks.
+    expect(sinks(program)).toEqual(['sh:path', 'sh:path']);
+  });
+
   it('no shell, a quoted value, a constant, argv, or a name of another function are not sinks', () => {
     const program = [
       PARSE,
@@ -80,10 +99,15 @@ describe('pythonShellSinks', () => {
     expect(sinks(`${PARSE.replace('import json, os, subprocess, sys', 'import json, sys')}system(data['cwd'])`)).toEqual([]);
   });
 
-  it('reads a hostile program in linear time: a name of a megabyte in a sink, and in a Node program that reads its stdin', () => {
+  it('reads a hostile program in bounded time: a name of a megabyte, calls and comprehensions nested deep', () => {
     // Each pattern starts only where a name starts: one tried at every offset of a long name took time quadratic in it.
     const long = 'a'.repeat(1_000_000);
     expect(sinks(`${PARSE}os.system(${long})\nos.system(x + ${'a.'.repeat(500_000)}b)\n`)).toEqual([]);
     expect(programInputFields('node', `process.stdin;\n${long}\n${long}.push(\n`)).toEqual([]);
+    // Calls nested a hundred thousand deep, and comprehensions: brackets are paired once, each search is bounded.
+    const deep = 100_000;
+    const nested = `${PARSE}x = ${'os.system('.repeat(deep)}data${')'.repeat(deep)}\ny = [${'a for a in ['.repeat(deep)}data${']'.repeat(deep)}]\n`;
+    // Past the caps the file is read in part: the thousand outermost calls, whose commands hold no input in their first 2 KB.
+    expect(sinks(nested)).toEqual([]);
   });
 });
