@@ -1,4 +1,4 @@
-import { childrenOf, codeTest, type EsNode, FUNCTIONS, isMember, keyName, type NodeProgram } from './node-program.js';
+import { childrenOf, codeTest, type EsNode, FUNCTIONS, functionName, isMember, keyName, type NodeProgram } from './node-program.js';
 import { stdinParses } from './program-fields.js';
 
 /**
@@ -12,8 +12,9 @@ import { stdinParses } from './program-fields.js';
  * expression around it (a template, `+`, a method call): the shell parses
  * it, so a `;`, `$(…)` or quote the model wrote runs as code. A call of a
  * function named for quoting (`shellQuote(file)`, `escape(…)`) gives a
- * value taken as safe. Names are followed across the program, not into the
- * parameters of functions it is handed to.
+ * value taken as safe. Names are followed across the program, and one level
+ * into its own named functions: `function sh(cmd) { execSync(cmd); }` makes
+ * ``sh(`git add ${file}`)`` the sink.
  */
 export interface ShellSink {
   /** The tainted expression inside the command: its offsets. */
@@ -33,39 +34,96 @@ export function nodeShellSinks(program: NodeProgram): ShellSink[] {
   const parses = new Set(stdinParses('node', program.text, codeTest(program)).map((m) => m.index));
   if (parses.size === 0) return [];
   const { namespaces, functions } = childProcessBindings(program);
-  const tainted = new Set<string>();
-  // A name set from the input, or from a name set so: two passes take assignments written before their source.
-  for (let pass = 0; pass < 2; pass++) {
-    for (const node of program.nodes) {
-      if (node.type === 'VariableDeclarator' && node.init && taintIn(node.init as EsNode, parses, tainted))
-        for (const name of boundNames(node.id as EsNode)) tainted.add(name);
-      if (
-        node.type === 'AssignmentExpression' &&
-        (node.left as EsNode).type === 'Identifier' &&
-        taintIn(node.right as EsNode, parses, tainted)
-      )
-        tainted.add((node.left as EsNode).name as string);
+  const tainted = taintedNames(program.nodes, parses);
+  const sinks: ShellSink[] = [];
+  const calls = shellCalls(program, namespaces, functions);
+  for (const { call, command } of calls) {
+    const at = firstTaintOf(command, parses, tainted);
+    if (at) sinks.push({ start: at.start, end: at.end, call });
+  }
+  // One level through the program's own functions: `function sh(cmd) { execSync(cmd); }`, then ``sh(`git add ${file}`)``.
+  const helpers = shellHelpers(program, calls);
+  for (const node of helpers.size ? program.nodes : []) {
+    const callee = node.callee as EsNode | undefined;
+    if (node.type !== 'CallExpression' || callee?.type !== 'Identifier') continue;
+    const args = node.arguments as EsNode[];
+    for (const index of helpers.get(callee.name as string) ?? []) {
+      if (args.slice(0, index + 1).some((arg) => arg.type === 'SpreadElement')) continue;
+      const at = args[index] && firstTaint(args[index], parses, tainted);
+      if (at) sinks.push({ start: at.start, end: at.end, call: callee.name as string });
     }
   }
-  const sinks: ShellSink[] = [];
+  return sinks.sort((a, b) => a.start - b.start);
+}
+
+/** A call that runs a shell, and the arguments the shell parses. */
+interface ShellCall {
+  node: EsNode;
+  call: string;
+  command: EsNode[];
+}
+
+function shellCalls(program: NodeProgram, namespaces: ReadonlySet<string>, functions: ReadonlyMap<string, string>): ShellCall[] {
+  const calls: ShellCall[] = [];
   for (const node of program.nodes) {
     if (node.type !== 'CallExpression') continue;
     const call = calledFunction(node.callee as EsNode, namespaces, functions);
     if (!call) continue;
     const args = node.arguments as EsNode[];
-    const shell = SHELL_CALLS.has(call) || (SHELL_OPTION_CALLS.has(call) && args.some(runsInShell));
-    if (!shell) continue;
+    if (!SHELL_CALLS.has(call) && !(SHELL_OPTION_CALLS.has(call) && args.some(runsInShell))) continue;
     // The command; with a shell option the arguments are joined into it too.
-    const command = SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !runsInShell(arg));
-    for (const arg of command) {
-      const at = firstTaint(arg, parses, tainted);
-      if (at) {
-        sinks.push({ start: at.start, end: at.end, call });
-        break;
-      }
-    }
+    calls.push({ node, call, command: SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !runsInShell(arg)) });
   }
-  return sinks;
+  return calls;
+}
+
+function firstTaintOf(expressions: readonly EsNode[], parses: ReadonlySet<number>, tainted: ReadonlySet<string>): EsNode | undefined {
+  for (const expression of expressions) {
+    const at = firstTaint(expression, parses, tainted);
+    if (at) return at;
+  }
+  return undefined;
+}
+
+const MAX_HELPERS = 20;
+const MAX_HELPER_PARAMETERS = 8;
+
+/**
+ * The program's named functions (`function sh(…)`, `const sh = (…) =>`) and
+ * the indexes of their parameters that reach the command of a shell call in
+ * them, through names set from them there.
+ */
+function shellHelpers(program: NodeProgram, calls: readonly ShellCall[]): Map<string, number[]> {
+  const helpers = new Map<string, number[]>();
+  const looked = new Set<EsNode>();
+  for (const { node, command } of calls) {
+    let fn = node.parent;
+    while (fn && !FUNCTIONS.has(fn.type)) fn = fn.parent;
+    const holder = fn?.parent;
+    const named =
+      fn?.type === 'FunctionDeclaration' || (holder?.type === 'VariableDeclarator' && (holder.id as EsNode).type === 'Identifier');
+    const name = fn && named ? functionName(fn) : undefined;
+    if (!fn || name === undefined || (!looked.has(fn) && looked.size === MAX_HELPERS)) continue;
+    looked.add(fn);
+    const body = nodesWithin(program, fn);
+    const reaching = helpers.get(name) ?? [];
+    (fn.params as EsNode[]).slice(0, MAX_HELPER_PARAMETERS).forEach((param, index) => {
+      const own = param.type === 'AssignmentPattern' ? (param.left as EsNode) : param;
+      if (own.type !== 'Identifier' || reaching.includes(index)) return;
+      const tainted = taintedNames(body, new Set(), new Set([own.name as string]));
+      if (firstTaintOf(command, new Set(), tainted)) reaching.push(index);
+    });
+    if (reaching.length) helpers.set(name, reaching);
+  }
+  return helpers;
+}
+
+/** A node's descendants: the nodes are listed parents first, so they follow it until one starts past its end. */
+function nodesWithin(program: NodeProgram, ancestor: EsNode): EsNode[] {
+  const from = program.nodes.indexOf(ancestor);
+  const within: EsNode[] = [];
+  for (let i = from + 1; i < program.nodes.length && program.nodes[i]!.start < ancestor.end; i++) within.push(program.nodes[i]!);
+  return within;
 }
 
 /** The names bound to `child_process` (`const cp = require('child_process')`, `import * as cp`) and to its functions. */
@@ -153,6 +211,24 @@ function boundNames(pattern: EsNode): string[] {
   if (pattern.type === 'RestElement') return boundNames(pattern.argument as EsNode);
   if (pattern.type === 'AssignmentPattern') return boundNames(pattern.left as EsNode);
   return [];
+}
+
+/** The names set from the input (the parses, or `seeds`), or from a name set so: two passes take assignments written before their source. */
+function taintedNames(nodes: readonly EsNode[], parses: ReadonlySet<number>, seeds: ReadonlySet<string> = new Set()): Set<string> {
+  const tainted = new Set(seeds);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const node of nodes) {
+      if (node.type === 'VariableDeclarator' && node.init && taintIn(node.init as EsNode, parses, tainted))
+        for (const name of boundNames(node.id as EsNode)) tainted.add(name);
+      if (
+        node.type === 'AssignmentExpression' &&
+        (node.left as EsNode).type === 'Identifier' &&
+        taintIn(node.right as EsNode, parses, tainted)
+      )
+        tainted.add((node.left as EsNode).name as string);
+    }
+  }
+  return tainted;
 }
 
 function taintIn(expression: EsNode, parses: ReadonlySet<number>, tainted: ReadonlySet<string>): boolean {

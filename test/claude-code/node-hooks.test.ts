@@ -189,6 +189,27 @@ describe('Node programs that hooks run', () => {
     ]);
   });
 
+  it("one level through the program's own functions: the call that hands the input to a parameter reaching a shell", async () => {
+    const hook = [
+      "const { execSync, execFileSync } = require('child_process');",
+      "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+      'function sh(cmd, options) {',
+      '  const full = `set -e; ${cmd}`;',
+      '  return execSync(full, options);',
+      '}',
+      "const run = (file) => execFileSync('git', ['add', file]);",
+      'const file = data.tool_input.file_path;',
+      'sh(`git add ${file}`);',
+      "sh('git status', { cwd: file });",
+      'run(file);',
+      'sh(...[file]);',
+      '',
+    ].join('\n');
+    const { byFile } = await findings('helpers', 'PostToolUse', 'Write', 'node .claude/hooks/helpers.js', { 'helpers.js': hook });
+    expect(places(byFile['.claude/hooks/helpers.js'])).toEqual(['9:15-19 cc-stdin-untrusted']);
+    expect(byFile['.claude/hooks/helpers.js']![0]).toContain('in the shell command `sh` runs');
+  });
+
   it('stdin read in chunks pushed to an array and joined is the same input', async () => {
     const hook = [
       "const { execSync } = require('child_process');",
