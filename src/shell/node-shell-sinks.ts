@@ -96,6 +96,7 @@ const MAX_HELPER_PARAMETERS = 8;
 function shellHelpers(program: NodeProgram, calls: readonly ShellCall[]): Map<string, number[]> {
   const helpers = new Map<string, number[]>();
   const looked = new Set<EsNode>();
+  const taintsOf = new Map<EsNode, (Set<string> | undefined)[]>();
   for (const { node, command } of calls) {
     let fn = node.parent;
     while (fn && !FUNCTIONS.has(fn.type)) fn = fn.parent;
@@ -105,13 +106,19 @@ function shellHelpers(program: NodeProgram, calls: readonly ShellCall[]): Map<st
     const name = fn && named ? functionName(fn) : undefined;
     if (!fn || name === undefined || (!looked.has(fn) && looked.size === MAX_HELPERS)) continue;
     looked.add(fn);
-    const body = nodesWithin(program, fn);
+    // What each parameter taints in the function, worked out once however many shell calls it makes.
+    let taints = taintsOf.get(fn);
+    if (!taints) {
+      const body = nodesWithin(program, fn);
+      taints = (fn.params as EsNode[]).slice(0, MAX_HELPER_PARAMETERS).map((param) => {
+        const own = param.type === 'AssignmentPattern' ? (param.left as EsNode) : param;
+        return own.type === 'Identifier' ? taintedNames(body, new Set(), new Set([own.name as string])) : undefined;
+      });
+      taintsOf.set(fn, taints);
+    }
     const reaching = helpers.get(name) ?? [];
-    (fn.params as EsNode[]).slice(0, MAX_HELPER_PARAMETERS).forEach((param, index) => {
-      const own = param.type === 'AssignmentPattern' ? (param.left as EsNode) : param;
-      if (own.type !== 'Identifier' || reaching.includes(index)) return;
-      const tainted = taintedNames(body, new Set(), new Set([own.name as string]));
-      if (firstTaintOf(command, new Set(), tainted)) reaching.push(index);
+    taints.forEach((tainted, index) => {
+      if (tainted && !reaching.includes(index) && firstTaintOf(command, new Set(), tainted)) reaching.push(index);
     });
     if (reaching.length) helpers.set(name, reaching);
   }
