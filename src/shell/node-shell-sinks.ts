@@ -12,7 +12,9 @@ import { stdinParses } from './program-fields.js';
  * expression around it (a template, `+`, a method call): the shell parses
  * it, so a `;`, `$(…)` or quote the model wrote runs as code. A call of a
  * function named for quoting (`shellQuote(file)`, `escape(…)`) gives a
- * value taken as safe. Names are followed across the program, and one level
+ * value taken as safe. The script of an argv that runs a shell on it
+ * (`spawnSync('bash', ['-c', script])`) is a command too. Names are followed
+ * across the program, and one level
  * into its own named functions: `function sh(cmd) { execSync(cmd); }` makes
  * ``sh(`git add ${file}`)`` the sink.
  */
@@ -70,11 +72,29 @@ function shellCalls(program: NodeProgram, namespaces: ReadonlySet<string>, funct
     const call = calledFunction(node.callee as EsNode, namespaces, functions);
     if (!call) continue;
     const args = node.arguments as EsNode[];
-    if (!SHELL_CALLS.has(call) && !(SHELL_OPTION_CALLS.has(call) && args.some(runsInShell))) continue;
-    // The command; with a shell option the arguments are joined into it too.
-    calls.push({ node, call, command: SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !runsInShell(arg)) });
+    if (SHELL_CALLS.has(call) || (SHELL_OPTION_CALLS.has(call) && args.some(runsInShell)))
+      // The command; with a shell option the arguments are joined into it too.
+      calls.push({ node, call, command: SHELL_CALLS.has(call) ? args.slice(0, 1) : args.filter((arg) => !runsInShell(arg)) });
+    else if (SHELL_OPTION_CALLS.has(call)) {
+      // Without one, an argv that starts a shell on a script (`spawnSync('bash', ['-c', script])`): the script is the command.
+      const script = shellScriptArgument(args);
+      if (script) calls.push({ node, call, command: [script] });
+    }
   }
   return calls;
+}
+
+/** A string literal naming a shell (`'bash'`, `'/bin/sh'`), and one of flags that tell it to run its next argument (`'-c'`, `'-ec'`). */
+const SHELL_PROGRAM = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z|da|k)?sh$/;
+const SCRIPT_FLAG = /^-[a-zA-Z]*c[a-zA-Z]*$/;
+
+function shellScriptArgument(args: readonly EsNode[]): EsNode | undefined {
+  const [file, argv] = args;
+  if (file?.type !== 'Literal' || typeof file.value !== 'string' || !SHELL_PROGRAM.test(file.value)) return undefined;
+  if (argv?.type !== 'ArrayExpression') return undefined;
+  const items = argv.elements as Array<EsNode | null>;
+  const flag = items.findIndex((item) => item?.type === 'Literal' && typeof item.value === 'string' && SCRIPT_FLAG.test(item.value));
+  return flag === -1 ? undefined : (items[flag + 1] ?? undefined);
 }
 
 function firstTaintOf(expressions: readonly EsNode[], parses: ReadonlySet<number>, tainted: ReadonlySet<string>): EsNode | undefined {

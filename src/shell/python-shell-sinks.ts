@@ -13,7 +13,9 @@ import { pythonScopes, type PythonScopes } from './python-scopes.js';
  * `+`, `%`, `.format`); also a call of one of the file's own functions that
  * hands such text to a parameter reaching a shell in it (`def sh(cmd):
  * subprocess.run(cmd, shell=True)`, then `sh(f"ls {path}")`), one level
- * deep. A call of a function named for quoting (`shlex.quote(path)`) gives a
+ * deep; and the script of an argv that runs a shell on it
+ * (`subprocess.run(['bash', '-c', f"ls {path}"])`). A call of a function
+ * named for quoting (`shlex.quote(path)`) gives a
  * value taken as safe; a list command with `shell=True` has only its first
  * item parsed by the shell. Names are followed through assignments, in the
  * function that binds them.
@@ -36,6 +38,9 @@ const QUOTING = /quote|escape|sanitize/i;
 /** A name, not an attribute (`.name`) nor part of a longer word. */
 const IDENTIFIER = /(?<![\w.])[A-Za-z_]\w*/g;
 const KEYWORD_ARGUMENT = /^\w+\s*=(?!=)/;
+/** A string literal naming a shell (`'bash'`, `"/bin/sh"`), and one of flags that tell it to run its next argument (`'-c'`, `'-ec'`). */
+const SHELL_PROGRAM = /^['"](?:\/usr)?(?:\/bin\/)?(?:ba|z|da|k)?sh['"]$/;
+const SCRIPT_FLAG = /^['"]-[a-zA-Z]*c[a-zA-Z]*['"]$/;
 const MAX_SPAN = 2048;
 const MAX_SHELL_CALLS = 1000;
 const MAX_TARGETS = 5000;
@@ -175,8 +180,10 @@ class Source {
       const call = member === undefined ? functions.get(name) : module && `${module}.${member}`;
       if (!call || (!ALWAYS_SHELL.has(call) && !SHELL_OPTION.has(call))) continue;
       const args = this.arguments(open - 1);
-      if (!args || (!ALWAYS_SHELL.has(call) && !args.some((arg) => /^shell\s*=\s*True\b/.test(arg.text)))) continue;
-      const command = this.commandPart(args);
+      if (!args) continue;
+      const shell = ALWAYS_SHELL.has(call) || args.some((arg) => /^shell\s*=\s*True\b/.test(arg.text));
+      // Without a shell, an argv that starts one on a script (`['bash', '-c', script]`): the script is the command.
+      const command = shell ? this.commandPart(args) : this.shellScriptArgument(args);
       if (command) calls.push({ call: member === undefined ? name : `${name}.${member}`, at, command });
       if (calls.length === MAX_SHELL_CALLS) break;
     }
@@ -192,6 +199,20 @@ class Source {
     if (this.program[start] !== '[' && this.program[start] !== '(') return { start, end: first.at + first.text.length };
     const item = this.arguments(start)?.[0];
     return item && { start: item.at, end: item.at + item.text.length };
+  }
+
+  /** In an argv list (`['bash', '-c', script, …]`, `['/bin/sh', '-ec', script]`), the script a shell is told to run. */
+  private shellScriptArgument(args: readonly Part[]): Place | undefined {
+    const keyword = args.find((arg) => /^args\s*=(?!=)/.test(arg.text));
+    const first = keyword ?? (args[0] && !args[0].text.startsWith('*') && !KEYWORD_ARGUMENT.test(args[0].text) ? args[0] : undefined);
+    if (!first) return undefined;
+    const start = keyword ? first.at + /^\w+\s*=\s*/.exec(first.text)![0].length : first.at;
+    if (this.program[start] !== '[' && this.program[start] !== '(') return undefined;
+    const items = this.arguments(start) ?? [];
+    if (!SHELL_PROGRAM.test(items[0]?.text ?? '')) return undefined;
+    const flag = items.findIndex((item, index) => index > 0 && SCRIPT_FLAG.test(item.text));
+    const script = flag > 0 ? items[flag + 1] : undefined;
+    return script && { start: script.at, end: script.at + script.text.length };
   }
 
   /** `import os`, `import subprocess as sp`; `from subprocess import run, check_output as co`, `from os import system`. */

@@ -176,6 +176,8 @@ describe('Node programs that hooks run', () => {
       "cp.spawnSync('git', ['add', file], { shell: '' });",
       "cp.spawnSync('git', ['add', file], { shell: useShell });",
       'cp[method](`cat ${file}`);',
+      "cp.spawnSync('bash', ['-c', `git add ${file}`]);",
+      "cp.execFileSync('/bin/sh', ['-ec', 'git add \"$1\"', '_', file]);",
       '',
     ].join('\n');
     const { byFile } = await findings('spellings', 'PreToolUse', 'Write', 'node .claude/hooks/spell.mjs', { 'spell.mjs': hook });
@@ -186,6 +188,7 @@ describe('Node programs that hooks run', () => {
       '8:32-36 cc-stdin-untrusted',
       '9:23-27 cc-stdin-untrusted',
       '10:44-48 cc-stdin-untrusted',
+      '15:40-44 cc-stdin-untrusted',
     ]);
   });
 

@@ -21,6 +21,9 @@ describe('pythonShellSinks', () => {
       "subprocess.Popen(args=f'grep x {path}', shell=True)",
       'subprocess.run([f"rm {path}"], shell=True)',
       "os.system('ls ' + json.load(sys.stdin)['cwd'])",
+      "subprocess.run(['bash', '-c', f'git add {path}'])",
+      "subprocess.check_call(args=['/bin/sh', '-ec', 'echo ' + path])",
+      "subprocess.run(['bash', '-c', 'git add \"$1\"', '_', path])",
       'import asyncio',
       'proc = await asyncio.create_subprocess_shell(f"cat {path}")',
       "safe = await asyncio.create_subprocess_exec('cat', path)",
@@ -34,6 +37,8 @@ describe('pythonShellSinks', () => {
       'subprocess.Popen:path',
       'subprocess.run:path',
       'os.system:json.load(sys.stdin)',
+      'subprocess.run:path',
+      'subprocess.check_call:path',
       'asyncio.create_subprocess_shell:path',
     ]);
   });
