@@ -1,4 +1,5 @@
 import { childrenOf, codeTest, type EsNode, FUNCTIONS, functionName, isMember, keyName, type NodeProgram } from './node-program.js';
+import { SHELLS } from './analysis.js';
 import { stdinParses } from './program-fields.js';
 
 /**
@@ -29,7 +30,8 @@ export interface ShellSink {
 const SHELL_CALLS = new Set(['exec', 'execSync']);
 const SHELL_OPTION_CALLS = new Set(['spawn', 'spawnSync', 'execFile', 'execFileSync']);
 const MODULES = new Set(['child_process', 'node:child_process']);
-const QUOTING = /quote|escape|sanitize/i;
+/** A function named for quoting (`shellQuote`, `shlex.quote`, `escape`): what it returns is taken as safe for a shell. */
+export const QUOTING = /quote|escape|sanitize/i;
 
 export function nodeShellSinks(program: NodeProgram): ShellSink[] {
   if (!/child_process/.test(program.text)) return [];
@@ -84,16 +86,22 @@ function shellCalls(program: NodeProgram, namespaces: ReadonlySet<string>, funct
   return calls;
 }
 
-/** A string literal naming a shell (`'bash'`, `'/bin/sh'`), and one of flags that tell it to run its next argument (`'-c'`, `'-ec'`). */
-const SHELL_PROGRAM = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z|da|k)?sh$/;
-const SCRIPT_FLAG = /^-[a-zA-Z]*c[a-zA-Z]*$/;
+/** Whether an argv's program is a shell: `bash`, `/bin/sh`, … */
+export function isShellProgram(program: string): boolean {
+  return SHELLS.has(program.slice(program.lastIndexOf('/') + 1));
+}
+
+/** Whether an argument tells a shell to run the next one as its script: `-c`, `-ec`, `-lc`, … */
+export function isScriptFlag(argument: string): boolean {
+  return /^-[a-zA-Z]*c[a-zA-Z]*$/.test(argument);
+}
 
 function shellScriptArgument(args: readonly EsNode[]): EsNode | undefined {
   const [file, argv] = args;
-  if (file?.type !== 'Literal' || typeof file.value !== 'string' || !SHELL_PROGRAM.test(file.value)) return undefined;
+  if (file?.type !== 'Literal' || typeof file.value !== 'string' || !isShellProgram(file.value)) return undefined;
   if (argv?.type !== 'ArrayExpression') return undefined;
   const items = argv.elements as Array<EsNode | null>;
-  const flag = items.findIndex((item) => item?.type === 'Literal' && typeof item.value === 'string' && SCRIPT_FLAG.test(item.value));
+  const flag = items.findIndex((item) => item?.type === 'Literal' && typeof item.value === 'string' && isScriptFlag(item.value));
   return flag === -1 ? undefined : (items[flag + 1] ?? undefined);
 }
 

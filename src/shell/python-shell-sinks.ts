@@ -1,4 +1,4 @@
-import type { ShellSink } from './node-shell-sinks.js';
+import { isScriptFlag, isShellProgram, QUOTING, type ShellSink } from './node-shell-sinks.js';
 import { stdinParses } from './program-fields.js';
 import { pythonScopes, type PythonScopes } from './python-scopes.js';
 
@@ -34,13 +34,9 @@ const ALWAYS_SHELL = new Set([
 ]);
 const SHELL_OPTION = new Set(['subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output', 'subprocess.Popen']);
 const MODULES = new Set(['os', 'subprocess', 'asyncio']);
-const QUOTING = /quote|escape|sanitize/i;
 /** A name, not an attribute (`.name`) nor part of a longer word. */
 const IDENTIFIER = /(?<![\w.])[A-Za-z_]\w*/g;
 const KEYWORD_ARGUMENT = /^\w+\s*=(?!=)/;
-/** A string literal naming a shell (`'bash'`, `"/bin/sh"`), and one of flags that tell it to run its next argument (`'-c'`, `'-ec'`). */
-const SHELL_PROGRAM = /^['"](?:\/usr)?(?:\/bin\/)?(?:ba|z|da|k)?sh['"]$/;
-const SCRIPT_FLAG = /^['"]-[a-zA-Z]*c[a-zA-Z]*['"]$/;
 const MAX_SPAN = 2048;
 const MAX_SHELL_CALLS = 1000;
 const MAX_TARGETS = 5000;
@@ -209,8 +205,9 @@ class Source {
     const start = keyword ? first.at + /^\w+\s*=\s*/.exec(first.text)![0].length : first.at;
     if (this.program[start] !== '[' && this.program[start] !== '(') return undefined;
     const items = this.arguments(start) ?? [];
-    if (!SHELL_PROGRAM.test(items[0]?.text ?? '')) return undefined;
-    const flag = items.findIndex((item, index) => index > 0 && SCRIPT_FLAG.test(item.text));
+    const literal = (item: Part | undefined): string | undefined => /^(['"])([^'"\\]*)\1$/.exec(item?.text ?? '')?.[2];
+    if (!isShellProgram(literal(items[0]) ?? '')) return undefined;
+    const flag = items.findIndex((item, index) => index > 0 && isScriptFlag(literal(item) ?? ''));
     const script = flag > 0 ? items[flag + 1] : undefined;
     return script && { start: script.at, end: script.at + script.text.length };
   }
