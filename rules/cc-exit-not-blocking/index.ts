@@ -15,7 +15,7 @@ import { type PythonExit, pythonExits } from '../../src/shell/python-exits.js';
 import { pythonOutputPrints } from '../../src/shell/python-output.js';
 import { nodeExits } from '../../src/shell/node-exits.js';
 import { nodeOutputPrints } from '../../src/shell/node-output.js';
-import { parseNodeProgram } from '../../src/shell/node-program.js';
+import { parseProgramFile } from '../../src/shell/node-program.js';
 import type { ProgramLanguage } from '../../src/shell/program-fields.js';
 import type { SyntaxNode, SyntaxTree } from '../../src/shell/parser.js';
 import { statementsAfter } from '../../src/shell/tail-status.js';
@@ -119,7 +119,7 @@ export default defineRule({
     const spec = firstBlocking(program.callerEvents, ['exit2-or-json', 'json-only']);
     if (!spec) return;
     const jsonOnly = spec.block === 'json-only';
-    const read = programExits(program.language, program.text);
+    const read = programExits(program);
     let prints: ProgramPrint[] | undefined;
     for (const exit of read.exits) {
       if (!exit.decides || exit.status === 0 || (!jsonOnly && exit.status === BLOCKING_EXIT_CODE)) continue;
@@ -225,9 +225,13 @@ interface ProgramPrint {
 }
 
 /** A program's exits, and (asked only when an exit needs them) its prints of hook outputs. */
-function programExits(language: ProgramLanguage, text: string): { exits: PythonExit[]; prints: () => ProgramPrint[] } {
+function programExits(file: { language: ProgramLanguage; file: string; text: string }): {
+  exits: PythonExit[];
+  prints: () => ProgramPrint[];
+} {
+  const { language, text } = file;
   if (language === 'python') return { exits: pythonExits(text), prints: () => pythonOutputPrints(text) };
-  const program = parseNodeProgram(text);
+  const program = parseProgramFile(file);
   return program ? { exits: nodeExits(program), prints: () => nodeOutputPrints(program) } : { exits: [], prints: () => [] };
 }
 

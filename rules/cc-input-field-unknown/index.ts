@@ -16,7 +16,7 @@ import { JQ_VALUE_OPTIONS } from '../../src/shell/jq-output.js';
 import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandNode } from '../../src/shell/printed-text.js';
-import { codeTest, parseNodeProgram } from '../../src/shell/node-program.js';
+import { codeTest, parseProgramFile } from '../../src/shell/node-program.js';
 import { type ProgramField, type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
@@ -87,7 +87,7 @@ export default defineRule({
   checkProgram({ program, range, report }) {
     const check = fieldCheck(program.callerEvents, program.callerTools, report);
     if (!check) return;
-    const node = program.language === 'node' ? parseNodeProgram(program.text) : undefined;
+    const node = program.language === 'node' ? parseProgramFile(program) : undefined;
     // A Node program acorn cannot parse (TypeScript, a syntax error) is not read.
     if (program.language === 'node' && !node) return;
     for (const { path, start, end } of programKeys(program.language, program.text, node && codeTest(node)))

@@ -21,7 +21,7 @@ import {
 } from '../../src/shell/printed-text.js';
 import { pythonOutputs } from '../../src/shell/python-output.js';
 import { nodeOutputs } from '../../src/shell/node-output.js';
-import { parseNodeProgram } from '../../src/shell/node-program.js';
+import { parseProgramFile } from '../../src/shell/node-program.js';
 import type { Range } from '../../src/diagnostics.js';
 import type { Report } from '../../src/engine/rule.js';
 
@@ -97,7 +97,7 @@ export default defineRule({
   checkProgram({ program, range, report }) {
     const events = [...new Set(program.callerEvents)];
     if (events.length === 0 || program.inBackground) return;
-    const node = program.language === 'node' ? parseNodeProgram(program.text) : undefined;
+    const node = program.language === 'node' ? parseProgramFile(program) : undefined;
     const outputs = program.language === 'python' ? pythonOutputs(program.text) : node ? nodeOutputs(node) : [];
     for (const printed of outputs) {
       const tree = parseTree(printed.text);

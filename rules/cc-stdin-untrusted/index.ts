@@ -5,7 +5,7 @@ import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
 import { awkProgramWord, sedScriptWords } from '../../src/shell/programs.js';
 import { reparsedWords } from '../../src/shell/remote.js';
 import { runsStdinAsScript } from '../../src/shell/stdin-script.js';
-import { parseNodeProgram } from '../../src/shell/node-program.js';
+import { parseProgramFile } from '../../src/shell/node-program.js';
 import { nodeShellSinks } from '../../src/shell/node-shell-sinks.js';
 import { pythonShellSinks } from '../../src/shell/python-shell-sinks.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
@@ -63,7 +63,7 @@ export default defineRule({
         report({ messageId: 'pythonShell', data: { call: sink.call }, range: range(sink.start, sink.end) });
       return;
     }
-    const parsed = parseNodeProgram(program.text);
+    const parsed = parseProgramFile(program);
     if (!parsed) return;
     for (const sink of nodeShellSinks(parsed))
       report({ messageId: 'nodeShell', data: { call: sink.call }, range: range(sink.start, sink.end) });

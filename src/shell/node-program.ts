@@ -1,4 +1,5 @@
-import { type Comment, type Node, type Options, parse } from 'acorn';
+import { type Comment, type Node, type Options, parse, Parser } from 'acorn';
+import { tsPlugin } from '@sveltejs/acorn-typescript';
 
 /**
  * A Node program that Claude Code hooks run (`node .claude/hooks/guard.js`),
@@ -21,10 +22,20 @@ export interface EsNode extends Node {
   [key: string]: unknown;
 }
 
-let last: { text: string; program: NodeProgram | undefined } | undefined;
+let last: { text: string; typescript: boolean; program: NodeProgram | undefined } | undefined;
 
-export function parseNodeProgram(text: string): NodeProgram | undefined {
-  if (last?.text === text) return last.program;
+/** A program file a hook runs, read as TypeScript when its name says so (`.ts`, `.mts`, `.cts`). */
+export function parseProgramFile(program: { readonly file: string; readonly text: string }): NodeProgram | undefined {
+  return parseNodeProgram(program.text, /\.[mc]?ts$/i.test(program.file));
+}
+
+export function parseNodeProgram(text: string, typescript = false): NodeProgram | undefined {
+  if (last?.text === text && last.typescript === typescript) return last.program;
+  if (typescript) {
+    const program = typeScriptProgram(text);
+    last = { text, typescript, program };
+    return program;
+  }
   let program: NodeProgram | undefined;
   // An ES module first (`import`, top-level `await`), then a script (`with`, legacy octal), both with a #! line.
   for (const sourceType of ['module', 'script'] as const) {
@@ -45,8 +56,35 @@ export function parseNodeProgram(text: string): NodeProgram | undefined {
       // not this kind of source
     }
   }
-  last = { text, program };
+  last = { text, typescript, program };
   return program;
+}
+
+let typeScriptParser: typeof Parser | undefined;
+
+/**
+ * TypeScript (`bun x.ts`, `tsx`, `deno run`, Node's type stripping), parsed as a module by acorn with
+ * the Svelte team's TypeScript plugin: the types are nodes of their own (`TSTypeAnnotation`,
+ * `TSAsExpression`, …) around the same code, at the same offsets.
+ */
+function typeScriptProgram(text: string): NodeProgram | undefined {
+  typeScriptParser ??= Parser.extend(tsPlugin());
+  const comments: Comment[] = [];
+  try {
+    const options: Options = {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      allowHashBang: true,
+      allowAwaitOutsideFunction: true,
+      // The plugin needs them.
+      locations: true,
+      onComment: comments,
+    };
+    const root = typeScriptParser.parse(text, options) as unknown as EsNode;
+    return { text, root, nodes: linkParents(root), comments };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sets each node's parent and lists the nodes, parents first. */

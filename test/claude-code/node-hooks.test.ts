@@ -80,14 +80,25 @@ describe('Node programs that hooks run', () => {
     ).toEqual([['6:16-17 2'], ['23:18-19 2']]);
   });
 
-  it('is found by interpreter, extension or #! line; TypeScript, `node -e` and unparsable files are not read', async () => {
-    for (const [name, command, file] of [
-      ['bun', 'bun .claude/hooks/guard.mjs', 'guard.mjs'],
-      ['direct', '.claude/hooks/guard.cjs', 'guard.cjs'],
-      ['shebang', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', 'guard'],
-      ['node-flags', 'node --no-warnings .claude/hooks/guard.js', 'guard.js'],
+  it('is found by interpreter, extension or #! line, TypeScript too; `node -e` and unparsable files are not read', async () => {
+    // Types where they move no finding: a typed declaration, a return type, a typed parameter.
+    const typed = GUARD.replace('let data;', 'let data: { tool_input: { cmd?: string } };')
+      .replace('function deny(reason) {', 'function deny(reason: string): never {')
+      .replace("let input = '';", "let input: string = '';");
+    expect(typed).not.toBe(GUARD);
+    for (const [name, command, file, text] of [
+      ['bun', 'bun .claude/hooks/guard.mjs', 'guard.mjs', GUARD],
+      ['direct', '.claude/hooks/guard.cjs', 'guard.cjs', GUARD],
+      ['shebang', '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard', 'guard', GUARD],
+      ['node-flags', 'node --no-warnings .claude/hooks/guard.js', 'guard.js', GUARD],
+      ['tsx', 'npx tsx .claude/hooks/guard.ts', 'guard.ts', typed],
+      ['bun-ts', 'bun .claude/hooks/guard.ts', 'guard.ts', typed],
+      ['bun-run', 'bun run .claude/hooks/guard.mts', 'guard.mts', typed],
+      ['deno', 'deno run --allow-read "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.ts', 'guard.ts', typed],
+      ['node-strip', 'node .claude/hooks/guard.ts', 'guard.ts', typed],
+      ['direct-ts', '.claude/hooks/guard.ts', 'guard.ts', typed],
     ] as const) {
-      const { byFile } = await findings(name, 'PreToolUse', 'Bash', command, { [file]: GUARD });
+      const { byFile } = await findings(name, 'PreToolUse', 'Bash', command, { [file]: text });
       expect(places(byFile[`.claude/hooks/${file}`]), name).toEqual([
         '6:3-18 cc-exit-not-blocking',
         '19:35-38 cc-input-field-unknown',
@@ -95,10 +106,8 @@ describe('Node programs that hooks run', () => {
         '32:105-111 cc-output-invalid',
       ]);
     }
-    const typed = GUARD.replace('let data;', 'let data: any;');
+    // Types in a .js file are a syntax error to node: not read.
     for (const [name, command, files] of [
-      ['tsx', 'npx tsx .claude/hooks/guard.ts', { 'guard.ts': typed }],
-      ['bun-ts', 'bun .claude/hooks/guard.ts', { 'guard.ts': typed }],
       ['inline', 'node -e \'require("./.claude/hooks/guard.js")\'', { 'guard.js': GUARD }],
       ['broken', 'node .claude/hooks/guard.js', { 'guard.js': typed }],
     ] as const) {
@@ -226,6 +235,20 @@ describe('Node programs that hooks run', () => {
     ].join('\n');
     const { byFile } = await findings('chunks', 'PostToolUse', 'Write', 'node .claude/hooks/chunks.js', { 'chunks.js': hook });
     expect(places(byFile['.claude/hooks/chunks.js'])).toEqual(['6:23-28 cc-stdin-untrusted']);
+  });
+
+  it('a TypeScript hook: interfaces, `as` and `!` around the same reads and sinks', async () => {
+    const hook = [
+      "import { execSync } from 'node:child_process';",
+      'interface HookInput { tool_input: { file_path: string } }',
+      "const input = JSON.parse(require('fs').readFileSync(0, 'utf8')) as HookInput;",
+      'const file: string = input.tool_input.file_path!;',
+      'execSync(`npx prettier --write ${file}`);',
+      'type Unused = { command: string };',
+      '',
+    ].join('\n');
+    const { byFile } = await findings('typescript', 'PostToolUse', 'Write', 'bun run .claude/hooks/format.ts', { 'format.ts': hook });
+    expect(places(byFile['.claude/hooks/format.ts'])).toEqual(['5:34-38 cc-stdin-untrusted']);
   });
 
   it('a `//` suppression comment holds', async () => {

@@ -36,6 +36,7 @@ const UV_VALUE_OPTIONS = new Set([
 ]);
 /** Words that run the command after them (`exec ./x.sh`, `env A=1 ./x.sh`). */
 const PREFIXES = new Set(['exec', 'command', 'nohup', 'env', 'time']);
+const RUNNERS = new Set(['npx', 'bunx']);
 const PROJECT_DIR = /^\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR\b)/;
 const PLUGIN_ROOT = /^\$(?:\{CLAUDE_PLUGIN_ROOT\}|CLAUDE_PLUGIN_ROOT\b)/;
 
@@ -55,6 +56,8 @@ export function scriptReferences(hook: HookScript): ScriptReference[] {
   for (const command of words) {
     let i = 0;
     while (i < command.length && (PREFIXES.has(command[i]!.value) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(command[i]!.value))) i++;
+    // `npx tsx x.ts`, `bunx --bun tsx x.ts`: the package runner hands the file to the interpreter after it.
+    if (RUNNERS.has(command[i]?.value ?? '')) for (i++; i < command.length && command[i]!.value.startsWith('-'); i++);
     const named = command[i]?.value === 'uv' && command[i + 1]?.value === 'run' ? uvScript(command, i + 2) : interpreted(command, i);
     if (!named) continue;
     const path = resolveWord(named.word.value, meta.projectDir, meta.pluginRoot, named.interpreter !== undefined);
@@ -82,6 +85,9 @@ function interpreted(command: readonly Word[], i: number): { word: Word; interpr
   // `python3 -c '…'`, `python -m module`, `node -e '…'` (`-p`, `--eval`, `--print`): no script file.
   const inline = name === 'node' || name === 'bun' ? /^-[a-z]*[ep]$|^--(?:eval|print)$/ : /^-[a-z]*[cm]$/;
   for (i++; i < command.length && command[i]!.value.startsWith('-'); i++) if (inline.test(command[i]!.value)) return undefined;
+  // `bun run x.ts`, `deno run --allow-read x.ts`: the script follows the subcommand and its options.
+  if ((name === 'bun' || name === 'deno') && command[i]?.value === 'run')
+    for (i++; i < command.length && command[i]!.value.startsWith('-'); i++) if (inline.test(command[i]!.value)) return undefined;
   const word = command[i];
   return word && { word, interpreter: name };
 }
@@ -227,17 +233,21 @@ export function isPythonScript(reference: ScriptReference, head: string): boolea
 }
 
 /**
- * Whether the file a reference names is a JavaScript program Node runs (by interpreter, extension or shebang):
- * `node x.js`, `bun x.mjs`, `./x.cjs`, an extensionless file whose #! line runs node. TypeScript is not read.
+ * Whether the file a reference names is a JavaScript or TypeScript program (by interpreter, extension or
+ * shebang): `node x.js`, `bun x.mjs`, `bun run x.ts`, `tsx x.ts`, `deno run x.ts`, `./x.cjs`, `./x.ts`, an
+ * extensionless file whose #! line runs node, bun, tsx or deno.
  */
 export function isNodeScript(reference: ScriptReference, head: string): boolean {
   const extension = extname(reference.path).toLowerCase();
-  const javascript = extension === '.js' || extension === '.mjs' || extension === '.cjs';
-  if (reference.interpreter !== undefined) return reference.interpreter === 'node' || (reference.interpreter === 'bun' && javascript);
-  if (javascript) return true;
+  const script = /^\.[mc]?[jt]s$/.test(extension);
+  if (reference.interpreter !== undefined) return reference.interpreter === 'node' || (JS_RUNTIMES.has(reference.interpreter) && script);
+  if (script) return true;
   if (extension !== '') return false;
-  return /^#!.*\bnode\b/.test(head);
+  return /^#!.*\b(?:node|bun|tsx|ts-node|deno)\b/.test(head);
 }
+
+/** What runs a JavaScript or TypeScript file besides node. */
+const JS_RUNTIMES = new Set(['bun', 'deno', 'tsx', 'ts-node']);
 
 /** Whether the file a reference names is a shell script the tool should lint (by interpreter, extension or shebang). */
 export function isShellScript(reference: ScriptReference, head: string): boolean {
