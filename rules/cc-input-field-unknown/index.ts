@@ -88,7 +88,7 @@ export default defineRule({
     const check = fieldCheck(program.callerEvents, program.callerTools, report);
     if (!check) return;
     const node = program.language === 'node' ? parseProgramFile(program) : undefined;
-    // A Node program acorn cannot parse (TypeScript, a syntax error) is not read.
+    // A Node program that does not parse (a syntax error, types in a `.js` file) is not read.
     if (program.language === 'node' && !node) return;
     for (const { path, start, end } of programKeys(program.language, program.text, node && codeTest(node)))
       check(path, range(start, end), `.${path.join('.')}`, READS[program.language]);

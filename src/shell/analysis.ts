@@ -361,17 +361,32 @@ export function shellName(command: PlainCommand): string | undefined {
   return /^"?\$(?:SHELL|\{SHELL\})"?$/.test(command.name.text) ? '$SHELL' : undefined;
 }
 
+/** Whether a program named by its path is a shell: `bash`, `/bin/sh`, … */
+export function isShellProgram(path: string): boolean {
+  return SHELLS.has(basename(path));
+}
+
 /** The script argument of `bash -c SCRIPT` (also `-ec`, `-lc`, `-o pipefail -c`, `$SHELL -c`), if any. */
 export function shellScriptArgument<C extends PlainCommand>(command: C): C['args'][number] | undefined {
   if (!shellName(command)) return undefined;
-  for (let i = 0; i < command.args.length; i++) {
-    const value = command.args[i]!.value;
+  const index = shellScriptIndex(command.args.length, (i) => command.args[i]!.value);
+  return index === undefined ? undefined : command.args[index];
+}
+
+/**
+ * Of a shell's `count` arguments (`valueAt` their values, undefined where known
+ * only at run time), the index of the script its `-c` runs: the options are
+ * read up to the first that is not one (`-o`/`-O` take a value).
+ */
+export function shellScriptIndex(count: number, valueAt: (index: number) => string | undefined): number | undefined {
+  for (let i = 0; i < count; i++) {
+    const value = valueAt(i);
     if (value === undefined || !value.startsWith('-') || value === '-' || value === '--') return undefined;
     if (value === '-o' || value === '+o' || value === '-O' || value === '+O') {
       i++;
       continue;
     }
-    if (!value.startsWith('--') && value.slice(1).includes('c')) return command.args[i + 1];
+    if (!value.startsWith('--') && value.slice(1).includes('c')) return i + 1 < count ? i + 1 : undefined;
   }
   return undefined;
 }

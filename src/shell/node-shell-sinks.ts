@@ -1,5 +1,5 @@
 import { childrenOf, codeTest, type EsNode, FUNCTIONS, functionName, isMember, keyName, type NodeProgram } from './node-program.js';
-import { SHELLS } from './analysis.js';
+import { isShellProgram, shellScriptIndex } from './analysis.js';
 import { stdinParses } from './program-fields.js';
 
 /**
@@ -86,23 +86,17 @@ function shellCalls(program: NodeProgram, namespaces: ReadonlySet<string>, funct
   return calls;
 }
 
-/** Whether an argv's program is a shell: `bash`, `/bin/sh`, … */
-export function isShellProgram(program: string): boolean {
-  return SHELLS.has(program.slice(program.lastIndexOf('/') + 1));
-}
-
-/** Whether an argument tells a shell to run the next one as its script: `-c`, `-ec`, `-lc`, … */
-export function isScriptFlag(argument: string): boolean {
-  return /^-[a-zA-Z]*c[a-zA-Z]*$/.test(argument);
-}
-
+/** The script of `spawnSync('bash', ['-c', script])`: the shell's options read as a shell command's are. */
 function shellScriptArgument(args: readonly EsNode[]): EsNode | undefined {
   const [file, argv] = args;
   if (file?.type !== 'Literal' || typeof file.value !== 'string' || !isShellProgram(file.value)) return undefined;
   if (argv?.type !== 'ArrayExpression') return undefined;
   const items = argv.elements as Array<EsNode | null>;
-  const flag = items.findIndex((item) => item?.type === 'Literal' && typeof item.value === 'string' && isScriptFlag(item.value));
-  return flag === -1 ? undefined : (items[flag + 1] ?? undefined);
+  const index = shellScriptIndex(items.length, (i) => {
+    const item = items[i];
+    return item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined;
+  });
+  return index === undefined ? undefined : (items[index] ?? undefined);
 }
 
 function firstTaintOf(expressions: readonly EsNode[], parses: ReadonlySet<number>, tainted: ReadonlySet<string>): EsNode | undefined {
@@ -123,7 +117,6 @@ const MAX_HELPER_PARAMETERS = 8;
  */
 function shellHelpers(program: NodeProgram, calls: readonly ShellCall[]): Map<string, number[]> {
   const helpers = new Map<string, number[]>();
-  const looked = new Set<EsNode>();
   const taintsOf = new Map<EsNode, (Set<string> | undefined)[]>();
   for (const { node, command } of calls) {
     let fn = node.parent;
@@ -132,11 +125,11 @@ function shellHelpers(program: NodeProgram, calls: readonly ShellCall[]): Map<st
     const named =
       fn?.type === 'FunctionDeclaration' || (holder?.type === 'VariableDeclarator' && (holder.id as EsNode).type === 'Identifier');
     const name = fn && named ? functionName(fn) : undefined;
-    if (!fn || name === undefined || (!looked.has(fn) && looked.size === MAX_HELPERS)) continue;
-    looked.add(fn);
+    if (!fn || name === undefined) continue;
     // What each parameter taints in the function, worked out once however many shell calls it makes.
     let taints = taintsOf.get(fn);
     if (!taints) {
+      if (taintsOf.size === MAX_HELPERS) continue;
       const body = nodesWithin(program, fn);
       taints = (fn.params as EsNode[]).slice(0, MAX_HELPER_PARAMETERS).map((param) => {
         const own = param.type === 'AssignmentPattern' ? (param.left as EsNode) : param;

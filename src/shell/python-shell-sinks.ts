@@ -1,4 +1,5 @@
-import { isScriptFlag, isShellProgram, QUOTING, type ShellSink } from './node-shell-sinks.js';
+import { isShellProgram, shellScriptIndex } from './analysis.js';
+import { QUOTING, type ShellSink } from './node-shell-sinks.js';
 import { stdinParses } from './program-fields.js';
 import { pythonScopes, type PythonScopes } from './python-scopes.js';
 
@@ -34,6 +35,8 @@ const ALWAYS_SHELL = new Set([
 ]);
 const SHELL_OPTION = new Set(['subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output', 'subprocess.Popen']);
 const MODULES = new Set(['os', 'subprocess', 'asyncio']);
+/** A call of a function named for quoting (`shlex.quote(`); it starts only where a name does. */
+const QUOTING_CALL = new RegExp(String.raw`(?<![\w.])[\w.]*(?:${QUOTING.source})\w*[ \t]*\(`, 'gi');
 /** A name, not an attribute (`.name`) nor part of a longer word. */
 const IDENTIFIER = /(?<![\w.])[A-Za-z_]\w*/g;
 const KEYWORD_ARGUMENT = /^\w+\s*=(?!=)/;
@@ -207,8 +210,9 @@ class Source {
     const items = this.arguments(start) ?? [];
     const literal = (item: Part | undefined): string | undefined => /^(['"])([^'"\\]*)\1$/.exec(item?.text ?? '')?.[2];
     if (!isShellProgram(literal(items[0]) ?? '')) return undefined;
-    const flag = items.findIndex((item, index) => index > 0 && isScriptFlag(literal(item) ?? ''));
-    const script = flag > 0 ? items[flag + 1] : undefined;
+    // The shell's options read as a shell command's are; its arguments follow the program.
+    const index = shellScriptIndex(items.length - 1, (i) => literal(items[i + 1]));
+    const script = index === undefined ? undefined : items[index + 1];
     return script && { start: script.at, end: script.at + script.text.length };
   }
 
@@ -311,9 +315,9 @@ class Source {
     const to = Math.min(end, start + MAX_SPAN);
     const quoted: [number, number][] = [];
     const text = this.program.slice(start, to);
-    for (const q of text.matchAll(/(?<![\w.])[\w.]*(?:quote|escape|sanitize)\w*[ \t]*\(/gi)) {
+    for (const q of text.matchAll(QUOTING_CALL)) {
       const open = start + q.index + q[0].length;
-      if (!this.scopes.isCode(start + q.index) || !QUOTING.test(q[0])) continue;
+      if (!this.scopes.isCode(start + q.index)) continue;
       const close = this.closing[open - 1]!;
       quoted.push([open, close >= 0 ? close : to]);
     }
