@@ -90,6 +90,8 @@ describe('pythonShellSinks', () => {
       "os.system('git status')",
       "subprocess.run(['sh', '-c', 'echo \"$1\"', '_', path], shell=False)",
       'subprocess.run(["echo", path], shell=True)',
+      "subprocess.run(['bash', 'x.sh', '-c', path])",
+      "subprocess.run(['bash', '-o', 'pipefail', 'x.sh', path])",
       '# os.system(f"rm {path}")',
       'print(f"os.system({path})")',
       'def helper(path):',
