@@ -24,9 +24,15 @@ export interface EsNode extends Node {
 
 let last: { text: string; typescript: boolean; program: NodeProgram | undefined } | undefined;
 
-/** A program file a hook runs, read as TypeScript when its name says so (`.ts`, `.mts`, `.cts`). */
+/**
+ * A program file a hook runs, read as TypeScript when its name says so (`.ts`, `.mts`, `.cts`), as
+ * JavaScript when it says that, and otherwise (a file run by its `#!` line, `bun x`) as JavaScript or,
+ * failing that, as TypeScript, which bun, deno, tsx and ts-node run whatever the name.
+ */
 export function parseProgramFile(program: { readonly file: string; readonly text: string }): NodeProgram | undefined {
-  return parseNodeProgram(program.text, /\.[mc]?ts$/i.test(program.file));
+  const extension = /\.([mc]?[jt]s)$/i.exec(program.file)?.[1]?.toLowerCase();
+  if (extension !== undefined) return parseNodeProgram(program.text, extension.endsWith('ts'));
+  return parseNodeProgram(program.text) ?? parseNodeProgram(program.text, true);
 }
 
 export function parseNodeProgram(text: string, typescript = false): NodeProgram | undefined {

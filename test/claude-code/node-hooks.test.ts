@@ -97,6 +97,13 @@ describe('Node programs that hooks run', () => {
       ['deno', 'deno run --allow-read "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.ts', 'guard.ts', typed],
       ['node-strip', 'node .claude/hooks/guard.ts', 'guard.ts', typed],
       ['direct-ts', '.claude/hooks/guard.ts', 'guard.ts', typed],
+      // No name to tell: run by a TypeScript runner's #! line, read as TypeScript when it is not JavaScript.
+      [
+        'shebang-ts',
+        '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard',
+        'guard',
+        typed.replace('#!/usr/bin/env node', '#!/usr/bin/env -S npx tsx'),
+      ],
     ] as const) {
       const { byFile } = await findings(name, 'PreToolUse', 'Bash', command, { [file]: text });
       expect(places(byFile[`.claude/hooks/${file}`]), name).toEqual([
