@@ -7,6 +7,7 @@ import {
   ANY_VALUE_MARK,
   commandNode,
   EXPANSION_MARK,
+  capturedPrints,
   printedText,
   quoteRawValues,
   type PrintedText,
@@ -169,8 +170,9 @@ function printsDecisionBefore(exit: ShellCommand, prints: readonly ShellCommand[
 
 /** The commands that print a JSON object that decides alone for `event` (values the shell fills in read as unknown). */
 function decisionPrints(commands: readonly ShellCommand[], source: string, event: string): ShellCommand[] {
+  const captured = capturedPrints(commands, source);
   return commands.filter((command) => {
-    const printed = printedText(command, source);
+    const printed = printedText(command, source, captured);
     return printed?.text.trimStart().startsWith('{') === true && decidesAlone(quoteRawValues(printed), event);
   });
 }

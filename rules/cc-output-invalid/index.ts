@@ -14,6 +14,7 @@ import { checkOutputJson, type OutputProblem } from '../../src/runtimes/claude-c
 import {
   ANY_VALUE_MARK,
   EXPANSION_MARK,
+  capturedPrints,
   printedText,
   quoteRawValues,
   runsUnconditionally,
@@ -61,8 +62,9 @@ export default defineRule({
     // A background hook's output decides nothing (cc-async-invalid speaks of that).
     if (events.length === 0 || context.hook.claudeCode?.async) return;
     const source = context.hook.text;
+    const captured = capturedPrints(context.commands, source);
     for (const command of context.commands) {
-      const spelled = printedText(command, source);
+      const spelled = printedText(command, source, captured);
       if (!spelled || !spelled.text.trimStart().startsWith('{')) continue;
       const printed = quoteRawValues(spelled);
       const at = placer(printed, (start, end) => context.range(start, end));

@@ -74,16 +74,46 @@ function redirectsStdout(statement: SyntaxNode): boolean {
  * reshape in ways not followed here (`echo -e` escapes, unquoted globs and
  * braces, `$'…'`, a printf format used more than once).
  */
-export function printedText(command: ShellCommand, source: string): PrintedText | undefined {
+export function printedText(command: ShellCommand, source: string, captured?: CapturedPrints): PrintedText | undefined {
   const node = commandNode(command);
-  if (!node || !writesStdout(node)) return undefined;
+  return node && writesStdout(node) ? printOf(command, node, source, captured) : undefined;
+}
+
+/**
+ * What the script's captured prints stand for (`"$(jq -n '{…}')"`, `OUT=$(printf …)`), by the start of
+ * their `$(…)`: a substitution that holds one print this module reads, its trailing newlines dropped.
+ */
+export type CapturedPrints = ReadonlyMap<number, PrintedText>;
+
+export function capturedPrints(commands: readonly ShellCommand[], source: string): CapturedPrints {
+  const captured = new Map<number, PrintedText>();
+  // Inner substitutions first (they start later), so that `$(echo "$(jq -n …)")` finds what the inner one prints.
+  for (const command of [...commands].reverse()) {
+    const node = commandNode(command);
+    let statement = node;
+    if (statement?.parent?.type === 'redirected_statement' && !redirectsStdout(statement.parent)) statement = statement.parent;
+    const substitution = statement?.parent;
+    if (!node || substitution?.type !== 'command_substitution' || substitution.namedChildCount !== 1) continue;
+    const printed = printOf(command, node, source, captured);
+    const kept = printed?.text.replace(/\n+$/, '').length;
+    if (printed && kept !== undefined)
+      captured.set(substitution.startIndex, {
+        text: printed.text.slice(0, kept),
+        offsets: printed.offsets.slice(0, kept),
+        ends: printed.ends.slice(0, kept),
+      });
+  }
+  return captured;
+}
+
+function printOf(command: ShellCommand, node: SyntaxNode, source: string, captured: CapturedPrints | undefined): PrintedText | undefined {
   switch (commandBase(command)) {
     case 'echo':
-      return echoText(command, source);
+      return echoText(command, source, captured);
     case 'printf':
-      return printfText(command, source);
+      return printfText(command, source, captured);
     case 'cat':
-      return command.args.every((a) => a.value === '-') ? (heredocText(node, source) ?? herestringText(node, source)) : undefined;
+      return command.args.every((a) => a.value === '-') ? (heredocText(node, source) ?? herestringText(node, source, captured)) : undefined;
     case 'jq':
       return jqText(command, source);
     default:
@@ -91,21 +121,21 @@ export function printedText(command: ShellCommand, source: string): PrintedText 
   }
 }
 
-function echoText(command: ShellCommand, source: string): PrintedText | undefined {
+function echoText(command: ShellCommand, source: string, captured: CapturedPrints | undefined): PrintedText | undefined {
   const options = echoOptions(command.args);
   const at = options.length;
   const interprets = options.some((option) => option.value!.includes('e'));
   if (command.args.length !== at + 1) return undefined;
-  const text = mapWordOrValue(command.args[at]!.node, source);
+  const text = mapWordOrValue(command.args[at]!.node, source, captured);
   return text && !(interprets && text.text.includes('\\')) ? text : undefined;
 }
 
-function printfText(command: ShellCommand, source: string): PrintedText | undefined {
+function printfText(command: ShellCommand, source: string, captured: CapturedPrints | undefined): PrintedText | undefined {
   const args = command.args[0]?.value === '--' ? command.args.slice(1) : command.args;
   // `printf -v NAME` assigns instead of printing.
   if (!args[0] || args[0].value?.startsWith('-')) return undefined;
   const format = mapWord(args[0].node, source);
-  return format && printfOutput(format, args.slice(1), source);
+  return format && printfOutput(format, args.slice(1), source, captured);
 }
 
 /**
@@ -142,29 +172,33 @@ function jqText(command: ShellCommand, source: string): PrintedText | undefined 
 }
 
 /** The here-string of `cat <<< '…'` (its trailing newline left out). */
-function herestringText(node: SyntaxNode, source: string): PrintedText | undefined {
+function herestringText(node: SyntaxNode, source: string, captured: CapturedPrints | undefined): PrintedText | undefined {
   const statement = node.parent?.type === 'redirected_statement' ? node.parent : node;
   const word = nodesOfType(statement, ['herestring_redirect'])[0]?.firstNamedChild;
-  return word ? mapWordOrValue(word, source) : undefined;
+  return word ? mapWordOrValue(word, source, captured) : undefined;
 }
 
 /**
  * A word's value as `mapWord` reads it; a word that is only a variable
  * (`"$OUT"`) the script assigns once, to text it spells out, is read as that
- * text, placed where the assignment writes it.
+ * text, placed where the assignment writes it; a word that is only a captured
+ * print (`"$(jq -n '{…}')"`, or a variable assigned once to one) as what it prints.
  */
-function mapWordOrValue(node: SyntaxNode, source: string): PrintedText | undefined {
+function mapWordOrValue(node: SyntaxNode, source: string, captured: CapturedPrints | undefined): PrintedText | undefined {
   const mapped = mapWord(node, source);
   if (mapped?.text !== EXPANSION_MARK) return mapped;
   const inner = node.type === 'string' ? node.firstNamedChild : node;
+  if (inner?.type === 'command_substitution') return captured?.get(inner.startIndex) ?? mapped;
   const use = inner ? variableUse(inner) : undefined;
   if (!use || use.operator !== undefined || use.length) return mapped;
   const assignments = nodesOfType(node.tree.rootNode, ['variable_assignment']).filter(
     (a) => a.childForFieldName('name')?.text === use.name,
   );
   const value = assignments.length === 1 ? assignments[0]!.childForFieldName('value') : null;
-  const resolved = value && value.startIndex < node.startIndex ? mapWord(value, source) : undefined;
-  return resolved && !resolved.text.includes(EXPANSION_MARK) ? resolved : mapped;
+  if (!value || value.startIndex >= node.startIndex) return mapped;
+  const valueInner = value.type === 'string' && value.namedChildCount === 1 ? value.firstNamedChild : value;
+  const resolved = valueInner?.type === 'command_substitution' ? captured?.get(valueInner.startIndex) : mapWord(value, source);
+  return resolved && !(resolved.text.includes(EXPANSION_MARK) && valueInner?.type !== 'command_substitution') ? resolved : mapped;
 }
 
 /** The here-document of `cat <<EOF`. */
@@ -274,7 +308,12 @@ const PRINTF_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', "'": "'",
  * script spells it (`printf '%s\n' '{"decision":"block"}'`), nothing when
  * the value is missing, and every other conversion marked as an expansion.
  */
-function printfOutput(format: PrintedText, values: readonly ShellWord[], source: string): PrintedText | undefined {
+function printfOutput(
+  format: PrintedText,
+  values: readonly ShellWord[],
+  source: string,
+  captured: CapturedPrints | undefined,
+): PrintedText | undefined {
   const out = new Mapped();
   let conversions = 0;
   const { text, offsets, ends } = format;
@@ -300,7 +339,7 @@ function printfOutput(format: PrintedText, values: readonly ShellWord[], source:
           i += 1;
           continue;
         }
-        const spelled = mapWordOrValue(value.node, source);
+        const spelled = mapWordOrValue(value.node, source, captured);
         if (spelled && !(conversion[0] === '%b' && spelled.text.includes('\\'))) {
           spelled.text.split('').forEach((c, k) => out.add(c, spelled.offsets[k]!, spelled.ends[k]));
           i += 1;

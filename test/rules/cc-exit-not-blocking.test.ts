@@ -72,6 +72,16 @@ ruleTester(rule, {
       profile: command(['if jq -r .tool_input.command | grep -q rm; then', `  echo '${DENY}'`, '  exit 1', 'fi']),
     },
     {
+      name: 'exit 1 after a captured jq -n deny decision is echoed',
+      profile: command([
+        'if jq -r .tool_input.command | grep -q rm; then',
+        `  out=$(jq -cn --arg r "$R" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: $r}}')`,
+        '  echo "$out"',
+        '  exit 1',
+        'fi',
+      ]),
+    },
+    {
       name: 'exit 1 after a deny decision in the same && list',
       profile: command([`jq -r .tool_input.command | grep -q rm && echo '${DENY}' && exit 1`]),
     },

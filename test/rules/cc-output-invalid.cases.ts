@@ -38,6 +38,27 @@ export const reject: { name: string; handlers: Handler[]; expected: Expected[] }
     ],
     expected: [{ at: '\\"block\\"', message: /Invalid `permissionDecision` "block"/ }],
   },
+  // A captured print stands for what it prints: `echo "$(jq -n …)"`, a variable assigned once to one, printf's %s.
+  {
+    name: 'jq -n captured and echoed',
+    handlers: [
+      {
+        event: 'PreToolUse',
+        command: `echo "$(jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "denied"}}')"`,
+      },
+    ],
+    expected: [{ at: '\\"denied\\"', message: /Invalid `permissionDecision` "denied"/ }],
+  },
+  {
+    name: 'jq -n assigned once to a variable (with --arg), then echoed',
+    handlers: [{ event: 'PreToolUse', command: `out=$(jq -cn --arg r "$R" '{decision: "deny", reason: $r}' 2>/dev/null); echo "$out"` }],
+    expected: [{ at: '\\"deny\\"', message: /Invalid `decision` "deny": PreToolUse decides with `hookSpecificOutput.permissionDecision`/ }],
+  },
+  {
+    name: 'printf %s of a captured echo inside a captured echo',
+    handlers: [{ event: 'Stop', command: `printf '%s\\n' "$(echo "$(echo '{"decision": "stop"}')")"` }],
+    expected: [{ at: '\\"stop\\"', message: /Invalid `decision` "stop"/ }],
+  },
   {
     name: 'a variable set once, then printed by printf %s',
     handlers: [{ event: 'PreToolUse', command: `OUT='{"decision": "deny"}'; printf '%s\\n' "$OUT"` }],
@@ -310,6 +331,14 @@ export const accept: { name: string; handlers: Handler[] }[] = [
   { name: 'output to stderr', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}' >&2` }] },
   { name: 'output captured', handlers: [{ event: 'PreToolUse', command: `x=$(echo '{"decision": "deny"}')` }] },
   { name: 'output piped on', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}' | jq .` }] },
+  // Captured output that is not the print alone, or that goes elsewhere, is not read.
+  { name: 'a captured pipeline', handlers: [{ event: 'PreToolUse', command: `echo "$(echo '{"decision": "deny"}' | jq -c .)"` }] },
+  { name: 'a captured print sent to stderr', handlers: [{ event: 'PreToolUse', command: `echo "$(jq -n '{decision: "deny"}' >&2)"` }] },
+  { name: 'a captured print in a longer word', handlers: [{ event: 'PreToolUse', command: `echo "x$(jq -n '{decision: "deny"}')"` }] },
+  {
+    name: 'a variable assigned a captured print twice',
+    handlers: [{ event: 'PreToolUse', command: `o=$(jq -n '{decision: "deny"}'); [ -n "$X" ] && o=$(jq -n '{}'); echo "$o"` }],
+  },
   { name: 'echo -e with escapes', handlers: [{ event: 'PreToolUse', command: `echo -e '{"decision":\\t"deny"}'` }] },
   { name: 'a printf format used again for extra values', handlers: [{ event: 'PreToolUse', command: `printf '{"decision": "%s"}' a b` }] },
   { name: 'an async hook', handlers: [{ event: 'PreToolUse', command: `echo '{"decision": "deny"}'`, async: true }] },
