@@ -22,6 +22,7 @@ import ccPathUnquoted from './cc-path-unquoted/index.js';
 import ccPluginAgentHooks from './cc-plugin-agent-hooks/index.js';
 import ccScriptMissing from './cc-script-missing/index.js';
 import ccShellBashism from './cc-shell-bashism/index.js';
+import ccStdinRegexParsed from './cc-stdin-regex-parsed/index.js';
 import ccStdinReread from './cc-stdin-reread/index.js';
 import ccStdinUntrusted from './cc-stdin-untrusted/index.js';
 import ccStdoutBeforeJson from './cc-stdout-before-json/index.js';
@@ -96,6 +97,7 @@ export const rules: Rule<unknown>[] = [
   ccPluginAgentHooks,
   ccScriptMissing,
   ccShellBashism,
+  ccStdinRegexParsed,
   ccStdinReread,
   ccStdinUntrusted,
   ccStdoutBeforeJson,
