@@ -44,11 +44,64 @@ export function loadedShellParser(): TSParser | undefined {
   return loaded;
 }
 
-/** `old`, the tree of the text before an edit (after `old.edit(…)`), lets tree-sitter re-read only what changed. */
+/**
+ * `old`, the tree of the text before an edit (after `old.edit(…)`), lets tree-sitter re-read only what changed.
+ * Where the text has one of the grammar's known gaps (see `bridgeGrammarGaps`), the tree is that of the text
+ * with the gap bridged: same length, so every offset is the script's; a node's `text` shows the bridge.
+ */
 export function parseShell(parser: TSParser, text: string, old?: Tree): Tree {
   const tree = parser.parse(text, old);
   if (!tree) throw new Error('tree-sitter returned no tree');
-  return tree;
+  if (!tree.rootNode.hasError) return tree;
+  const bridged = bridgeGrammarGaps(text, tree.rootNode);
+  const again = bridged === undefined ? null : parser.parse(bridged, old);
+  if (!again) return tree;
+  if (again.rootNode.hasError && syntaxErrors(again.rootNode).length >= syntaxErrors(tree.rootNode).length) {
+    again.delete();
+    return tree;
+  }
+  tree.delete();
+  return again;
+}
+
+/** A redirection an assignment-only statement may drop without a change bash would show: to /dev/null, or a descriptor's copy. */
+const HARMLESS_REDIRECT = /^(?:\d*>>?|&>>?|>\|)\s*(?:\/dev\/null|&\d+|&-)$|^\d*>&\d*-?$/;
+
+/**
+ * The script, where tree-sitter-bash cannot read what bash accepts, with each gap bridged by text of the
+ * same length that it reads and that means the same to the rules: undefined when there is none.
+ * - an assignment with no command whose redirections go to /dev/null or another descriptor
+ *   (`V=$(cat f) 2>/dev/null || V=""`): the grammar wants a command name after a redirection, and its
+ *   error swallows the rest of the list. Blanked: the assignment alone, which is what bash runs;
+ * - a substring expansion whose offset or length is a variable (`${cmd:$i:1}`): arithmetic there reads a
+ *   bare name as the variable, so `$i` becomes ` i`, which the grammar reads.
+ */
+export function bridgeGrammarGaps(text: string, root: SyntaxNode): string | undefined {
+  const chars = text.split('');
+  let changed = false;
+  const blank = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) if (chars[i] !== '\n') chars[i] = ' ';
+    changed = true;
+  };
+  for (const error of syntaxErrors(root)) {
+    const command = error.isMissing && error.parent?.type === 'command_name' ? error.parent.parent : error.parent;
+    if (command?.type !== 'command' || command.firstNamedChild?.type !== 'variable_assignment') continue;
+    // The grammar took the assignment and its redirections for the start of a command, and stumbled after them.
+    const redirects = command.childrenForFieldName('redirect').filter((r): r is SyntaxNode => r !== null && r.endIndex <= error.startIndex);
+    if (redirects.length === 0 || !redirects.every((r) => HARMLESS_REDIRECT.test(r.text))) continue;
+    for (const redirect of redirects) blank(redirect.startIndex, redirect.endIndex);
+  }
+  // `${name:` or `${name[…]:` or `${1:`, not `:-`, `:=`, `:+`, `:?`; then its offset and length up to `}`.
+  const substring = /\$\{(?:[A-Za-z_]\w*(?:\[[^\]\n]*\])?|\d+):(?![-=+?])([^}$`(\n]*(?:\$[A-Za-z_]\w*[^}$`(\n]*)+)\}/g;
+  for (let match = substring.exec(text); match; match = substring.exec(text)) {
+    const from = match.index + match[0].length - 1 - match[1]!.length;
+    for (let i = from; i < from + match[1]!.length; i++)
+      if (text[i] === '$') {
+        chars[i] = ' ';
+        changed = true;
+      }
+  }
+  return changed ? chars.join('') : undefined;
 }
 
 /** Every ERROR or MISSING node in document order, the outermost of nested ones. */

@@ -7,7 +7,17 @@ const bash = bashSyntax('true') !== undefined;
 if (!bash) console.warn('shell-syntax.test.ts: bash is not on PATH; the cases that need `bash -n` are skipped.');
 
 ruleTester(rule, {
-  accept: ['echo ok', 'echo {a,b}', '{ echo a; echo b; }', 'x=${y:-1}'],
+  accept: [
+    'echo ok',
+    'echo {a,b}',
+    '{ echo a; echo b; }',
+    'x=${y:-1}',
+    // Gaps of the grammar that the parser bridges (src/shell/parser.ts): an assignment whose redirections go to
+    // /dev/null or a descriptor, and a substring expansion whose offset or length is a variable.
+    'V=$(cat .version) 2>/dev/null || V=""\necho "$V"',
+    'W=x 2>&1 >/dev/null && echo "$W"',
+    'cmd=abc; i=1\nc="${cmd:$i}" d=${cmd:$i:$n} e="${arr[@]:$i:1}" f="${1:$n}"\necho "$c$d$e$f"',
+  ],
   reject: [
     {
       name: 'an if never closed',
@@ -29,6 +39,12 @@ ruleTester(rule, {
             name: 'an unexpected token on a long line is found where bash meets it',
             code: "bash -c 'if [[ \"$v\" =~ ^[\\'].*$ ]]; then echo quoted; fi; echo done'",
             errors: [{ messageId: 'syntax', line: 1, column: 37, endColumn: 41, message: /near unexpected token `then'/ }],
+          },
+          {
+            // Its write would be lost from the tree if the redirection were dropped: not bridged.
+            name: 'an assignment redirected to a file, then a list',
+            code: 'V=x >/tmp/f || echo no',
+            errors: [{ messageId: 'unread', line: 1, column: 13 }],
           },
           {
             name: 'each gap, after a list operator too',
