@@ -1,6 +1,6 @@
 import { type EsNode, FUNCTIONS, functionName, isMember, type NodeProgram, withoutComments } from './node-program.js';
 import type { PythonExit } from './python-exits.js';
-import { REFUSING, REPORTING } from './refusal-words.js';
+import { REFUSING, REPORTING, VERDICT_NAME } from './refusal-words.js';
 
 /**
  * The exits a Node hook program spells out: `process.exit(N)` and
@@ -74,5 +74,32 @@ function branchDecides(program: NodeProgram, branch: EsNode, exit: EsNode): bool
   );
   // The program's entry point is not a decision.
   if (branch.type === 'IfStatement' && /^if\s*\(\s*(?:require\.main\s*===?\s*module|import\.meta\.(?:url|main))\b/.test(text)) return false;
-  return REFUSING.test(text) || !REPORTING.test(text);
+  if (REFUSING.test(text)) return true;
+  // `if (!flags) process.exit(1)`, `if (config == null)`: a value the program needs is missing.
+  if (branch.type === 'IfStatement' && isWithin(exit, branch.consequent as EsNode)) {
+    const absent = absentValue(branch.test as EsNode);
+    if (absent !== undefined && !VERDICT_NAME.test(absent)) return false;
+  }
+  return !REPORTING.test(text);
+}
+
+function isWithin(node: EsNode, outer: EsNode): boolean {
+  return node.start >= outer.start && node.end <= outer.end;
+}
+
+/** The name a test finds absent: `!x`, `!opts.flags`, `x == null`, `x === undefined`; undefined for any other test. */
+function absentValue(test: EsNode): string | undefined {
+  // A name, or a chain of names (`opts.flags`): its last one.
+  const name = (node: EsNode): string | undefined => {
+    if (node.type === 'Identifier') return node.name as string;
+    if (node.type !== 'MemberExpression' || node.computed || name(node.object as EsNode) === undefined) return undefined;
+    return name(node.property as EsNode);
+  };
+  if (test.type === 'UnaryExpression' && test.operator === '!') return name(test.argument as EsNode);
+  if (test.type === 'BinaryExpression' && ['==', '==='].includes(test.operator as string)) {
+    const right = test.right as EsNode;
+    const nothing = (right.type === 'Literal' && right.value === null) || (right.type === 'Identifier' && right.name === 'undefined');
+    return nothing ? name(test.left as EsNode) : undefined;
+  }
+  return undefined;
 }

@@ -31,13 +31,34 @@ function readOutputObjects(program: NodeProgram): Array<{ node: EsNode; printed:
   let after = -1;
   for (const node of program.nodes) {
     // Objects inside an output are part of it; an object is read only when a key of its own may make it one.
-    if (node.type !== 'ObjectExpression' || node.start < after || !mayBeOutput(node)) continue;
+    if (node.type !== 'ObjectExpression' || node.start < after || !mayBeOutput(node) || printedToStderr(node)) continue;
     const printed = readLiteral(node);
     if (!printed || !isHookOutput(printed.text)) continue;
     outputs.push({ node, printed });
     after = node.end;
   }
   return outputs;
+}
+
+/**
+ * `console.error(JSON.stringify({…}))`, `process.stderr.write(JSON.stringify({…}))`: text on stderr, which
+ * Claude Code shows (as a blocking exit's reason) but does not read as the hook's output.
+ */
+function printedToStderr(object: EsNode): boolean {
+  const stringify = object.parent;
+  if (stringify?.type !== 'CallExpression' || !isMember(stringify.callee as EsNode, 'JSON', 'stringify')) return false;
+  if ((stringify.arguments as EsNode[])[0] !== object) return false;
+  // `JSON.stringify(…) + '\n'` is the same text on the same stream.
+  let argument: EsNode = stringify;
+  while (argument.parent?.type === 'BinaryExpression' && argument.parent.operator === '+') argument = argument.parent;
+  const print = argument.parent;
+  if (print?.type !== 'CallExpression' || (print.arguments as EsNode[])[0] !== argument) return false;
+  const callee = print.callee as EsNode;
+  return (
+    isMember(callee, 'console', 'error') ||
+    isMember(callee, 'console', 'warn') ||
+    (callee.type === 'MemberExpression' && isMember(callee.object as EsNode, 'process', 'stderr'))
+  );
 }
 
 function mayBeOutput(object: EsNode): boolean {

@@ -1,5 +1,5 @@
 import { closingBracket, type PythonScopes, pythonScopes } from './python-scopes.js';
-import { REFUSING, REPORTING } from './refusal-words.js';
+import { REFUSING, REPORTING, VERDICT_NAME } from './refusal-words.js';
 
 /**
  * The exits a Python hook program spells out: `sys.exit(N)`, `exit(N)`, `quit(N)`, `os._exit(N)` and
@@ -109,7 +109,11 @@ function branchDecides(keyword: string, text: string): boolean {
   if (!CONDITIONAL_HEADERS.has(keyword)) return false;
   // The program's entry point is not a decision.
   if (/^[ \t]*if[ \t]+__name__[ \t]*==/.test(text)) return false;
-  return REFUSING.test(text) || !REPORTING.test(text);
+  if (REFUSING.test(text)) return true;
+  // `if not flags: sys.exit(1)`, `if config is None:`: a value the program needs is missing.
+  const absent = /^[ \t]*if[ \t]+(?:not[ \t]+([A-Za-z_][\w.]*)|([A-Za-z_][\w.]*)[ \t]+is[ \t]+None)[ \t]*:/.exec(text);
+  if (absent && !VERDICT_NAME.test(absent[1] ?? absent[2]!)) return false;
+  return !REPORTING.test(text);
 }
 
 /** The text from `from` to `to` without its comments (a `# nothing to block here` says nothing of the branch). */

@@ -24,8 +24,8 @@ export function pythonOutputs(program: string): PrintedText[] {
     if (!reader.value(open)) continue;
     const printed = reader.out;
     if (!isHookOutput(printed.text)) continue;
-    outputs.push(printed);
     open = reader.at - 1;
+    if (!printedToStderr(program, printed.offsets[0]!, reader.at, isCode)) outputs.push(printed);
   }
   return outputs;
 }
@@ -53,6 +53,31 @@ export function pythonOutputPrints(program: string): Array<{ at: number; printed
     }
   }
   return prints;
+}
+
+/**
+ * Whether the dict literal at `open` (ending at `end`) is dumped to stderr, which Claude Code shows (as a
+ * blocking exit's reason) but does not read as the hook's output: `print(json.dumps({…}), file=sys.stderr)`,
+ * `sys.stderr.write(json.dumps({…}))`, `json.dump({…}, sys.stderr)`.
+ */
+function printedToStderr(program: string, open: number, end: number, isCode: (offset: number) => boolean): boolean {
+  const before = program.slice(Math.max(0, open - 200), open);
+  if (/\bsys\.stderr\.write\(\s*json\.dumps\(\s*$/.test(before)) return true;
+  if (/\bjson\.dump\(\s*$/.test(before)) return /^\s*,\s*sys\.stderr\b/.test(program.slice(end, end + 40));
+  const print = /\bprint\(\s*json\.dumps\(\s*$/.exec(before);
+  if (!print) return false;
+  // print's own arguments, up to its closing parenthesis (brackets in strings and comments do not count).
+  const from = open - before.length + print.index + print[0].indexOf('(');
+  let depth = 0;
+  let to = from;
+  for (; to < program.length; to++) {
+    if (!isCode(to)) continue;
+    const char = program[to]!;
+    if (char === '(' || char === '[' || char === '{') depth++;
+    else if ((char === ')' || char === ']' || char === '}') && --depth === 0) break;
+  }
+  for (const file of program.slice(from, to).matchAll(/\bfile\s*=\s*sys\.stderr\b/g)) if (isCode(from + file.index)) return true;
+  return false;
 }
 
 const DECISIONS = new Set(['approve', 'block', 'allow', 'deny', 'ask']);

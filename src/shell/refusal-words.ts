@@ -11,3 +11,11 @@ export const REFUSING =
 /** What a branch that reports an error rather than refusing says of itself. */
 export const REPORTING =
   /\b(?:error|fail|not[ _]found|missing|invalid|cannot|can't|unable|no[ _]such|not[ _]set|not[ _]in[ _]a[ _]|unknown|api[ _]?key|token|exception|traceback|timeout|not[ _]installed|sys\.argv|process\.argv|args\.|help\b)|usage|\b(?:exists|existsSync|is_?file|is_?dir)\(/i;
+
+/**
+ * A name whose absence is a verdict rather than a missing value: `if (!allowed)`, `if not is_safe:`. A
+ * branch that only tests a value for absence (`if (!flags) process.exit(1)`, `if not config:`) reports
+ * that something the program needs is missing, unless the name reads as one of these.
+ */
+export const VERDICT_NAME =
+  /allow|safe|\bok\b|okay|permit|approv|pass|valid|trust|clean|match|deny|denied|block|refus|reject|forbid|danger/i;

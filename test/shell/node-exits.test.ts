@@ -59,6 +59,12 @@ describe('exits a Node hook program spells out', () => {
       "if (command.includes('git push --force')) { console.error('No force pushes'); process.exit(1); }",
       "if (!input) { process.stderr.write('Error: no input'); process.exit(1); }",
       'dangerous(command) && process.exit(1);',
+      'if (!flags) {',
+      '  process.exit(1);',
+      '}',
+      'if (opts.config == null) process.exit(1);',
+      'if (!allowed) process.exit(1);',
+      'if (!isSafe(command)) process.exit(1);',
       'const code = risky ? process.exit(1) : 0;',
       'switch (tool) {',
       "  case 'Bash':",
@@ -88,6 +94,10 @@ describe('exits a Node hook program spells out', () => {
       '1 decides process.exit(1)', // console.error is only where the reason goes
       '1 reports process.exit(1)', // … but an error it writes there is one
       '1 decides process.exit(1)', // &&
+      '1 reports process.exit(1)', // a value the program needs is missing
+      '1 reports process.exit(1)', // … or null
+      '1 decides process.exit(1)', // a verdict's name
+      '1 decides process.exit(1)', // a test of the command
       '1 decides process.exit(1)', // ? :
       '1 decides process.exit(1)', // switch case
       '1 reports process.exit(1)', // entry point
@@ -119,6 +129,9 @@ describe('outputs a Node hook program spells out', () => {
       '}));',
       'const other = { decision: "maybe" };',
       'const spread = { ...base, decision: "block" };',
+      // stderr, which Claude Code does not read as the output.
+      "console.error(JSON.stringify({ decision: 'deny', reason: 'no' }));",
+      "process.stderr.write(JSON.stringify({ decision: 'deny' }) + '\\n');",
     ].join('\n');
     const program = parseNodeProgram(text)!;
     const outputs = nodeOutputs(program);

@@ -33,6 +33,17 @@ describe('pythonOutputs', () => {
     ]);
   });
 
+  it('leaves out what goes to stderr, which Claude Code does not read as the output', () => {
+    const program = [
+      'print(json.dumps({"decision": "block", "reason": "a (b)"}, indent=2), file=sys.stderr)',
+      'sys.stderr.write(json.dumps({"decision": "block"}))',
+      'json.dump({"decision": "block"}, sys.stderr)',
+      'print(json.dumps({"decision": "approve"}), file=log)  # file=sys.stderr in a comment',
+      'json.dump({"decision": "deny"}, sys.stdout)',
+    ].join('\n');
+    expect(json(program)).toEqual([{ decision: 'approve' }, { decision: 'deny' }]);
+  });
+
   it('each character of the JSON knows the literal it comes from', () => {
     const program = "print(json.dumps({'decision': 'block', 'reason': r'a\\b'}))";
     const [printed] = pythonOutputs(program);
