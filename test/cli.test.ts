@@ -117,6 +117,41 @@ describe('CLI', () => {
     expect(none.err).toMatch(/No agent profiles or hook configurations in the project \./);
   });
 
+  it('a marketplace is a root whose plugins are read as plugins, with or without a manifest; a directory above projects reads them as projects', async () => {
+    const dir = tempTree({
+      '.claude-plugin/marketplace.json':
+        '{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "p", "source": "./plugins/p"}, {"name": "q", "source": "./plugins/q"}, {"name": "r", "source": {"source": "github", "repo": "o/r"}}]}',
+      'plugins/p/commands/hi.md': '---\ndescription: Say hi\n---\nSay hi.\n',
+      'plugins/p/hooks/hooks.json': '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}',
+      'plugins/p/skills/s/SKILL.md': '---\nname: s\ndescription: a skill\n---\nDo it.\n',
+      'plugins/p/skills/s/reference.md': '---\ntitle: not a profile\n---\n',
+      'plugins/q/.claude-plugin/plugin.json': '{"name": "q"}',
+      'plugins/q/agents/a.md': GOOD,
+      'plugins/q/commands/c.md': '---\ndescription: a command\n---\n',
+      'docs/x/app/.claude/settings.json': '{"hooks": {}}',
+      'docs/x/app/.claude/rules/testing.md': '---\npaths:\n  - "**/*.test.ts"\n---\nUse vitest.\n',
+      'docs/x/notes/n.md': GOOD,
+    });
+    const files = async (args: string[], cwd = dir) => {
+      const result = await run([...args, '--no-shellcheck', '--format', 'json'], cwd);
+      return JSON.parse(result.out)
+        .map((r: { filePath: string }) => relative(dir, r.filePath))
+        .sort();
+    };
+    const plugins = [
+      join('plugins', 'p', 'hooks', 'hooks.json'),
+      join('plugins', 'p', 'skills', 's', 'SKILL.md'),
+      join('plugins', 'q', '.claude-plugin', 'plugin.json'),
+      join('plugins', 'q', 'agents', 'a.md'),
+    ].sort();
+    // …and the projects below it, as --all finds them.
+    const all = [...plugins, join('docs', 'x', 'app', '.claude', 'settings.json')].sort();
+    expect(await files(['.'])).toEqual(all);
+    expect(await files(['--all'])).toEqual(all);
+    // A directory that is not a project: read whole, but the project below it as a project.
+    expect(await files(['docs/x'])).toEqual([join('docs', 'x', 'app', '.claude', 'settings.json'), join('docs', 'x', 'notes', 'n.md')]);
+  });
+
   it('--max-warnings and --quiet', async () => {
     const dir = tempTree({ 'w.md': WARN });
     expect((await run(['w.md', '--no-shellcheck'], dir)).code).toBe(0);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { pushAll } from '../arrays.js';
 import type { LintInput } from '../engine/lint.js';
 import { readBounded } from '../fs-read.js';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * A mistake of the caller (exit 2, no stack trace). Recognised by name, not
@@ -28,12 +28,18 @@ const GLOB_CHARS = /[*?[\]{}]/;
  */
 export async function discoverFiles(patterns: readonly string[], options: { cwd: string; all: boolean; root?: string }): Promise<string[]> {
   const found = new Set<string>();
+  // Plugins a marketplace names (`plugins[].source`), which may have no manifest of their own.
+  const pluginRoots = new Set<string>();
   if (options.all) {
     const root = resolve(options.cwd, options.root ?? '.');
     const info = statOrUndefined(root);
     if (!info) throw new UsageError(`No such directory: ${options.root ?? root} (--root)`);
     if (!info.isDirectory()) throw new UsageError(`Not a directory: ${options.root ?? root} (--root names the project's root)`);
-    const files = await projectHookFiles(root);
+    // The root, and the projects and plugins below it (a monorepo's packages, a marketplace's plugins).
+    const roots = projectRootsUnder(root);
+    if (!roots.includes(root)) roots.unshift(root);
+    const files: string[] = [];
+    for (const at of roots) pushAll(files, await projectHookFiles(at, pluginRoots));
     if (files.length === 0)
       throw new UsageError(
         `No agent profiles or hook configurations under ${root} (${AGENTS_DIR}/**/*.md, .claude/settings.json, .claude/skills/**/SKILL.md, or a plugin's files): nothing to lint with --all (use --root DIR, or name files).`,
@@ -54,9 +60,10 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
       // A project's root (`validate-agent-hooks .`) holds docs, rules and notes beside its hooks: only
       // what --all finds there, and in the projects and plugins below it, is linted. Any other directory
       // (an agents directory, a copy of one) is read whole.
+      const roots = projectRootsUnder(path);
       if (isProjectRoot(path)) {
         const files: string[] = [];
-        for (const root of projectRootsUnder(path)) pushAll(files, await projectHookFiles(root));
+        for (const root of roots) pushAll(files, await projectHookFiles(root, pluginRoots));
         if (files.length === 0)
           throw new UsageError(
             `No agent profiles or hook configurations in the project ${pattern} (${AGENTS_DIR}/**/*.md, .claude/settings.json, .claude/skills/**/SKILL.md, or a plugin's files); name the files to lint them.`,
@@ -64,8 +71,11 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
         files.forEach((f) => found.add(f));
         continue;
       }
-      const entries = filesUnder(path);
+      // Read whole, but a project or plugin below it as a project is read (not its docs, commands and rules).
+      const inProject = (file: string): boolean => roots.some((root) => file.startsWith(root + sep));
+      const entries = filesUnder(path).filter((entry) => !inProject(direntPath(entry)));
       const files = [...markdownIn(entries), ...hookJsonIn(entries)];
+      for (const root of roots) pushAll(files, await projectHookFiles(root, pluginRoots));
       if (files.length === 0) throw new UsageError(`No *.md files under the directory ${pattern}.`);
       files.forEach((f) => found.add(f));
     } else {
@@ -102,11 +112,16 @@ const NOT_PROJECTS = new Set(['node_modules', 'vendor', 'dist', 'build', 'target
 /** Directory levels searched below a project's root for further projects. */
 const MAX_PROJECT_DEPTH = 12;
 
-/** A directory with a `.claude` directory or a plugin manifest: a project whose hook files `projectHookFiles` knows. */
+/**
+ * A directory with a `.claude` directory, a plugin manifest or a plugin marketplace
+ * (`.claude-plugin/marketplace.json`, whose plugins are below it): a project whose hook files
+ * `projectHookFiles` knows.
+ */
 function isProjectRoot(dir: string): boolean {
   return (
     statOrUndefined(join(dir, '.claude'))?.isDirectory() === true ||
-    statOrUndefined(join(dir, '.claude-plugin', 'plugin.json'))?.isFile() === true
+    statOrUndefined(join(dir, '.claude-plugin', 'plugin.json'))?.isFile() === true ||
+    statOrUndefined(join(dir, '.claude-plugin', 'marketplace.json'))?.isFile() === true
   );
 }
 
@@ -140,7 +155,7 @@ function statNamed(path: string, pattern: string): NonNullable<ReturnType<typeof
  * `.claude-plugin/plugin.json`), the plugin's agents, skills, hooks file,
  * manifest and any hook files the manifest names.
  */
-export async function projectHookFiles(root: string): Promise<string[]> {
+export async function projectHookFiles(root: string, pluginRoots: Set<string> = new Set()): Promise<string[]> {
   const files: string[] = [];
   const isFile = (path: string): boolean => statOrUndefined(path)?.isFile() ?? false;
   const isDir = (path: string): boolean => statOrUndefined(path)?.isDirectory() ?? false;
@@ -148,15 +163,41 @@ export async function projectHookFiles(root: string): Promise<string[]> {
   for (const name of ['settings.json', 'settings.local.json'])
     if (isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
   if (isDir(join(root, '.claude', 'skills'))) pushAll(files, namedIn(filesUnder(join(root, '.claude', 'skills')), 'SKILL.md'));
+  const marketplace = join(root, '.claude-plugin', 'marketplace.json');
+  if (isFile(marketplace))
+    for (const plugin of await marketplacePluginRoots(marketplace, root))
+      if (plugin !== root && isDir(plugin) && !pluginRoots.has(plugin)) {
+        pluginRoots.add(plugin);
+        // One with a manifest is a project root of its own, found by the walk below this one.
+        if (!isFile(join(plugin, '.claude-plugin', 'plugin.json'))) pushAll(files, await projectHookFiles(plugin, pluginRoots));
+      }
   const manifest = join(root, '.claude-plugin', 'plugin.json');
-  if (isFile(manifest)) {
+  if (isFile(manifest) || pluginRoots.has(root)) {
     if (isDir(join(root, 'agents'))) pushAll(files, markdownIn(filesUnder(join(root, 'agents'))));
     if (isDir(join(root, 'skills'))) pushAll(files, namedIn(filesUnder(join(root, 'skills')), 'SKILL.md'));
     if (isFile(join(root, 'hooks', 'hooks.json'))) files.push(join(root, 'hooks', 'hooks.json'));
-    files.push(manifest);
-    for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && isFile(path)) files.push(path);
+    if (isFile(manifest)) {
+      files.push(manifest);
+      for (const path of await manifestHookPaths(manifest, root)) if (!files.includes(path) && isFile(path)) files.push(path);
+    }
   }
   return files;
+}
+
+/** The directories of the plugins a marketplace lists with a relative `source` (`"./plugins/x"`), inside the repository. */
+async function marketplacePluginRoots(marketplace: string, root: string): Promise<string[]> {
+  try {
+    const { parse } = await import('jsonc-parser');
+    const data = parse(await readFile(marketplace, 'utf8')) as { plugins?: unknown } | undefined;
+    const plugins = Array.isArray(data?.plugins) ? (data.plugins as unknown[]) : [];
+    return plugins
+      .map((plugin) => (plugin && typeof plugin === 'object' ? (plugin as { source?: unknown }).source : undefined))
+      .filter((source): source is string => typeof source === 'string' && source.startsWith('.'))
+      .map((source) => resolve(root, source))
+      .filter((path) => !relative(root, path).startsWith('..'));
+  } catch {
+    return [];
+  }
 }
 
 /** The hook files a plugin manifest names (`"hooks": "./more-hooks.json"` or a list of them), inside the plugin. */
