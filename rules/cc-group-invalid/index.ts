@@ -1,6 +1,20 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { kindOf } from '../../src/hooks/tree.js';
-import { COMMON_FIELDS, HANDLER_TYPES, handlerFields } from '../../src/runtimes/claude-code/contract.js';
+import { kindOf, type PNode } from '../../src/hooks/tree.js';
+import { COMMON_FIELDS, eventSpec, HANDLER_TYPES, handlerFields } from '../../src/runtimes/claude-code/contract.js';
+
+/** Group keys written for the matcher (`tools: [Edit, Write]`): Claude Code reads only `matcher`. */
+const MATCHER_LIKE = new Set([
+  'tools',
+  'tool',
+  'tool_name',
+  'tool_names',
+  'toolName',
+  'toolNames',
+  'matchers',
+  'match',
+  'pattern',
+  'filter',
+]);
 
 /** Fields only handlers have (a group has `matcher` and `hooks`). */
 const HANDLER_ONLY = new Set([...Object.keys(COMMON_FIELDS), ...HANDLER_TYPES.flatMap((t) => Object.keys(handlerFields(t)))]);
@@ -26,6 +40,8 @@ export default defineRule({
     hooksMissing: 'Expected a `hooks` list in matcher group {{index}} of `{{event}}`: without it the group runs nothing.',
     hooksNotList: 'Invalid `hooks` of matcher group {{index}} of `{{event}}`: expected a list of handlers, found {{kind}}.',
     handlerNotObject: 'Invalid handler {{index}} of `{{event}}`: expected a mapping such as `{type: command, command: …}`, found {{kind}}.',
+    matcherMisnamed:
+      "Unexpected `{{field}}` on matcher group {{index}} of `{{event}}`: Claude Code reads the group's tools from `matcher` only ({{suggestion}}), so this group has no matcher and its hooks run for every tool.",
     handlerFieldOnGroup:
       'Unexpected `{{field}}` on matcher group {{index}} of `{{event}}`: it is a handler field, and Claude Code reads it only inside `hooks: [...]`, so here it is ignored.',
   },
@@ -39,9 +55,17 @@ export default defineRule({
     // A handler's fields written beside `hooks`, on the group (`if:`, `timeout:`), do nothing there.
     const reportHandlerFields = (group: (typeof config.events)[number]['groups'][number], event: string): void => {
       if (group.node.kind !== 'object') return;
+      // On an event whose matcher picks tools: a group with none runs for every tool.
+      const hasMatcher = group.node.entries.some((e) => e.key === 'matcher') || eventSpec(event)?.matcherField !== 'tool_name';
       for (const e of group.node.entries) {
         if (HANDLER_ONLY.has(e.key))
           context.report({ messageId: 'handlerFieldOnGroup', data: { field: e.key, index: group.index, event }, range: e.keyRange });
+        else if (!hasMatcher && MATCHER_LIKE.has(e.key))
+          context.report({
+            messageId: 'matcherMisnamed',
+            data: { field: e.key, index: group.index, event, suggestion: matcherSuggestion(e.value) },
+            range: e.keyRange,
+          });
       }
     };
     for (const event of config.events) {
@@ -74,3 +98,16 @@ export default defineRule({
     }
   },
 });
+
+/** What the misnamed key would be as a matcher: `"matcher": "Edit|Write"` for a list or a string of names. */
+function matcherSuggestion(value: PNode): string {
+  const names =
+    value.kind === 'array'
+      ? value.items.map((item) => (item.kind === 'string' ? String(item.value) : undefined))
+      : value.kind === 'string'
+        ? [String(value.value)]
+        : [];
+  return names.length > 0 && names.every((n) => n !== undefined && /^[\w.*|-]+$/.test(n))
+    ? `\`"matcher": "${names.join('|')}"\``
+    : '`"matcher": "Edit|Write"`';
+}
