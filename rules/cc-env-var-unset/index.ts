@@ -51,12 +51,16 @@ export default defineRule({
     // Where the grammar could not read the script, an assignment may sit in a region it did not parse as one.
     if (context.tree.rootNode.hasError)
       for (const match of context.hook.text.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)=/g)) assigned.add(match[1]!);
+    // A file the script sources (`source "$(dirname "$0")/lib/utils.sh"`) may set any name (claude-toolkit's
+    // hooks read HOOK_INPUT and TOOL_NAME that their library sets from stdin).
+    const sourcesFile = context.commands.some((c) => (c.name.value === 'source' || c.name.value === '.') && c.args.length > 0);
     const reported = new Set<string>();
     for (const use of variableUses(context.tree.rootNode)) {
       const name = use.name;
       if (reported.has(name) || assigned.has(name) || (use.operator !== undefined && DEFAULT_OPERATORS.has(use.operator))) continue;
       const range = context.range(use.node.startIndex, use.node.endIndex);
       if (NEVER.has(name) || NEVER_SET_ENV_PATTERN.test(name)) {
+        if (sourcesFile) continue;
         context.report({ messageId: 'neverSet', data: { name }, range });
       } else if (PLUGIN_ONLY.has(name) && !plugin && meta.callerEvents === undefined) {
         context.report({ messageId: 'pluginOnly', data: { name }, range });

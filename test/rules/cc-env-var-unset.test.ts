@@ -50,6 +50,11 @@ ruleTester(rule, {
       name: 'a CLAUDE_TOOL_ name with a default',
       profile: postToolUse('black "${CLAUDE_TOOL_FILE_PATH:-$(jq -r .tool_input.file_path)}"'),
     },
+    {
+      // claude-toolkit: the library reads stdin into HOOK_INPUT and sets TOOL_NAME.
+      name: 'names a sourced library may set',
+      profile: postToolUse('source "$(dirname "$0")/lib/utils.sh"\nif [[ "$TOOL_NAME" == Bash ]]; then echo "$HOOK_INPUT"; fi'),
+    },
   ],
   reject: [
     {
@@ -63,6 +68,11 @@ ruleTester(rule, {
       name: 'CLAUDE_TOOL_INPUT_FILE_PATH (claude-code-showcase)',
       profile: postToolUse('npx prettier --write "${CLAUDE_TOOL_INPUT_FILE_PATH}"'),
       errors: [{ messageId: 'neverSet', line: 10, column: 35, endColumn: 65 }],
+    },
+    {
+      name: 'TOOL_INPUT_path (forest6511/claude-code-recipes lint-check)',
+      profile: postToolUse('npx eslint --quiet "$TOOL_INPUT_path"'),
+      errors: [{ messageId: 'neverSet', line: 10, column: 33, endColumn: 49, message: /`TOOL_INPUT_path`/ }],
     },
     {
       // Every hook of claude-code-templates' python, ruby and javascript-typescript settings reads it: all are inert.

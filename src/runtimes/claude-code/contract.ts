@@ -145,11 +145,12 @@ export const NEVER_SET_ENV = [
 ] as const;
 /**
  * Per-field names from the same guides (`$CLAUDE_TOOL_FILE_PATH`,
- * `$CLAUDE_TOOL_INPUT_FILE_PATH`, `$CLAUDE_TOOL_COMMAND`): no documented
- * variable starts with `CLAUDE_TOOL_`, and claude-code-templates ships them in
- * dozens of hooks whose checks then test an empty string.
+ * `$CLAUDE_TOOL_INPUT_FILE_PATH`, `$CLAUDE_TOOL_COMMAND`, `$TOOL_INPUT_path`):
+ * no documented variable starts with `CLAUDE_TOOL_` or `TOOL_INPUT_`, and
+ * claude-code-templates ships them in dozens of hooks whose checks then test
+ * an empty string.
  */
-export const NEVER_SET_ENV_PATTERN = /^CLAUDE_TOOL_[A-Z0-9_]+$/;
+export const NEVER_SET_ENV_PATTERN = /^(?:CLAUDE_TOOL|TOOL_INPUT)_[A-Za-z0-9_]+$/;
 
 /** Variables that hold paths and so must be quoted in shell form (paths with spaces). */
 export const PATH_ENV = ['CLAUDE_PROJECT_DIR', 'CLAUDE_PLUGIN_ROOT', 'CLAUDE_PLUGIN_DATA', 'CLAUDE_ENV_FILE'] as const;
