@@ -1,6 +1,8 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { ENV_VARS, eventsOfHook, NEVER_SET_ENV, NEVER_SET_ENV_PATTERN } from '../../src/runtimes/claude-code/contract.js';
 import { DEFAULT_OPERATORS, nodesOfType, variableUses } from '../../src/shell/analysis.js';
+import type { ShellCommand } from '../../src/shell/commands.js';
+import type { SyntaxNode } from '../../src/shell/parser.js';
 
 const NEVER = new Set<string>(NEVER_SET_ENV);
 const PLUGIN_ONLY = new Set(ENV_VARS.filter((v) => v.plugin).map((v) => v.name));
@@ -33,24 +35,7 @@ export default defineRule({
     if (!meta) return;
     const events = eventsOfHook(context.hook);
     const plugin = meta.pluginRoot !== undefined || meta.source.startsWith('plugin');
-    // A script may set the name itself (`TOOL_INPUT=$(cat)` is the right way to use that name).
-    const assigned = new Set<string>(
-      nodesOfType(context.tree.rootNode, ['variable_assignment', 'for_statement']).map(
-        (node) => node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name')?.text ?? '',
-      ),
-    );
-    for (const command of context.commands) {
-      if (
-        command.name.value === 'read' ||
-        command.name.value === 'export' ||
-        command.name.value === 'declare' ||
-        command.name.value === 'local'
-      )
-        for (const arg of command.args) if (arg.value) assigned.add(arg.value.replace(/=.*$/s, ''));
-    }
-    // Where the grammar could not read the script, an assignment may sit in a region it did not parse as one.
-    if (context.tree.rootNode.hasError)
-      for (const match of context.hook.text.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)=/g)) assigned.add(match[1]!);
+    const assigned = assignedNames(context.tree.rootNode, context.commands, context.hook.text);
     // A file the script sources (`source "$(dirname "$0")/lib/utils.sh"`) may set any name (claude-toolkit's
     // hooks read HOOK_INPUT and TOOL_NAME that their library sets from stdin).
     const sourcesFile = context.commands.some((c) => (c.name.value === 'source' || c.name.value === '.') && c.args.length > 0);
@@ -83,3 +68,25 @@ export default defineRule({
     }
   },
 });
+
+/** The names a script sets itself: assigned, a `for` variable, or read by `read`/`export`/`declare`/`local`. */
+function assignedNames(root: SyntaxNode, commands: readonly ShellCommand[], text: string): Set<string> {
+  // A script may set the name itself (`TOOL_INPUT=$(cat)` is the right way to use that name).
+  const assigned = new Set<string>(
+    nodesOfType(root, ['variable_assignment', 'for_statement']).map(
+      (node) => node.childForFieldName(node.type === 'for_statement' ? 'variable' : 'name')?.text ?? '',
+    ),
+  );
+  for (const command of commands) {
+    if (
+      command.name.value === 'read' ||
+      command.name.value === 'export' ||
+      command.name.value === 'declare' ||
+      command.name.value === 'local'
+    )
+      for (const arg of command.args) if (arg.value) assigned.add(arg.value.replace(/=.*$/s, ''));
+  }
+  // Where the grammar could not read the script, an assignment may sit in a region it did not parse as one.
+  if (root.hasError) for (const match of text.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)=/g)) assigned.add(match[1]!);
+  return assigned;
+}
