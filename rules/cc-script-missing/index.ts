@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { defineRule } from '../../src/engine/rule.js';
+import { defineRule, type Rule } from '../../src/engine/rule.js';
+import type { HookScript } from '../../src/hooks/types.js';
 import { ScriptSourceMap } from '../../src/hooks/source-map.js';
 import { configScripts } from '../../src/runtimes/claude-code/config.js';
 import { eventsOfHook, exit2Blocks } from '../../src/runtimes/claude-code/contract.js';
@@ -43,11 +44,14 @@ export default defineRule({
   messages: {
     missing:
       'Invalid script path `{{written}}`: {{path}} does not exist, so the hook fails every time (exit {{status}}{{from}}, which does not block: a guard is silently off).',
+    homePath:
+      'Unexpected path into a home directory, `{{written}}`, in a shared hook configuration: on any other machine the script is not there, so the hook fails every time ({{effect}}). Name it from the project root: `{{suggestion}}`.',
     missingBlocks:
       'Invalid script path `{{written}}`: {{path}} does not exist, and `{{interpreter}}` exits 2 for a missing file, which Claude Code takes as a block on every call.',
   },
   checkProfile(context) {
     for (const hook of configScripts(context.claudeCode)) {
+      reportHomePaths(hook, context);
       const references = scriptReferences(hook);
       if (references.length === 0) continue;
       const map = new ScriptSourceMap(hook, context.profile.lines);
@@ -80,3 +84,39 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * A path into a user's home (`/home/alice/…`, `/Users/alice/…`, `C:\\Users\\alice\\…`) written in a file
+ * others get too (project settings, a plugin, an agent or skill; not `settings.local.json`, which is the
+ * user's own): the script is there only on the machine that wrote it. The interpreter before it says
+ * what the hook then does everywhere else.
+ */
+const HOME_PATH = /(?<=^|[\s"'=:])(?:\/home\/[^/\s"'$]+|\/Users\/[^/\s"'$]+|[A-Za-z]:[\\/]Users[\\/][^\\/\s"'$]+)[\\/][^\s"';|&)]+/g;
+
+function reportHomePaths(hook: HookScript, context: Parameters<NonNullable<Rule<unknown>['checkProfile']>>[0]): void {
+  const meta = hook.claudeCode;
+  if (!meta || meta.source === 'settings-local') return;
+  let map: ScriptSourceMap | undefined;
+  for (const match of hook.text.matchAll(HOME_PATH)) {
+    const written = match[0];
+    const interpreter = /(?:^|[\s;&|(])(python3?|perl|uv run|node|bun|deno|ruby|php|bash|sh)\s+(?:-\S+\s+)*["']?$/.exec(
+      hook.text.slice(0, match.index),
+    )?.[1] ?? '';
+    const status = MISSING_STATUS[interpreter.split(' ')[0]!] ?? 127;
+    const events = eventsOfHook(hook);
+    const blocks = status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event)));
+    const effect = blocks
+      ? `\`${interpreter}\` exits 2 for a missing file, which Claude Code takes as a block on every call`
+      : `exit ${status}, which does not block: a guard is silently off`;
+    const inProject = /[\\/]\.claude[\\/].*$/.exec(written)?.[0].replace(/\\/g, '/');
+    const root = meta.pluginRoot !== undefined || meta.source.startsWith('plugin') ? '${CLAUDE_PLUGIN_ROOT}' : '"$CLAUDE_PROJECT_DIR"';
+    const suggestion = inProject ? `${root}${inProject}` : `${root}/…`;
+    map ??= new ScriptSourceMap(hook, context.profile.lines);
+    context.report({
+      messageId: 'homePath',
+      data: { written, effect, suggestion },
+      range: map.mapRange(map.scriptLines.rangeOf(match.index, match.index + written.length)).range,
+      severity: 'warning',
+    });
+  }
+}

@@ -50,4 +50,34 @@ describe('cc-script-missing says what the missing script makes the hook exit wit
     const found = await messages('SessionStart', ['uv run .claude/hooks/a.py']);
     expect(found).toEqual([expect.stringContaining('fails every time (exit 2 from `uv`, which does not block')]);
   });
+
+  // kadufarah1979/kanbania commits `python3 /home/<user>/…/pre_tool_use.py` with matcher "": on any other
+  // machine python3 exits 2 and every tool call is refused.
+  it('a path into a home directory in a shared configuration, with what it does elsewhere', async () => {
+    expect(
+      await messages('PreToolUse', [
+        'python3 /home/alice/proj/.claude/hooks/pre_tool_use.py',
+        'node "/Users/bob/tools/notify.js"',
+        '"$CLAUDE_PROJECT_DIR"/.claude/hooks/ok.sh || true',
+        'bash ~/bin/guard.sh; echo "$HOME/x"',
+      ]),
+    ).toEqual([
+      expect.stringMatching(
+        /^Unexpected path into a home directory, `\/home\/alice\/proj\/\.claude\/hooks\/pre_tool_use\.py`.*`python3` exits 2 for a missing file.*`"\$CLAUDE_PROJECT_DIR"\/\.claude\/hooks\/pre_tool_use\.py`\.$/,
+      ),
+      expect.stringMatching(/^Unexpected path into a home directory, `\/Users\/bob\/tools\/notify\.js`.*\(exit 1, which does not block/),
+      expect.stringContaining('.claude/hooks/ok.sh does not exist'),
+    ]);
+  });
+
+  it("leaves a path into a home directory alone in settings.local.json, which is the user's own", async () => {
+    const dir = mkdtempSync(join(root, 'local-'));
+    mkdirSync(join(dir, '.claude'));
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'python3 /home/alice/g.py' }] }] } };
+    writeFileSync(join(dir, '.claude', 'settings.local.json'), JSON.stringify(settings));
+    const io = memoryIO({ cwd: dir, env: { NO_COLOR: '1' } });
+    await main(['--all', '--no-shellcheck', '-f', 'json'], io);
+    const [result] = JSON.parse(io.out()) as { messages: { ruleId: string }[] }[];
+    expect(result!.messages.filter((m) => m.ruleId === 'cc-script-missing')).toEqual([]);
+  });
 });
