@@ -258,6 +258,22 @@ describe('Node programs that hooks run', () => {
     expect(places(byFile['.claude/hooks/format.ts'])).toEqual(['5:34-38 cc-stdin-untrusted']);
   });
 
+  it('a Stop hook that blocks without reading stop_hook_active loops', async () => {
+    const stop = [
+      "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+      "if (require('fs').existsSync('TODO.md')) {",
+      "  console.log(JSON.stringify({ decision: 'block', reason: 'Finish TODO.md' }));",
+      '}',
+    ].join('\n');
+    const guarded = `if (JSON.parse(require('fs').readFileSync(0, 'utf8')).stop_hook_active) process.exit(0);\n${stop.split('\n').slice(1).join('\n')}`;
+    const { byFile } = await findings('stop', 'Stop', undefined, 'node .claude/hooks/a.js; node .claude/hooks/b.js', {
+      'a.js': stop,
+      'b.js': guarded,
+    });
+    expect(places(byFile['.claude/hooks/a.js'])).toEqual(['3:32-49 cc-stop-hook-active']);
+    expect(byFile['.claude/hooks/b.js'] ?? []).toEqual([]);
+  });
+
   it('a `//` suppression comment holds', async () => {
     const quiet = GUARD.replace(
       "    console.error('Blocked: rm -rf');",

@@ -113,6 +113,55 @@ describe('Python programs that hooks run', () => {
     expect(results.find((r) => r.filePath.endsWith('guard.py'))?.diagnostics.filter((d) => d.ruleId === 'cc-output-invalid')).toEqual([]);
   });
 
+  // Emasoft's orchestrator Stop hook, anthropics' hookify: a Python Stop hook that blocks must read stop_hook_active.
+  it('a Stop hook that blocks without reading stop_hook_active loops: at its decision or its exit 2', async () => {
+    const decision = [
+      'import json, os, sys',
+      'data = json.load(sys.stdin)',
+      "if os.path.exists('TODO.md'):",
+      '    print(json.dumps({"decision": "block", "reason": "Finish TODO.md"}))',
+      'sys.exit(0)',
+      '',
+    ].join('\n');
+    const exit2 = [
+      'import sys',
+      "if open('TODO.md').read().strip():",
+      "    print('Finish TODO.md', file=sys.stderr)",
+      '    sys.exit(2)',
+      '',
+    ].join('\n');
+    const guarded = [
+      'import json, sys',
+      'data = json.load(sys.stdin)',
+      "if data.get('stop_hook_active'):",
+      '    sys.exit(0)',
+      decision.split('\n')[3]!,
+      '',
+    ].join('\n');
+    const found = await findings(
+      'stop',
+      'Stop',
+      undefined,
+      'python3 .claude/hooks/a.py; python3 .claude/hooks/b.py; python3 .claude/hooks/c.py',
+      {
+        'a.py': decision,
+        'b.py': exit2,
+        'c.py': guarded,
+      },
+    );
+    const loops = (file: string) => (found[`.claude/hooks/${file}`] ?? []).filter((f) => f.includes('cc-stop-hook-active'));
+    expect(loops('a.py')).toEqual([
+      expect.stringMatching(
+        /^4:23-42 cc-stop-hook-active Unexpected block in a `Stop` hook .*`if data\.get\("stop_hook_active"\): sys\.exit\(0\)`/,
+      ),
+    ]);
+    expect(loops('b.py')).toEqual([expect.stringMatching(/^4:5-16 cc-stop-hook-active /)]);
+    expect(loops('c.py')).toEqual([]);
+    // On another event, blocking is what the hook is for.
+    const pre = await findings('stop-pre', 'PreToolUse', 'Bash', 'python3 .claude/hooks/b.py', { 'b.py': exit2 });
+    expect((pre['.claude/hooks/b.py'] ?? []).filter((f) => f.includes('cc-stop-hook-active'))).toEqual([]);
+  });
+
   it('an exit whose block prints a JSON decision first is left alone: the decision decides, whatever the status', async () => {
     const guard = [
       'import json, sys',
