@@ -1,7 +1,9 @@
 import { defineRule } from '../../src/engine/rule.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
+import { parseProgramFile } from '../../src/shell/node-program.js';
 import { commandNode, runsUnconditionally, writesStdout } from '../../src/shell/printed-text.js';
+import { nodeTextBeforeJson, pythonTextBeforeJson } from '../../src/shell/program-stdout.js';
 
 /**
  * Claude Code parses a hook's stdout as JSON only when it starts with `{`:
@@ -20,6 +22,8 @@ export default defineRule({
     runtimes: ['claude-code'],
   },
   messages: {
+    beforeProgram:
+      "Unexpected text on stdout before the hook's JSON (line {{jsonLine}}): Claude Code reads stdout as JSON only when it starts with `{`, so the decision is ignored. Print messages to stderr: {{hint}}.",
     before:
       "Unexpected text on stdout before the hook's JSON (line {{jsonLine}}): Claude Code reads stdout as JSON only when it starts with `{`, so the decision is ignored. Print messages to stderr: `{{text}} >&2`.",
   },
@@ -42,6 +46,19 @@ export default defineRule({
         fixes: [{ title: 'Print it to stderr', safe: true, edits: [{ range: end, text: ' >&2' }] }],
       });
     }
+  },
+  // A Python or Node program a hook runs: `print("Checking…")` before `print(json.dumps({…}))`.
+  checkProgram({ program, range, report }) {
+    if (program.callerEvents.length === 0 || program.inBackground) return;
+    const node = program.language === 'node' ? parseProgramFile(program) : undefined;
+    const found = program.language === 'python' ? pythonTextBeforeJson(program.text) : node ? nodeTextBeforeJson(node) : [];
+    const hint = program.language === 'python' ? '`print(…, file=sys.stderr)`' : '`console.error(…)`';
+    for (const text of found)
+      report({
+        messageId: 'beforeProgram',
+        data: { jsonLine: range(text.json, text.json).line, hint },
+        range: range(text.start, text.end),
+      });
   },
 });
 

@@ -4,6 +4,7 @@ import { commandBase } from '../../src/shell/analysis.js';
 import { nodeExits } from '../../src/shell/node-exits.js';
 import { nodeOutputs } from '../../src/shell/node-output.js';
 import { parseProgramFile } from '../../src/shell/node-program.js';
+import { localModuleTexts } from '../../src/shell/program-imports.js';
 import { pythonExits } from '../../src/shell/python-exits.js';
 import { pythonOutputs } from '../../src/shell/python-output.js';
 
@@ -43,6 +44,8 @@ export default defineRule({
   checkProgram({ program, range, report }) {
     const event = program.callerEvents.find((e) => STOP_EVENTS.has(e));
     if (!event || program.inBackground || program.text.includes('stop_hook_active')) return;
+    // A router may leave the Stop handler, and its check, to a module of its own tree.
+    if (localModuleTexts(program).some((text) => text.includes('stop_hook_active'))) return;
     const node = program.language === 'node' ? parseProgramFile(program) : undefined;
     const outputs = program.language === 'python' ? pythonOutputs(program.text) : node ? nodeOutputs(node) : [];
     const block = outputs.find((printed) => /"decision":"block"/.test(printed.text.replace(/\s+/g, '')));
@@ -52,7 +55,8 @@ export default defineRule({
       at = { start: block.offsets[block.text.lastIndexOf('"decision"', value)]!, end: block.ends[value + '"block"'.length - 1]! };
     } else {
       const exits = program.language === 'python' ? pythonExits(program.text) : node ? nodeExits(node) : [];
-      at = exits.find((exit) => exit.status === 2);
+      // An exit 2 that refuses (not one after "invalid input", an error report, though it blocks the same).
+      at = exits.find((exit) => exit.status === 2 && exit.decides);
     }
     const check =
       program.language === 'python' ? 'if data.get("stop_hook_active"): sys.exit(0)' : 'if (input.stop_hook_active) process.exit(0)';

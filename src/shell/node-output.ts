@@ -81,7 +81,9 @@ export function nodeOutputPrints(program: NodeProgram): Array<{ at: number; prin
   const prints: Array<{ at: number; printed: PrintedText }> = [];
   for (const node of program.nodes) {
     if (node.type !== 'CallExpression' || !isPrint(node.callee as EsNode)) continue;
-    const argument = (node.arguments as EsNode[])[0];
+    // `JSON.stringify(x) + '\n'` prints the same JSON.
+    let argument = (node.arguments as EsNode[])[0];
+    while (argument?.type === 'BinaryExpression' && argument.operator === '+') argument = argument.left as EsNode;
     if (argument?.type !== 'CallExpression' || !isMember(argument.callee as EsNode, 'JSON', 'stringify')) continue;
     const value = (argument.arguments as EsNode[])[0];
     const object = value?.type === 'Identifier' ? lastBefore(declared.get(value.name as string), node.start) : value;

@@ -272,6 +272,25 @@ describe('Node programs that hooks run', () => {
     });
     expect(places(byFile['.claude/hooks/a.js'])).toEqual(['3:32-49 cc-stop-hook-active']);
     expect(byFile['.claude/hooks/b.js'] ?? []).toEqual([]);
+    // NTCoding's hook router: the Stop handler, and its check, are in a module it imports.
+    const router = await findings('stop-router', 'Stop', undefined, 'npx tsx .claude/hooks/router.ts', {
+      'router.ts': `import { handleStop } from './handlers/stop'\nconst out = handleStop(JSON.parse(require('fs').readFileSync(0, 'utf8')))\nif (out === 'block') {\n  console.error('blocked: finish the tasks')\n  process.exit(2)\n}\n`,
+      'handlers/stop.ts':
+        "export function handleStop(input: { stop_hook_active: boolean }): string {\n  return input.stop_hook_active ? 'allow' : 'block'\n}\n",
+    });
+    expect(router.byFile['.claude/hooks/router.ts'] ?? []).toEqual([]);
+  });
+
+  it('text printed to stdout before the JSON output, in a block that holds it, is reported', async () => {
+    const program = [
+      "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+      "console.log('Checking');",
+      "if (input.tool_name === 'Write') { console.log('skip'); process.exit(0); }",
+      "console.error('to stderr');",
+      "process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } }) + '\\n');",
+    ].join('\n');
+    const { byFile } = await findings('banner', 'PreToolUse', 'Bash', 'node .claude/hooks/g.js', { 'g.js': program });
+    expect(places(byFile['.claude/hooks/g.js'])).toEqual(['2:1-25 cc-stdout-before-json']);
   });
 
   it('a `//` suppression comment holds', async () => {

@@ -157,9 +157,58 @@ describe('Python programs that hooks run', () => {
     ]);
     expect(loops('b.py')).toEqual([expect.stringMatching(/^4:5-16 cc-stop-hook-active /)]);
     expect(loops('c.py')).toEqual([]);
+    // A package whose Stop check is in a module of its own (`from .check import …`): read there.
+    const split = await findings(
+      'stop-split',
+      'Stop',
+      undefined,
+      'python3 .claude/hooks/stop/main.py; python3 .claude/hooks/lone/main.py',
+      {
+        'stop/main.py': [
+          'import json, sys',
+          'from .check import already_continued',
+          'data = json.load(sys.stdin)',
+          'if already_continued(data): sys.exit(0)',
+          decision.split('\n')[3]!,
+          '',
+        ].join('\n'),
+        'stop/check.py': "def already_continued(data):\n    return data.get('stop_hook_active', False)\n",
+        'lone/main.py': ['import json, sys', 'from .tasks import pending', 'if pending():', decision.split('\n')[3]!, ''].join('\n'),
+        'lone/tasks.py': 'def pending():\n    return True\n',
+      },
+    );
+    expect((split['.claude/hooks/stop/main.py'] ?? []).filter((f) => f.includes('cc-stop-hook-active'))).toEqual([]);
+    expect((split['.claude/hooks/lone/main.py'] ?? []).filter((f) => f.includes('cc-stop-hook-active'))).toHaveLength(1);
     // On another event, blocking is what the hook is for.
     const pre = await findings('stop-pre', 'PreToolUse', 'Bash', 'python3 .claude/hooks/b.py', { 'b.py': exit2 });
     expect((pre['.claude/hooks/b.py'] ?? []).filter((f) => f.includes('cc-stop-hook-active'))).toEqual([]);
+  });
+
+  // Emasoft's Stop hook prints a banner, then its JSON: the output does not start with `{` and is not read.
+  it('text printed to stdout before the JSON output, on its way, is reported', async () => {
+    const program = [
+      'import json, sys',
+      'def helper():',
+      "    print('debug')",
+      'def main():',
+      '    data = json.load(sys.stdin)',
+      "    if data.get('stop_hook_active'):",
+      "        print('already continued')",
+      '        sys.exit(0)',
+      "    print('Iteration',",
+      "          'threshold reached')",
+      "    print('to stderr', file=sys.stderr)",
+      '    if True:',
+      '        print(json.dumps({"decision": "block", "reason": "Keep going"}))',
+      'main()',
+      '',
+    ].join('\n');
+    const found = await findings('banner', 'Stop', undefined, 'python3 .claude/hooks/stop.py', { 'stop.py': program });
+    expect((found['.claude/hooks/stop.py'] ?? []).filter((f) => f.includes('cc-stdout-before-json'))).toEqual([
+      expect.stringMatching(
+        /^9:5-23 cc-stdout-before-json Unexpected text on stdout before the hook's JSON \(line 13\).*`print\(…, file=sys\.stderr\)`/,
+      ),
+    ]);
   });
 
   it('an exit whose block prints a JSON decision first is left alone: the decision decides, whatever the status', async () => {

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type LintResult, lintFiles } from '../../src/index.js';
 
 export interface HookProject {
@@ -26,7 +26,10 @@ export async function lintHookProject(
   const handler = { type: 'command', command: project.command, ...(project.async ? { async: true } : {}) };
   const group = { ...(project.matcher === undefined ? {} : { matcher: project.matcher }), hooks: [handler] };
   writeFileSync(join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { [project.event]: [group] } }, null, 2));
-  for (const [file, text] of Object.entries(project.files)) writeFileSync(join(dir, '.claude', 'hooks', file), text, { mode: 0o755 });
+  for (const [file, text] of Object.entries(project.files)) {
+    mkdirSync(dirname(join(dir, '.claude', 'hooks', file)), { recursive: true });
+    writeFileSync(join(dir, '.claude', 'hooks', file), text, { mode: 0o755 });
+  }
   const results = await lintFiles([dir], { shellcheck: false, cwd: dir });
   const byFile: Record<string, string[]> = {};
   for (const result of results)
