@@ -99,9 +99,10 @@ function reportHomePaths(hook: HookScript, context: Parameters<NonNullable<Rule<
   let map: ScriptSourceMap | undefined;
   for (const match of hook.text.matchAll(HOME_PATH)) {
     const written = match[0];
-    const interpreter = /(?:^|[\s;&|(])(python3?|perl|uv run|node|bun|deno|ruby|php|bash|sh)\s+(?:-\S+\s+)*["']?$/.exec(
-      hook.text.slice(0, match.index),
-    )?.[1] ?? '';
+    const interpreter =
+      /(?:^|[\s;&|(])(python3?|perl|uv run|node|bun|deno|ruby|php|bash|sh)\s+(?:-\S+\s+)*["']?$/.exec(
+        hook.text.slice(0, match.index),
+      )?.[1] ?? '';
     const status = MISSING_STATUS[interpreter.split(' ')[0]!] ?? 127;
     const events = eventsOfHook(hook);
     const blocks = status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event)));
