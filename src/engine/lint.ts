@@ -113,7 +113,23 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
   const ruleOptionsById = new Map(active.map((rule) => [rule.id, ruleOptions(rule, options.config)]));
   options.session?.begin(options.config);
   const sets = ruleSets(active);
-  for (const state of states) checkProfile(state, sets, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
+  for (const state of states) {
+    try {
+      checkProfile(state, sets, ruleOptionsById, loadedParser, analyzers.length > 0, options.session);
+    } catch (error) {
+      // Nesting past what a recursion of the analysis can hold: this file's report says so, and the run goes on.
+      if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) throw error;
+      state.diagnostics.push({
+        ruleId: 'file-unreadable',
+        severity: 'error',
+        line: 1,
+        column: 1,
+        endLine: 1,
+        endColumn: 1,
+        message: 'Unexpected nesting deeper than the analysis can follow (its stack ran out): this file was not checked.',
+      });
+    }
+  }
   options.session?.end();
   for (const { owned, found } of pending) {
     (await found).forEach((diagnostics, index) => pushAll(owned[index]!.state.diagnostics, diagnostics));

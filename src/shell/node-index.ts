@@ -83,10 +83,11 @@ export function placedNodesOfType(root: SyntaxNode, types: readonly string[]): r
       if (entry.start < start) continue;
       if (entry.start > end) break;
       if (entry.end > end) continue;
-      // A node of some width strictly inside the root's range descends from it (siblings do not
-      // overlap); one with the root's very range, or empty, or at its edge, may be an ancestor or a
-      // neighbour, and is asked.
-      const clear = entry.start < entry.end && entry.start > start && entry.end < end;
+      // A node of some width inside the root's range, but not its very range, descends from it:
+      // siblings do not overlap, and an ancestor spans all of the root. One with the root's very range,
+      // or empty, may be an ancestor or a neighbour, and is asked (each `parent` is a walk down from the
+      // tree's root in tree-sitter: asking every node of a left-nested `a && b && …` list was cubic).
+      const clear = entry.start < entry.end && (entry.start > start || entry.end < end);
       if (entry.node.id === root.id || clear || descendsFrom(entry.node, root)) found.push(entry);
     }
   }

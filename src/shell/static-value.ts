@@ -74,7 +74,20 @@ function quotedWithSubstitutions(node: SyntaxNode): string | undefined {
  * curl). Anything else is known only at run time.
  */
 function printedWord(node: SyntaxNode): string | undefined {
-  if (node.namedChildCount !== 1) return undefined;
+  if (node.namedChildCount !== 1 || substitutionDepth >= MAX_SUBSTITUTION_DEPTH) return undefined;
+  substitutionDepth++;
+  try {
+    return printedWordOf(node);
+  } finally {
+    substitutionDepth--;
+  }
+}
+
+/** `$(echo $(echo $(…)))` deeper than this is known only at run time (a hostile 2,000-deep nest overflowed the stack). */
+const MAX_SUBSTITUTION_DEPTH = 16;
+let substitutionDepth = 0;
+
+function printedWordOf(node: SyntaxNode): string | undefined {
   const command = node.firstNamedChild;
   const name = command?.type === 'command' ? command.childForFieldName('name') : null;
   const printer = name ? staticValue(name) : undefined;
