@@ -33,12 +33,16 @@ const FIXABLE = [
 ].join('\n');
 
 describe('writing by rename', () => {
-  it('the --cache file: written through a symbolic link, and never over a FIFO (a one-line warning instead)', async () => {
+  it('the --cache file: written through a symbolic link to a cache, never to another file nor over a FIFO (a one-line warning instead)', async () => {
     const dir = join(root, 'cache');
     mkdirSync(join(dir, 'agents'), { recursive: true });
     writeFileSync(join(dir, 'agents', 'a.md'), FIXABLE);
-    writeFileSync(join(dir, 'real-cache.json'), '');
+    writeFileSync(join(dir, 'real-cache.json'), '{"format": 1, "entries": {}}');
     symlinkSync(join(dir, 'real-cache.json'), join(dir, 'link'));
+    // What an untrusted repository can ship: its cache file as a link to a file a shell runs, or to none yet.
+    writeFileSync(join(dir, 'bashrc'), 'echo original\n');
+    symlinkSync(join(dir, 'bashrc'), join(dir, 'planted'));
+    symlinkSync(join(dir, 'profile-not-there'), join(dir, 'dangling'));
     execFileSync('mkfifo', [join(dir, 'fifo')]);
     const lint = async (location: string) => {
       const io = memoryIO({ cwd: dir });
@@ -48,6 +52,14 @@ describe('writing by rename', () => {
     expect((await lint('link')).code).toBe(0);
     expect(lstatSync(join(dir, 'link')).isSymbolicLink()).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'real-cache.json'), 'utf8'))).toMatchObject({ entries: expect.any(Object) });
+    const planted = await lint('planted');
+    expect(planted.code).toBe(0);
+    expect(planted.err).toMatch(/planted is a symbolic link to .*bashrc, which is not a cache of this tool: not written/);
+    const dangling = await lint('dangling');
+    expect(dangling.code).toBe(0);
+    expect(dangling.err).toMatch(/dangling is not a regular file; findings were not cached/);
+    expect(readFileSync(join(dir, 'bashrc'), 'utf8')).toBe('echo original\n');
+    expect(existsSync(join(dir, 'profile-not-there'))).toBe(false);
     // In a process of its own with a deadline: reading a FIFO waits for a writer, and would hang this test.
     const fifo = spawnSync(process.execPath, [BIN, 'agents', '--no-shellcheck', '--cache', '--cache-location', 'fifo'], {
       cwd: dir,

@@ -84,7 +84,7 @@ export class ResultCache {
     if (!this.dirty) return undefined;
     // Through a symbolic link to the file it names; never over a device, a directory or a FIFO.
     const target = writeTarget(this.location);
-    const refused = notReplaceable(target);
+    const refused = notReplaceable(target) ?? foreignLinkTarget(this.location, target);
     if (refused) return new Error(refused);
     const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
     try {
@@ -102,6 +102,22 @@ export class ResultCache {
     this.dirty = false;
     return undefined;
   }
+}
+
+/**
+ * A cache reached through a symbolic link is written only over a cache of this tool. A repository can
+ * ship `.validate-agent-hooks-cache` as a link to `~/.bashrc`: written through, the file would become
+ * this JSON, whose strings (hook names, messages) a shell sourcing it would run (`$(…)`).
+ */
+function foreignLinkTarget(location: string, target: string): string | undefined {
+  if (resolve(location) === target) return undefined;
+  try {
+    const data = JSON.parse(readRegularFile(target) ?? '') as Partial<CacheFile> | null;
+    if (data?.format === FORMAT && data.entries && typeof data.entries === 'object') return undefined;
+  } catch {
+    // Missing, unreadable or not JSON: not a cache of ours.
+  }
+  return `${location} is a symbolic link to ${target}, which is not a cache of this tool: not written (name the cache file with --cache-location)`;
 }
 
 /** Everything besides a file's content that decides its findings, as one string. */
