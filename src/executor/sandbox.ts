@@ -295,6 +295,9 @@ export function limitsPrelude(limits: SandboxLimits, options: { processLimit?: b
     ...(options.processLimit === false ? [] : [`ulimit -u ${limits.processes}`]),
     `ulimit -n ${limits.openFiles}`,
     `ulimit -d ${kib(limits.dataBytes)}`,
+    // No core dumps, hard: on a host whose core_pattern pipes to a root helper (apport, systemd-coredump),
+    // a hook that raised its own limit would have that helper run on the host with the hook's memory.
+    'ulimit -H -c 0',
   ].join(' && ');
 }
 

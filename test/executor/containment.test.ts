@@ -328,6 +328,14 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('containment'), () =>
     }
   });
 
+  // On a host whose core_pattern pipes to a root helper, a core dump runs that helper on the host.
+  it('keeps core dumps off: the hard limit is 0, and a hook cannot raise it', async () => {
+    const result = await session.runHook(
+      hookScript('pre', 'echo "hard=$(ulimit -H -c) soft=$(ulimit -S -c)"; ulimit -c unlimited 2>/dev/null && echo raised || echo refused'),
+    );
+    expect(result.stdout).toBe('hard=0 soft=0\nrefused\n');
+  });
+
   it("denies privileged escapes as root: mount, remount, unshare, chroot, ptrace, and the executor's sockets", async () => {
     const result = await session.runHook(
       hookScript(
