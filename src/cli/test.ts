@@ -1,3 +1,4 @@
+import { boundedTest, REGEX_DEADLINE_MS } from '../bounded-regex.js';
 import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
@@ -246,8 +247,12 @@ export function judgeCase(testCase: TestCase, report: ClaudeCodeEventReport, jso
     failure = `${verdict}, expected ${testCase.blocked ? 'blocked' : 'not blocked'}: ${explain(report)}`;
   else if (testCase.decision !== undefined && report.decision !== testCase.decision)
     failure = `decision ${report.decision}, expected ${testCase.decision}: ${explain(report)}`;
-  else if (testCase.reasonMatches && !testCase.reasonMatches.test(report.reason ?? ''))
-    failure = `reason ${JSON.stringify(oneLine(report.reason ?? ''))} does not match /${testCase.reasonMatches.source}/`;
+  else if (testCase.reasonMatches) {
+    const matched = boundedTest(testCase.reasonMatches, report.reason ?? '');
+    if (matched === undefined)
+      failure = `reasonMatches /${testCase.reasonMatches.source}/ took over ${REGEX_DEADLINE_MS / 1000} s on the reason (a pattern that backtracks exponentially on it) and was stopped: not decided`;
+    else if (!matched) failure = `reason ${JSON.stringify(oneLine(report.reason ?? ''))} does not match /${testCase.reasonMatches.source}/`;
+  }
   const base = { name: testCase.name, line: testCase.range.line, column: testCase.range.column, expected, actual, report: json };
   if (failure) return { ...base, passed: false, message: failure };
   const reason = report.reason !== undefined ? `: ${JSON.stringify(oneLine(report.reason))}` : '';

@@ -96,6 +96,24 @@ cases:
     expect(json.cases[0]!.report.handlers[0]).toMatchObject({ ran: true, decision: 'ask' });
   });
 
+  // Red-teaming: `^(a+)+$` against 40 `a`s the hook printed held the host 80 s (2,000: past 400 s).
+  it(needsSandbox("a reasonMatches that backtracks exponentially on the hook's stderr does not hold the host"), async () => {
+    const dir = project('redos', {
+      'project/.claude/settings.json': guardSettings(`printf '%s!' "$(head -c 2000 /dev/zero | tr '\\0' a)" >&2; exit 2`),
+      'cases.yaml': `target: project/.claude/settings.json
+cases:
+  - { name: linear, event: PreToolUse, toolInput: { command: ls }, blocked: true, reasonMatches: "^(a+)+$" }
+  - { name: backref, event: PreToolUse, toolInput: { command: ls }, blocked: true, reasonMatches: "^(a+)+\\\\1$" }
+`,
+    });
+    const { code, out } = await cli(['test', 'cases.yaml', '--format', 'json'], dir);
+    expect(code).toBe(1);
+    expect((JSON.parse(out) as TestJson).cases.map((c) => c.message)).toEqual([
+      expect.stringMatching(/^reason "a+…" does not match \/\^\(a\+\)\+\$\/$/),
+      'reasonMatches /^(a+)+\\1$/ took over 1 s on the reason (a pattern that backtracks exponentially on it) and was stopped: not decided',
+    ]);
+  });
+
   it(needsSandbox('runs the shipped starter attack table: it passes the good guard and fails the exit-1 guard'), async () => {
     const table = join(FIXTURES, 'bash-guard-attacks.yaml');
     const passing = await cli(['test', table, '--format', 'json'], ROOT);

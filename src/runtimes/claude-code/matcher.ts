@@ -1,3 +1,4 @@
+import { boundedRegExp, boundedTest } from '../../bounded-regex.js';
 import { eventSpec, exactMatcherNames, matcherForm as contractMatcherForm } from './contract.js';
 
 /**
@@ -20,7 +21,7 @@ export function matcherForm(matcher: string | undefined, event: string): Matcher
   if (form === 'all') return { kind: 'all', why: matcher === '' ? 'empty' : 'star' };
   if (form === 'exact') return { kind: 'exact', names: exactMatcherNames(matcher, event) };
   try {
-    return { kind: 'regex', source: matcher, regex: new RegExp(matcher) };
+    return { kind: 'regex', source: matcher, regex: boundedRegExp(matcher) };
   } catch (error) {
     return { kind: 'regex', source: matcher, error: (error as Error).message };
   }
@@ -32,8 +33,8 @@ export function matcherMatches(matcher: string | undefined, event: string, value
   if (form.kind === 'all') return true;
   if (value === undefined) return false;
   if (form.kind === 'exact') return form.names.includes(value);
-  // An invalid pattern cannot be tested: it matches nothing.
-  return form.regex?.test(value) ?? false;
+  // An invalid pattern cannot be tested, nor one stopped at its deadline: it matches nothing.
+  return (form.regex && boundedTest(form.regex, value)) ?? false;
 }
 
 /** One line saying how a matcher was read, for reports ("exact: Edit, Write"). */

@@ -1,3 +1,4 @@
+import { boundedRegExp } from '../../bounded-regex.js';
 import { dirname, resolve } from 'node:path';
 import type { Diagnostic, Range } from '../../diagnostics.js';
 import { parsePositionedYaml, readYamlText, schemaProblems, type YamlProblem } from '../../profile/positioned-yaml.js';
@@ -91,7 +92,7 @@ export function parseTestTable(file: string, text: string): TestTableLoad {
     let reasonMatches: RegExp | undefined;
     if (item.reasonMatches !== undefined) {
       try {
-        reasonMatches = new RegExp(item.reasonMatches);
+        reasonMatches = boundedRegExp(item.reasonMatches);
       } catch (error) {
         diagnostics.push(problem(at([...path, 'reasonMatches']), `Invalid \`reasonMatches\`: ${(error as Error).message}.`));
       }
