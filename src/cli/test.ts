@@ -1,7 +1,7 @@
 import { boundedTest, REGEX_DEADLINE_MS } from '../bounded-regex.js';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
 import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
 import { CLAUDE_CODE_RUN_DOCS, claudeCodeRunToJson, displayPath, type ClaudeCodeRunJson } from '../executor/claude-code-report.js';
@@ -10,7 +10,6 @@ import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claud
 import { toolVersion } from '../version.js';
 import type { CliIO } from '../io.js';
 import { colorFor, OUTPUT_FLAGS_HELP, parseCommandArgs } from './output-flags.js';
-import { repositoryRoot } from './repo-root.js';
 import { eventRunOptions, openSession, openTarget, runEventRequest } from './run-claude-code.js';
 import { escapeControl, stringifyJson } from '../text/control-chars.js';
 
@@ -56,18 +55,25 @@ export const CASE_FAILED_RULE = 'claude-code-test-failed';
  * A test table travels with the hooks it tests, maybe in a pull request, and the
  * project it names is copied into the sandbox and handed to the sandbox's user:
  * what the table names (its target, the project that target or the table makes)
- * must lie in the table's own tree, the git repository holding it (else its
+ * must lie in the table's own tree, the checkout holding it (else its
  * directory), symlinks resolved. `--target` and `--project`, given by whoever
- * runs the command, may point anywhere.
+ * runs the command, may point anywhere. The checkout is the nearest directory
+ * with a `.git` entry, found on the file system: git is not asked, since a `.git`
+ * that comes with the table (an unpacked archive) would have it answer from its
+ * own configuration (`core.worktree = /`, a `gitdir:` elsewhere).
  */
 function tableTree(tableFile: string): string {
-  return realpathSync(repositoryRoot(dirname(tableFile)));
+  const start = realpathSync(dirname(tableFile));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
 }
 
 function outsideTableTree(tree: string, named: readonly { what: string; path: string; range: Range }[]): Diagnostic | undefined {
   for (const { what, path, range } of named) {
     const real = realpathOr(path);
-    if (real === tree || real.startsWith(`${tree}${sep}`)) continue;
+    if (real === tree || real.startsWith(tree.endsWith(sep) ? tree : `${tree}${sep}`)) continue;
     return {
       ruleId: TEST_TABLE_RULE,
       severity: 'error',

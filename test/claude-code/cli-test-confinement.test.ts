@@ -41,6 +41,23 @@ describe('test: a table names files of its own tree only', () => {
     expect(through.err).toContain('Disallowed target');
   });
 
+  // Red-teaming: a `.git` unpacked with the table, whose config sets `core.worktree` above it, made git
+  // answer a wider tree, and a root-only file of a sibling directory was copied into the sandbox.
+  it('takes its tree from the file system: a .git that comes with the table cannot widen it', async () => {
+    const secret = project('secret-sibling', { 'secret.txt': 'TOP SECRET\n' });
+    const dir = project('shipped-git', {
+      '.claude/settings.json': SETTINGS,
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.git/config': `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ${join(secret, '..')}\n`,
+      'cases.yaml': `target: .claude/settings.json\nproject: ${secret}\n${CASES}`,
+    });
+    mkdirSync(join(dir, '.git', 'objects'));
+    mkdirSync(join(dir, '.git', 'refs'));
+    const { code, err } = await cli(['test', 'cases.yaml'], dir);
+    expect(code).toBe(2);
+    expect(err).toMatch(/Disallowed project .*secret-sibling: it lies outside .*shipped-git, the tree that holds this table/);
+  });
+
   it('refuses a target outside the tree before reading it, hooks or not', async () => {
     const outside = project('plain', { 'notes.json': '{"secret": "x"}' });
     const dir = project('reader', { 'cases.yaml': `target: ${join(outside, 'notes.json')}\n${CASES}` });
