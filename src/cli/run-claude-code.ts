@@ -103,7 +103,7 @@ export async function runEventRequest(
   session: ExecutorSession,
   target: ClaudeCodeTarget,
   asked: EventRequest,
-  options: { timeoutCapSeconds?: number; agentId?: string; sessionEndMs?: number } = {},
+  options: { timeoutCapSeconds?: number; agentId?: string; sessionEndMs?: number; outputBudgetBytes?: number } = {},
 ): Promise<ClaudeCodeEventReport> {
   const request = { ...asked, event: eventFor(target, asked.event) };
   const inSandbox = session.mode === 'bwrap';
@@ -128,6 +128,7 @@ export async function runEventRequest(
     ...(options.timeoutCapSeconds !== undefined ? { timeoutCapSeconds: options.timeoutCapSeconds } : {}),
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
     ...(options.sessionEndMs !== undefined ? { sessionEndMs: options.sessionEndMs } : {}),
+    ...(options.outputBudgetBytes !== undefined ? { outputBudgetBytes: options.outputBudgetBytes } : {}),
   });
 }
 

@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Diagnostic, LintResult, Range } from '../diagnostics.js';
-import type { ClaudeCodeEventReport } from '../executor/claude-code.js';
+import { type ClaudeCodeEventReport, OUTPUT_BUDGET_BYTES } from '../executor/claude-code.js';
 import { CLAUDE_CODE_RUN_DOCS, claudeCodeRunToJson, displayPath, type ClaudeCodeRunJson } from '../executor/claude-code-report.js';
 import type { ExecutorSession, ExecutorSessionOptions } from '../executor/session.js';
 import { loadTestTable, TEST_TABLE_RULE, type TestCase } from '../runtimes/claude-code/test-table.js';
@@ -220,7 +220,8 @@ export async function testCommand(
         },
         // One copy of the project for the whole table, as one session has one project: copying a
         // real repository (node_modules and all) per case would cost more than the cases.
-        eventRunOptions(io, timeoutCapSeconds),
+        // The output a table's cases keep shares one budget: a table of many cases keeps less of each.
+        { ...eventRunOptions(io, timeoutCapSeconds), outputBudgetBytes: Math.floor(OUTPUT_BUDGET_BYTES / Math.max(1, table.cases.length)) },
       );
       results.push(judgeCase(testCase, eventReport, claudeCodeRunToJson(eventReport, targetShown, io.cwd)));
     }

@@ -177,14 +177,25 @@ const MAX_LINE = 160;
 
 /** Up to a few lines of hook-controlled text, escaped, each indented. */
 function excerpt(text: string, indent: string): string[] {
-  const lines = text.replace(/\n$/, '').split('\n');
-  // The label once; later lines aligned under the text.
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  // The label once; later lines aligned under the text. Only what is shown is split and escaped: a
+  // megabyte of control bytes is six once escaped, and a report may hold many.
   const hang = ' '.repeat(indent.length);
-  const shown = lines.slice(0, MAX_LINES).map((line, i) => {
-    const safe = escapeControl(line);
-    return `${i === 0 ? indent : hang}${safe.length > MAX_LINE ? `${safe.slice(0, MAX_LINE)}…` : safe}`;
-  });
-  if (lines.length > MAX_LINES) shown.push(`${hang}… (${lines.length - MAX_LINES} more lines; --format json has all)`);
+  const shown: string[] = [];
+  let at = 0;
+  while (shown.length < MAX_LINES && at <= body.length) {
+    const newline = body.indexOf('\n', at);
+    const end = newline === -1 ? body.length : newline;
+    const safe = escapeControl(body.slice(at, Math.min(end, at + MAX_LINE + 1)));
+    shown.push(
+      `${shown.length === 0 ? indent : hang}${safe.length > MAX_LINE || end - at > MAX_LINE ? `${safe.slice(0, MAX_LINE)}…` : safe}`,
+    );
+    if (newline === -1) return shown;
+    at = newline + 1;
+  }
+  let more = 1;
+  for (let i = body.indexOf('\n', at); i !== -1; i = body.indexOf('\n', i + 1)) more++;
+  shown.push(`${hang}… (${more} more lines; --format json has all)`);
   return shown;
 }
 

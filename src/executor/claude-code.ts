@@ -1,3 +1,4 @@
+import { Limiter } from '../limiter.js';
 import { own } from '../records.js';
 import { dirname, relative } from 'node:path';
 import type { HookScript } from '../hooks/types.js';
@@ -42,6 +43,8 @@ export interface ClaudeCodeEventOptions {
   agentId?: string;
   /** The SessionEnd budget CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets, in milliseconds (contract: sessionEndOverrideMs). */
   sessionEndMs?: number;
+  /** Bytes of stdout and stderr kept of all the event's handlers together (default OUTPUT_BUDGET_BYTES): a table of many cases shares less. */
+  outputBudgetBytes?: number;
 }
 
 export type HandlerReport =
@@ -161,44 +164,52 @@ export async function runClaudeCodeEvent(
       if (typeof path === 'string' && path.startsWith(`${home}/`)) await session.ensureHomeFile?.(agentId, path.slice(home.length + 1));
     }
 
-  // All at once, as Claude Code runs them: one handler's block does not stop its siblings' side effects.
+  // All at once, as Claude Code runs them (one handler's block does not stop its siblings' side effects),
+  // up to HANDLERS_AT_ONCE sandboxes; and the output kept of each is its share of OUTPUT_BUDGET_BYTES.
+  const budget = options.outputBudgetBytes ?? OUTPUT_BUDGET_BYTES;
+  const outputBytes = Math.max(MIN_OUTPUT_BYTES, Math.floor(budget / 2 / Math.max(1, selected.length)));
+  const limiter = new Limiter(HANDLERS_AT_ONCE);
   const ran = await Promise.all(
-    selected.map(async ({ handler, note }): Promise<HandlerReport> => {
-      const env = handlerEnvironment(handler, event, {
-        projectRoot: options.projectRoot,
-        workspace,
-        home,
-        input,
-        claudePid: session.mode === 'bwrap' ? 1 : process.pid,
-      });
-      const argv = handlerArgv(handler, env);
-      // SessionEnd handlers share one budget, raised by their settings-file timeouts or set by the environment (§2.4).
-      const configured = handlerTimeoutSeconds(handler, event, siblings, options.sessionEndMs);
-      const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
-      const result = await session.runHook(asHookScript(handler), {
-        agentId,
-        command: argv,
-        stdin,
-        runtimeEnv: env,
-        timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
-      });
-      const verdict = interpretHandler(
-        event,
-        {
-          exitCode: result.exitCode,
-          timedOut: result.timedOut,
-          stdout: result.stdout,
-          stderr: result.stderr,
-          timeoutSeconds,
-          ...(result.error ? { startError: result.error } : {}),
-          ...(handler.async || handler.asyncRewake ? { async: true } : {}),
-          ...(handler.asyncRewake ? { asyncRewake: true } : {}),
-          ...(result.stdoutBytes > Buffer.byteLength(result.stdout) ? { stdoutBytesCut: result.stdoutBytes } : {}),
-        },
-        input,
-      );
-      return { handler, ran: true, timeoutSeconds, argv, result, verdict, ...(note ? { note } : {}) };
-    }),
+    selected.map(
+      ({ handler, note }): Promise<HandlerReport> =>
+        limiter.run(async () => {
+          const env = handlerEnvironment(handler, event, {
+            projectRoot: options.projectRoot,
+            workspace,
+            home,
+            input,
+            claudePid: session.mode === 'bwrap' ? 1 : process.pid,
+          });
+          const argv = handlerArgv(handler, env);
+          // SessionEnd handlers share one budget, raised by their settings-file timeouts or set by the environment (§2.4).
+          const configured = handlerTimeoutSeconds(handler, event, siblings, options.sessionEndMs);
+          const timeoutSeconds = options.timeoutCapSeconds !== undefined ? Math.min(configured, options.timeoutCapSeconds) : configured;
+          const result = await session.runHook(asHookScript(handler), {
+            agentId,
+            command: argv,
+            stdin,
+            runtimeEnv: env,
+            timeoutMs: Math.max(1, Math.round(timeoutSeconds * 1000)),
+            outputBytes,
+          });
+          const verdict = interpretHandler(
+            event,
+            {
+              exitCode: result.exitCode,
+              timedOut: result.timedOut,
+              stdout: result.stdout,
+              stderr: result.stderr,
+              timeoutSeconds,
+              ...(result.error ? { startError: result.error } : {}),
+              ...(handler.async || handler.asyncRewake ? { async: true } : {}),
+              ...(handler.asyncRewake ? { asyncRewake: true } : {}),
+              ...(result.stdoutBytes > Buffer.byteLength(result.stdout) ? { stdoutBytesCut: result.stdoutBytes } : {}),
+            },
+            input,
+          );
+          return { handler, ran: true, timeoutSeconds, argv, result, verdict, ...(note ? { note } : {}) };
+        }),
+    ),
   );
   const verdicts = ran.flatMap((report) => (report.ran ? [report.verdict] : []));
   return {
@@ -210,6 +221,17 @@ export async function runClaudeCodeEvent(
     unmatched,
   };
 }
+
+/**
+ * A settings file decides how many handlers an event runs: its hostile twin had 100 handlers each print
+ * 1 MiB of control bytes (3.1 GB and 43 s to print the report; its JSON past V8's longest string) and
+ * 2,000 that started 520 sandboxes at once. The stdout and stderr kept of all of them together are at
+ * most OUTPUT_BUDGET_BYTES (each handler its share, at least MIN_OUTPUT_BYTES, at most the session's
+ * 1 MiB), and HANDLERS_AT_ONCE sandboxes run at a time.
+ */
+export const OUTPUT_BUDGET_BYTES = 4 * 1024 * 1024;
+const MIN_OUTPUT_BYTES = 16 * 1024;
+export const HANDLERS_AT_ONCE = 16;
 
 /**
  * Claude Code's variables for a handler (§3.2), those a local session sets

@@ -58,7 +58,11 @@ export async function runHookOnce(
   const timeoutMs = options.timeoutMs ?? ctx.defaultTimeoutMs;
   if (hook.text.includes(MEMORY_COMMAND_NAME)) void ctx.memory();
   const runDir = join(ctx.paths.dir, 'runs', String(runId));
-  const limits = { ...ctx.limits, cpuSeconds: ctx.options.limits?.cpuSeconds ?? Math.ceil(timeoutMs / 1000) + 1 };
+  const limits = {
+    ...ctx.limits,
+    cpuSeconds: ctx.options.limits?.cpuSeconds ?? Math.ceil(timeoutMs / 1000) + 1,
+    outputBytes: Math.min(ctx.limits.outputBytes, options.outputBytes ?? Infinity),
+  };
   // The run's control group, its directory and the agent's are made side by side.
   const cgroupMade = ctx.mode === 'bwrap' ? runCgroup(ctx, runId, limits.memoryBytes) : Promise.resolve(undefined);
   const removeCgroup = (): Promise<void> => cgroupMade.then((cgroup) => cgroup?.remove());

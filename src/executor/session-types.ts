@@ -51,6 +51,8 @@ export interface RunHookOptions {
   stdin?: string;
   /** The runtime's variables, replacing claude-flow's AGENT_ID, TASK, ... (for Claude Code handlers). */
   runtimeEnv?: Readonly<Record<string, string>>;
+  /** Bytes of stdout and of stderr kept (at most the session's `outputBytes`): a run of many handlers shares a budget. */
+  outputBytes?: number;
   /** Called once the hook's own process has started (its sandbox is set up), e.g. to let the next sandbox start. */
   onProcessStart?: () => void;
 }

@@ -378,4 +378,36 @@ Skill.
     expect(out).toContain('\\x1b[2J\\x1b]0;pwned\\x07denied');
     expect(out).toMatch(/^BLOCKED {2}decision: deny$/m);
   });
+
+  // Red-teaming: 100 handlers each printing 1 MiB of control bytes to stdout and to stderr took 3.1 GB and
+  // 43 s to print the human report, and the JSON one ended in an internal error (past V8's longest string).
+  it(needsSandbox('keeps the output of many handlers within one budget; the verdict still reads each handler'), async () => {
+    const flood = "head -c 262144 /dev/zero | tr '\\0' '\\1'; head -c 262144 /dev/zero | tr '\\0' '\\1' >&2";
+    const hooks = Array.from({ length: 40 }, (_, i) => ({
+      type: 'command',
+      command: `${flood}; ${i === 39 ? 'exit 2' : 'exit 0'} # ${i}`,
+    }));
+    const dir = project('flood', { '.claude/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks }] } }) });
+    const args = [
+      'run',
+      join(dir, '.claude', 'settings.json'),
+      '--event',
+      'PreToolUse',
+      '--tool',
+      'Bash',
+      '--tool-input',
+      '{"command":"ls"}',
+    ];
+    const json = await cli([...args, '--format', 'json'], root);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.out) as ClaudeCodeRunJson;
+    expect(report).toMatchObject({ blocked: true, decision: 'deny' });
+    const ran = report.handlers.flatMap((h) => (h.ran ? [h] : []));
+    expect(ran).toHaveLength(40);
+    // Each handler keeps its share of the 4 MiB budget (4 MiB / 2 streams / 40 handlers), not 256 KiB.
+    for (const handler of ran) expect([handler.stdout.length, handler.stderr.length]).toEqual([52_428, 52_428]);
+    const human = await cli(args, root);
+    expect(human.out).toMatch(/^BLOCKED {2}decision: deny$/m);
+    expect(human.out.length).toBeLessThan(200_000);
+  });
 });
