@@ -109,8 +109,10 @@ const MAX_SHOWN = 200;
 
 /** One line of hook-controlled text, control characters shown as escapes (see control-chars.ts). */
 function shorten(text: string, max = MAX_SHOWN): string {
-  const flat = escapeControl(text);
-  return flat.length > max ? `${flat.slice(0, max)}… (${flat.length} chars)` : flat;
+  // Only what can be shown is escaped: a value of 4 MB of control bytes is 24 once escaped (15 values:
+  // 15 s and 1.1 GB for a report of a few KB).
+  const flat = escapeControl(text.slice(0, max + 1));
+  return flat.length > max || text.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
 }
 
 function showJson(value: unknown): string {

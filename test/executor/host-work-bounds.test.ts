@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/run.js';
 import { compileGlob } from '../../src/executor/memory-glob.js';
-import { REPORT_SIZE_BOUND, type RunJson } from '../../src/executor/report.js';
+import { formatRunHuman, REPORT_SIZE_BOUND, type RunJson } from '../../src/executor/report.js';
 import { createExecutorSession, type ExecutorSession } from '../../src/executor/session.js';
 import { memoryIO } from '../../src/io.js';
 import { hookScript, needsSandbox, sandboxMissing, tempDir } from './helpers.js';
@@ -41,6 +41,18 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('host work a hook dri
     session = await createExecutorSession({ timeoutMs: 3000 });
   });
   afterAll(() => session.close());
+
+  // Red-teaming: 15 values of 4 MB of control bytes (within the store's bound) cost 15 s and 1.1 GB to
+  // render a human report of a few KB: each value was escaped whole (six times its size) before being cut.
+  it('the human report escapes only the part of a stored value it shows', async () => {
+    const result = await session.runHook(hookScript('pre', 'true'));
+    const value = '\u0001'.repeat(4_000_000);
+    const entry = { level: 'agent', owner: 'a', swarmId: '', value, createdAt: 0, updatedAt: 0, expiresAt: null } as const;
+    result.memory.push(...Array.from({ length: 3 }, (_, i) => ({ ...entry, key: `k${i}` })));
+    const human = formatRunHuman(result);
+    expect(human).toContain(`${'\\x01'.repeat(40)}… (4000000 chars)`);
+    expect(human.length).toBeLessThan(20_000);
+  });
 
   it('a pathological /sqlite-memory pattern cannot hold a 3-second run past 8 s', async () => {
     const result = await session.runHook(
