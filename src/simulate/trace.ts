@@ -54,6 +54,9 @@ export interface HookRunRecord {
   failed: boolean;
   stdout: string;
   stderr: string;
+  /** Characters of stdout and stderr not kept: the simulation's runs share SIMULATION_OUTPUT_BUDGET (world.ts). */
+  stdoutOmitted?: number;
+  stderrOmitted?: number;
   /** The runtime's variables the hook ran with. */
   env: Record<string, string>;
   operations: TraceOperation[];

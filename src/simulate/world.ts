@@ -14,6 +14,10 @@ import { Limiter } from '../limiter.js';
 import { Signal, waitWithThreshold } from './sync.js';
 import type { AgentRecord, AgentRole, HookRunRecord, TimelineStep } from './trace.js';
 
+/** Characters of stdout and stderr a simulation's runs keep together, and what each keeps past that. */
+export const SIMULATION_OUTPUT_BUDGET = 4 * 1024 * 1024;
+const RUN_OUTPUT_FLOOR = 4096;
+
 export { Limiter } from '../limiter.js';
 export { delay, Signal, waitWithThreshold } from './sync.js';
 
@@ -74,6 +78,8 @@ export type WaitOutcome = { kind: 'signal'; data: unknown; waitMs: number } | { 
 export class World {
   readonly steps: TimelineStep[] = [];
   readonly hookRuns: HookRunRecord[] = [];
+  /** Characters of output the runs may still keep beyond RUN_OUTPUT_FLOOR each (see recordRun). */
+  private outputLeft = SIMULATION_OUTPUT_BUDGET;
   readonly agents: AgentRecord[] = [];
   readonly profiles = new Map<string, Promise<LoadedProfile>>();
   private readonly logs = new Map<string, HookLogEntry[]>();
@@ -204,6 +210,15 @@ export class World {
 
   private recordRun(agent: AgentRecord, result: HookRunResult): HookRunRecord {
     const runtimeNames = new Set<string>([...runtimeEnvFor(result.hook), 'TASK_ID', 'ERROR']);
+    // A scenario decides how many runs there are (40 agents whose hook printed 2 MiB made a 250 MB report):
+    // their output shares one budget; a run past it keeps the first 4 KiB of each stream.
+    const keep = (text: string): { text: string; omitted?: number } => {
+      const kept = Math.min(text.length, Math.max(RUN_OUTPUT_FLOOR, this.outputLeft));
+      this.outputLeft = Math.max(0, this.outputLeft - kept);
+      return kept < text.length ? { text: text.slice(0, kept), omitted: text.length - kept } : { text };
+    };
+    const stdout = keep(result.stdout);
+    const stderr = keep(result.stderr);
     const env = Object.fromEntries(Object.entries(result.env).filter(([name]) => runtimeNames.has(name)));
     const record: HookRunRecord = {
       runId: result.runId,
@@ -218,8 +233,10 @@ export class World {
       signal: result.signal,
       timedOut: result.timedOut,
       failed: result.failed,
-      stdout: result.stdout,
-      stderr: result.stderr,
+      stdout: stdout.text,
+      stderr: stderr.text,
+      ...(stdout.omitted ? { stdoutOmitted: stdout.omitted } : {}),
+      ...(stderr.omitted ? { stderrOmitted: stderr.omitted } : {}),
       env,
       operations: result.operations,
       events: result.events,

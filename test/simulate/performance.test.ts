@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseScenario, simulateSwarm, type Scenario } from '../../src/simulate/index.js';
+import { SIMULATION_OUTPUT_BUDGET } from '../../src/simulate/world.js';
 import { needsSandbox, profileText, sandboxMissing, workDir } from './helpers.js';
 
 /**
@@ -61,6 +62,18 @@ describe.skipIf(sandboxMissing !== undefined)(needsSandbox('simulate: a 24-agent
     expect(trace.hookRuns).toHaveLength(24 * 2 + 20 * 2);
     expect(trace.hookRuns.filter((run) => run.failed)).toEqual([]);
     expect(trace.findings).toEqual([]);
+  }, 180_000);
+
+  // Red-teaming: 40 agents whose hook printed 2 MiB made a 250 MB JSON report (and past that, an internal error).
+  it("24 agents that each print 1 MiB: the runs' output shares one budget", async () => {
+    work.write('loud.md', profileText('loud', { pre_task: "head -c 1048576 /dev/zero | tr '\\0' x" }));
+    const trace = await simulateSwarm(await swarm('loud', 'loud.md'));
+    const loud = trace.hookRuns.filter((run) => run.hook === 'pre_task');
+    expect(loud).toHaveLength(24);
+    const kept = loud.reduce((sum, run) => sum + run.stdout.length, 0);
+    expect(kept).toBeLessThanOrEqual(SIMULATION_OUTPUT_BUDGET + 24 * 4096);
+    // Each says what it left out, and together they account for every byte printed.
+    expect(loud.reduce((sum, run) => sum + run.stdout.length + (run.stdoutOmitted ?? 0), 0)).toBe(24 * 1_048_576);
   }, 180_000);
 
   it('24 agents whose hooks take 3.5 s each: no hook times out', async () => {
