@@ -61,9 +61,9 @@ describe.skipIf(corpusMissing !== undefined)(`real-world corpus${corpusMissing ?
   it('reports the known problems of the corpus at their lines', async () => {
     const { results } = await lintCorpus(['--no-shellcheck']);
     const find = (file: string) => results.find((r) => r.filePath.endsWith(file))!.messages.map((m) => `${m.ruleId}@${m.line}:${m.column}`);
-    // The three files strict YAML parsers reject: an unquoted `: ` in the description on line 3.
-    expect(find('/task-coordinator.md')).toContain('frontmatter-yaml@3:14');
-    expect(find('frontend/react-frontend-engineer.md')).toContain('frontmatter-yaml@3:14');
+    // The three files strict YAML parsers reject: an unquoted `: ` in the description on line 3, reported at it.
+    expect(find('/task-coordinator.md')).toContain('frontmatter-yaml@3:345');
+    expect(find('frontend/react-frontend-engineer.md')).toContain('frontmatter-yaml@3:343');
     // Persona prompts without frontmatter.
     expect(results.filter((r) => r.messages.some((m) => m.ruleId === 'frontmatter-missing'))).toHaveLength(4);
     // Hooks written as lists of English sentences.

@@ -187,7 +187,13 @@ function parseProfile(path: string, source: SourceText): Profile {
   // blank lines between) is the same cause and is not reported again.
   let lastEnd = 0;
   for (const error of doc.errors) {
-    const range = rangeAt(error.pos);
+    let range = rangeAt(error.pos);
+    // yaml places "a plain value cannot contain `: `" at the value's start: the `: ` it means is further on the line.
+    if (error.code === 'BLOCK_AS_IMPLICIT_KEY') {
+      const lineEnd = yamlText.indexOf('\n', error.pos[0]);
+      const colon = /:(?=[ \t]|$)/m.exec(yamlText.slice(error.pos[0], lineEnd === -1 ? undefined : lineEnd));
+      if (colon) range = rangeAt([error.pos[0] + colon.index, error.pos[0] + colon.index + 1]);
+    }
     if (lastEnd > 0 && isCascade(lines, lastEnd, range.line)) {
       lastEnd = Math.max(lastEnd, range.endLine);
       continue;

@@ -33,6 +33,13 @@ describe('frontmatter-missing and documentation beside the profiles', () => {
   });
 });
 
+describe('frontmatter-yaml places a `: ` in a plain value at the `: `', () => {
+  it('not at the start of the value, where yaml places it', async () => {
+    const found = await lint('/p/a.md', '---\nname: x\ndescription: Create hooks. Keywords: PreToolUse, hooks\n---\nBody\n');
+    expect(found.filter((f) => f.startsWith('frontmatter-yaml'))).toEqual(['frontmatter-yaml@3:36']);
+  });
+});
+
 describe('frontmatter-yaml reports one error per cause', () => {
   const profile = (yaml: string) => `---\n${yaml}---\nbody\n`;
   it('a stray closing bracket: not again on the line after a blank line', async () => {
