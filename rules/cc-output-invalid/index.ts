@@ -23,6 +23,7 @@ import {
 import { pythonOutputs } from '../../src/shell/python-output.js';
 import { nodeOutputs } from '../../src/shell/node-output.js';
 import { parseProgramFile } from '../../src/shell/node-program.js';
+import { foreignSpans, inSpans } from '../../src/shell/program-platforms.js';
 import type { Range } from '../../src/diagnostics.js';
 import type { Report } from '../../src/engine/rule.js';
 
@@ -101,7 +102,9 @@ export default defineRule({
     if (events.length === 0 || program.inBackground) return;
     const node = program.language === 'node' ? parseProgramFile(program) : undefined;
     const outputs = program.language === 'python' ? pythonOutputs(program.text) : node ? nodeOutputs(node) : [];
+    const foreign = foreignSpans(program, node, (name) => eventSpec(name) !== undefined);
     for (const printed of outputs) {
+      if (inSpans(foreign, printed.offsets[0] ?? 0)) continue;
       const tree = parseTree(printed.text);
       if (tree?.type === 'object') judgeObject(tree, events, true, placer(printed, range), report);
     }

@@ -293,6 +293,37 @@ describe('Node programs that hooks run', () => {
     expect(places(byFile['.claude/hooks/g.js'])).toEqual(['2:1-25 cc-stdout-before-json']);
   });
 
+  // kenryu42's safety net is the hook of Claude Code, Copilot CLI and Gemini CLI, picked by an argument:
+  // each has a reader of its own; only the one that reads Claude Code's input is Claude Code's to judge.
+  it('a program that is the hook of several agents: the readers of the others are not judged', async () => {
+    const program = [
+      "const fs = require('fs');",
+      'function outputGeminiDeny(reason) {',
+      "  console.log(JSON.stringify({ decision: 'deny', reason }));",
+      '}',
+      'function runCopilotHook() {',
+      "  const input = JSON.parse(fs.readFileSync(0, 'utf8'));",
+      "  if (input.toolName !== 'bash') return;",
+      "  if (JSON.parse(input.toolArgs).command.includes('rm -rf')) process.exit(1);",
+      '}',
+      'function runGeminiHook() {',
+      "  const input = JSON.parse(fs.readFileSync(0, 'utf8'));",
+      "  if (input.hook_event_name !== 'BeforeTool') return;",
+      "  if (input.tool_input.command.includes('rm -rf')) outputGeminiDeny('no');",
+      '}',
+      'function runClaudeCodeHook() {',
+      "  const input = JSON.parse(fs.readFileSync(0, 'utf8'));",
+      "  if (input.tool_input.comand?.includes('rm -rf')) process.exit(1);",
+      '}',
+      'const mode = process.argv[2];',
+      "if (mode === '--copilot-cli') runCopilotHook();",
+      "else if (mode === '--gemini-cli') runGeminiHook();",
+      'else runClaudeCodeHook();',
+    ].join('\n');
+    const { byFile } = await findings('platforms', 'PreToolUse', 'Bash', 'node .claude/hooks/net.js --claude-code', { 'net.js': program });
+    expect(places(byFile['.claude/hooks/net.js'])).toEqual(['17:24-30 cc-input-field-unknown', '17:52-67 cc-exit-not-blocking']);
+  });
+
   it('a `//` suppression comment holds', async () => {
     const quiet = GUARD.replace(
       "    console.error('Blocked: rm -rf');",

@@ -211,6 +211,27 @@ describe('Python programs that hooks run', () => {
     ]);
   });
 
+  it('a program that is the hook of several agents: the readers of the others are not judged', async () => {
+    const program = [
+      'import json, sys',
+      'def copilot():',
+      '    data = json.load(sys.stdin)',
+      "    if 'rm -rf' in data['toolArgs']:",
+      '        sys.exit(1)',
+      'def claude():',
+      '    data = json.load(sys.stdin)',
+      "    if 'rm -rf' in data['tool_input'].get('comand', ''):",
+      '        sys.exit(1)',
+      "claude() if sys.argv[1] == '--claude-code' else copilot()",
+      '',
+    ].join('\n');
+    const found = await findings('platforms', 'PreToolUse', 'Bash', 'python3 .claude/hooks/net.py --claude-code', { 'net.py': program });
+    expect(found['.claude/hooks/net.py']?.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual([
+      '8:44-50 cc-input-field-unknown',
+      '9:9-20 cc-exit-not-blocking',
+    ]);
+  });
+
   it('an exit whose block prints a JSON decision first is left alone: the decision decides, whatever the status', async () => {
     const guard = [
       'import json, sys',
