@@ -152,6 +152,32 @@ describe('CLI', () => {
     expect(await files(['docs/x'])).toEqual([join('docs', 'x', 'app', '.claude', 'settings.json'), join('docs', 'x', 'notes', 'n.md')]);
   });
 
+  it('a .claude directory named itself, or a repository that is a template of one, is read as one: settings, agents and skills', async () => {
+    const dir = tempTree({
+      'home/.claude/settings.json': '{"hooks": {}}',
+      'home/.claude/agents/a.md': GOOD,
+      'home/.claude/skills/s/SKILL.md': '---\nname: s\ndescription: a skill\n---\nDo it.\n',
+      'home/.claude/commands/c.md': '---\ndescription: a command\n---\n',
+      'home/.claude/CLAUDE.md': '# Notes\n',
+      'template/settings.json': '{"hooks": {}}',
+      'template/commands/c.md': '---\ndescription: a command\n---\n',
+      'template/README.md': '# A ~/.claude template\n',
+    });
+    const files = async (args: string[]) =>
+      JSON.parse((await run([...args, '--no-shellcheck', '--format', 'json'], dir)).out)
+        .map((r: { filePath: string }) => relative(dir, r.filePath))
+        .sort();
+    expect(await files(['home/.claude'])).toEqual(
+      [
+        join('home', '.claude', 'agents', 'a.md'),
+        join('home', '.claude', 'settings.json'),
+        join('home', '.claude', 'skills', 's', 'SKILL.md'),
+      ].sort(),
+    );
+    expect(await files(['template'])).toEqual([join('template', 'settings.json')]);
+    expect(await files(['--all', '--root', 'template'])).toEqual([join('template', 'settings.json')]);
+  });
+
   it('--max-warnings and --quiet', async () => {
     const dir = tempTree({ 'w.md': WARN });
     expect((await run(['w.md', '--no-shellcheck'], dir)).code).toBe(0);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { pushAll } from '../arrays.js';
 import type { LintInput } from '../engine/lint.js';
 import { readBounded } from '../fs-read.js';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /**
  * A mistake of the caller (exit 2, no stack trace). Recognised by name, not
@@ -38,7 +38,7 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
     // The root, and the projects and plugins below it (a monorepo's packages, a marketplace's plugins).
     const roots = projectRootsUnder(root);
     if (!roots.includes(root)) roots.unshift(root);
-    const files: string[] = [];
+    const files: string[] = isClaudeDirectory(root) ? claudeDirectoryFiles(root) : [];
     for (const at of roots) pushAll(files, await projectHookFiles(at, pluginRoots));
     if (files.length === 0)
       throw new UsageError(
@@ -60,6 +60,14 @@ export async function discoverFiles(patterns: readonly string[], options: { cwd:
       // A project's root (`validate-agent-hooks .`) holds docs, rules and notes beside its hooks: only
       // what --all finds there, and in the projects and plugins below it, is linted. Any other directory
       // (an agents directory, a copy of one) is read whole.
+      // A `.claude` directory itself (`validate-agent-hooks ~/.claude`), or a repository that is a template
+      // of one (settings.json at its root, beside agents/ or commands/): its settings, agents and skills.
+      if (isClaudeDirectory(path)) {
+        const files = claudeDirectoryFiles(path);
+        if (files.length === 0) throw new UsageError(`No hook configurations, agents or skills in ${pattern}: nothing to lint.`);
+        files.forEach((f) => found.add(f));
+        continue;
+      }
       const roots = projectRootsUnder(path);
       if (isProjectRoot(path)) {
         const files: string[] = [];
@@ -147,6 +155,26 @@ function statNamed(path: string, pattern: string): NonNullable<ReturnType<typeof
   }
   if (!info) throw new UsageError(`No such file or directory: ${pattern}`);
   return info;
+}
+
+/**
+ * A directory that is itself a `.claude` directory: named so, or holding a `settings.json` beside the
+ * directories one has (`agents`, `commands`, `skills`, `hooks`), as a repository that is a template of
+ * `~/.claude` does.
+ */
+function isClaudeDirectory(dir: string): boolean {
+  if (basename(dir) === '.claude') return true;
+  if (statOrUndefined(join(dir, 'settings.json'))?.isFile() !== true) return false;
+  return ['agents', 'commands', 'skills', 'hooks'].some((name) => statOrUndefined(join(dir, name))?.isDirectory() === true);
+}
+
+/** What a `.claude` directory holds that carries hooks: its settings, agents and skills (not its commands, rules or notes). */
+function claudeDirectoryFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const name of ['settings.json', 'settings.local.json']) if (statOrUndefined(join(dir, name))?.isFile()) files.push(join(dir, name));
+  if (statOrUndefined(join(dir, 'agents'))?.isDirectory()) pushAll(files, markdownIn(filesUnder(join(dir, 'agents'))));
+  if (statOrUndefined(join(dir, 'skills'))?.isDirectory()) pushAll(files, namedIn(filesUnder(join(dir, 'skills')), 'SKILL.md'));
+  return files;
 }
 
 /**
