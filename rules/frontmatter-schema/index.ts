@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { defineRule } from '../../src/engine/rule.js';
 import { nodeAtPath, nodeRange, rootMap } from '../../src/profile/profile.js';
+import { sourceOf } from '../../src/runtimes/claude-code/config.js';
 import { validate } from '../../src/schema/generated/profile-validator.js';
 
 /**
@@ -34,7 +35,10 @@ export default defineRule({
       return;
     }
     if (validate(data)) return;
+    // A slash command (`.claude/commands/x.md`, a plugin's commands/) is named by its file: no `name` to require.
+    const command = sourceOf(profile.path).source === 'command';
     for (const error of relevantErrors(validate.errors ?? [])) {
+      if (command && error.keyword === 'required' && error.params.missingProperty === 'name') continue;
       const segments = error.instancePath
         .split('/')
         .slice(1)

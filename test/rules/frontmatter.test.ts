@@ -33,6 +33,14 @@ describe('frontmatter-missing and documentation beside the profiles', () => {
   });
 });
 
+describe('frontmatter-schema on a slash command', () => {
+  it('does not require `name`: the file names the command', async () => {
+    const command = '---\ndescription: Review the diff\nallowed-tools: Bash(git diff:*)\n---\nReview it.\n';
+    expect(await lint('/p/.claude/commands/review.md', command)).toEqual([]);
+    expect(await lint('/p/.claude/agents/review.md', command)).toEqual(['frontmatter-schema@1:1']);
+  });
+});
+
 describe('frontmatter-yaml places a `: ` in a plain value at the `: `', () => {
   it('not at the start of the value, where yaml places it', async () => {
     const found = await lint('/p/a.md', '---\nname: x\ndescription: Create hooks. Keywords: PreToolUse, hooks\n---\nBody\n');
