@@ -18,6 +18,7 @@ import ccMatcherInvalid from './cc-matcher-invalid/index.js';
 import ccMatcherMcpServer from './cc-matcher-mcp-server/index.js';
 import ccOnceIgnored from './cc-once-ignored/index.js';
 import ccOutputInvalid from './cc-output-invalid/index.js';
+import ccPathRelative from './cc-path-relative/index.js';
 import ccPathUnquoted from './cc-path-unquoted/index.js';
 import ccPluginAgentHooks from './cc-plugin-agent-hooks/index.js';
 import ccScriptMissing from './cc-script-missing/index.js';
@@ -93,6 +94,7 @@ export const rules: Rule<unknown>[] = [
   ccMatcherMcpServer,
   ccOnceIgnored,
   ccOutputInvalid,
+  ccPathRelative,
   ccPathUnquoted,
   ccPluginAgentHooks,
   ccScriptMissing,

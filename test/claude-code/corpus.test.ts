@@ -26,10 +26,11 @@ async function counts(root: string): Promise<{ files: number; rules: Record<stri
 const CLAUDE_FLOW_ADVICE = /hook-not-script|hook-name-unknown|on_blocking_start|\/sqlite-memory|\/eventbus|swarm|5-second/;
 
 describe('real Claude Code configurations kept in fixtures/', () => {
-  it('1Password agent-hooks: settings and the script it runs, no finding', async () => {
+  it('1Password agent-hooks: settings and the script it runs, one finding', async () => {
     // The script sources an adapter named by a function of the payload: not stdin text run as code.
+    // `bin/run-hook.sh …` is relative: it is missing once the session has changed directory (cwd follows `cd`).
     const found = await counts(join(KEPT, '1password-agent-hooks'));
-    expect([found.files, found.rules]).toEqual([2, {}]);
+    expect([found.files, found.rules]).toEqual([2, { 'cc-path-relative': 1 }]);
   });
 
   it('claude-mods plugin: hooks.json and its seven scripts, no finding', async () => {
