@@ -70,7 +70,7 @@ export default defineRule({
     for (const command of context.commands) {
       const base = commandBase(command);
       if (base === 'grep' || base === 'egrep' || base === 'sed') {
-        const parts = base === 'sed' ? sedParts(command) : grepParts(command);
+        const parts = patternParts(command, base === 'sed' ? 'sed' : 'grep');
         if (!parts || parts.files.some((f) => f.value === undefined || !isStdinPath(f.value))) continue;
         for (const pattern of parts.patterns) {
           const key = truncatingKey(pattern.value ?? pattern.text);
@@ -105,7 +105,16 @@ interface Parts {
   files: ShellWord[];
 }
 
-function grepParts(command: ShellCommand): Parts | undefined {
+/** What sets each tool's pattern apart from its files: the options that give a pattern, read one from a file, or take a value. */
+const TOOLS = {
+  grep: { pattern: ['-e', '--regexp'], refused: /^(?:-f|--file)/, takesValue: GREP_VALUE_OPTIONS },
+  // `sed -i` edits files in place: not a reader of stdin.
+  sed: { pattern: ['-e', '--expression'], refused: /^(?:-f|--file|-[A-Za-z]*i|--in-place)/, takesValue: new Set(['-l', '--line-length']) },
+} as const;
+
+/** A grep's or sed's patterns (`-e`, or its first word) and the files it reads; undefined when it reads its pattern from a file. */
+function patternParts(command: ShellCommand, tool: keyof typeof TOOLS): Parts | undefined {
+  const { pattern, refused, takesValue } = TOOLS[tool];
   const patterns: ShellWord[] = [];
   const rest: ShellWord[] = [];
   const args = command.args;
@@ -115,27 +124,10 @@ function grepParts(command: ShellCommand): Parts | undefined {
       rest.push(...args.slice(i + 1));
       break;
     }
-    if (value === '-e' || value === '--regexp') {
+    if (value !== undefined && (pattern as readonly string[]).includes(value)) {
       if (args[i + 1]) patterns.push(args[++i]!);
-    } else if (value === '-f' || value?.startsWith('--file')) return undefined;
-    else if (value !== undefined && GREP_VALUE_OPTIONS.has(value)) i++;
-    else if (value === undefined || !value.startsWith('-') || value === '-') rest.push(args[i]!);
-  }
-  if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift()!);
-  return { patterns, files: rest };
-}
-
-function sedParts(command: ShellCommand): Parts | undefined {
-  const patterns: ShellWord[] = [];
-  const rest: ShellWord[] = [];
-  const args = command.args;
-  for (let i = 0; i < args.length; i++) {
-    const value = args[i]!.value;
-    if (value === '-e' || value === '--expression') {
-      if (args[i + 1]) patterns.push(args[++i]!);
-    } else if (value === '-f' || value?.startsWith('--file') || /^-[A-Za-z]*i/.test(value ?? '') || value?.startsWith('--in-place'))
-      return undefined;
-    else if (value === '-l' || value === '--line-length') i++;
+    } else if (value !== undefined && refused.test(value)) return undefined;
+    else if (value !== undefined && (takesValue as ReadonlySet<string>).has(value)) i++;
     else if (value === undefined || !value.startsWith('-') || value === '-') rest.push(args[i]!);
   }
   if (patterns.length === 0 && rest.length > 0) patterns.push(rest.shift()!);
@@ -171,7 +163,7 @@ function keyFilteredUpstream(
   if (name !== 'grep' && name !== 'egrep' && name !== 'sed') return undefined;
   const before = commandAt.get(stage.startIndex);
   if (!before || !readsHookJson(before)) return undefined;
-  const parts = name === 'sed' ? sedParts(before) : grepParts(before);
+  const parts = patternParts(before, name === 'sed' ? 'sed' : 'grep');
   if (!parts || parts.files.length > 0) return undefined;
   const patterns = parts.patterns.map((pattern) => pattern.value ?? pattern.text);
   // A stage that already reads up to the first quote is reported itself.

@@ -6,7 +6,7 @@ import { hookEntries, type HookEntry } from '../hooks/extract.js';
 import { execFormScript } from '../runtimes/claude-code/exec-script.js';
 import { ScriptSourceMap } from '../hooks/source-map.js';
 import type { HookScript, RuntimeId } from '../hooks/types.js';
-import { documentKind, profileFromBytes, profileFromText, type DocumentKind, type Profile } from '../profile/profile.js';
+import { documentKind, profileFromBytes, profileFromText, unreadableFile, type DocumentKind, type Profile } from '../profile/profile.js';
 import { RUNTIME_IDS } from '../runtimes/index.js';
 import { loadShellParser, parseShell } from '../shell/parser.js';
 import type { LintConfig } from './config.js';
@@ -119,15 +119,9 @@ export async function lintInputs(inputs: readonly LintInput[], options: EngineOp
     } catch (error) {
       // Nesting past what a recursion of the analysis can hold: this file's report says so, and the run goes on.
       if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) throw error;
-      state.diagnostics.push({
-        ruleId: 'file-unreadable',
-        severity: 'error',
-        line: 1,
-        column: 1,
-        endLine: 1,
-        endColumn: 1,
-        message: 'Unexpected nesting deeper than the analysis can follow (its stack ran out): this file was not checked.',
-      });
+      state.diagnostics.push(
+        unreadableFile('Unexpected nesting deeper than the analysis can follow (its stack ran out): this file was not checked.'),
+      );
     }
   }
   options.session?.end();

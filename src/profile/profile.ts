@@ -78,6 +78,11 @@ function parseDocument_(path: string, source: SourceText, kind: DocumentKind): P
   return parseProfile(path, source);
 }
 
+/** A `file-unreadable` finding about the whole file, at its start. */
+export function unreadableFile(message: string): Diagnostic {
+  return { ruleId: 'file-unreadable', severity: 'error', line: 1, column: 1, endLine: 1, endColumn: 1, message };
+}
+
 function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Diagnostic {
   const at = (offset: number): Range => {
     const { line, column } = bytePosition(bytes, offset);
@@ -99,15 +104,9 @@ function sourceProblemDiagnostic(problem: SourceProblem, bytes: Uint8Array): Dia
         message: 'Invalid UTF-8 byte sequence: profiles must be UTF-8 text.',
       };
     case 'too-large':
-      return {
-        ruleId: 'file-unreadable',
-        severity: 'error',
-        line: 1,
-        column: 1,
-        endLine: 1,
-        endColumn: 1,
-        message: `Unexpected file size of ${problem.atLeast ? 'more than ' : ''}${problem.atLeast ? MAX_FILE_BYTES : problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.`,
-      };
+      return unreadableFile(
+        `Unexpected file size of ${problem.atLeast ? 'more than ' : ''}${problem.atLeast ? MAX_FILE_BYTES : problem.bytes} bytes: profiles over ${MAX_FILE_BYTES / 1024 / 1024} MiB are not linted.`,
+      );
   }
 }
 
