@@ -91,15 +91,21 @@ export function bridgeGrammarGaps(text: string, root: SyntaxNode): string | unde
     if (redirects.length === 0 || !redirects.every((r) => HARMLESS_REDIRECT.test(r.text))) continue;
     for (const redirect of redirects) blank(redirect.startIndex, redirect.endIndex);
   }
-  // `${name:` or `${name[…]:` or `${1:`, not `:-`, `:=`, `:+`, `:?`; then its offset and length up to `}`.
-  const substring = /\$\{(?:[A-Za-z_]\w*(?:\[[^\]\n]*\])?|\d+):(?![-=+?])([^}$`(\n]*(?:\$[A-Za-z_]\w*[^}$`(\n]*)+)\}/g;
-  for (let match = substring.exec(text); match; match = substring.exec(text)) {
-    const from = match.index + match[0].length - 1 - match[1]!.length;
-    for (let i = from; i < from + match[1]!.length; i++)
-      if (text[i] === '$') {
-        chars[i] = ' ';
-        changed = true;
+  // `${name:` or `${name[…]:` or `${1:`, not `:-`, `:=`, `:+`, `:?`; then its offset and length up to `}`, read in
+  // one pass (a regular expression for it backtracked quadratically on a long unclosed one).
+  const head = /\$\{(?:[A-Za-z_]\w*(?:\[[^\]\n]*\])?|\d+):(?![-=+?])/g;
+  for (let match = head.exec(text); match; match = head.exec(text)) {
+    const dollars: number[] = [];
+    let at = match.index + match[0].length;
+    for (; at < text.length && !'}`(\n'.includes(text[at]!); at++)
+      if (text[at] === '$') {
+        if (!/[A-Za-z_]/.test(text[at + 1] ?? '')) break;
+        dollars.push(at);
       }
+    if (text[at] !== '}') continue;
+    for (const dollar of dollars) chars[dollar] = ' ';
+    if (dollars.length) changed = true;
+    head.lastIndex = at;
   }
   return changed ? chars.join('') : undefined;
 }

@@ -27,4 +27,16 @@ describe('the grammar gaps the parser bridges', () => {
       tree.delete();
     }
   });
+
+  // Found in review: a regular expression for the substring gap backtracked quadratically on a long unclosed
+  // `${a:$b$b…` (50 KB: 1.4 s). The test's timeout is the bound.
+  it('reads a megabyte of unclosed substring expansion in one pass', async () => {
+    const parser = await loadShellParser();
+    const text = `x="\${a:${'$b'.repeat(500_000)}"; V=$(c) 2>/dev/null || V=""`;
+    const tree = parser.parse(text)!;
+    const bridged = bridgeGrammarGaps(text, tree.rootNode);
+    tree.delete();
+    expect(bridged?.length).toBe(text.length);
+    expect(bridged?.endsWith('V=$(c)             || V=""')).toBe(true);
+  });
 });
