@@ -85,6 +85,18 @@ export function openSandboxGate(child: SpawnedProcess, options: SuperviseOptions
   pipe.on('error', () => undefined);
   void (options.gate?.() ?? Promise.resolve()).then(
     () => pipe.end('\n'),
-    () => stop(),
+    () => {
+      // Closed without its line, the gate ends the sandbox's shell (`read … || exit 125`) and bwrap with it.
+      // A SIGKILL here could catch bwrap while it made its namespaces: its second process, not yet bound to
+      // die with it, was left blocked for good (seen in the test of this very failure). The kill comes only
+      // if the sandbox has not ended by then.
+      pipe.end();
+      const late = setTimeout(stop, GATE_CLOSE_GRACE_MS);
+      late.unref();
+      void child.exited.then(() => clearTimeout(late));
+    },
   );
 }
+
+/** How long a sandbox whose gate was closed has to end by itself before it is killed. */
+const GATE_CLOSE_GRACE_MS = 2000;
