@@ -171,8 +171,8 @@ function isClaudeDirectory(dir: string): boolean {
 /** What a `.claude` directory holds that carries hooks: its settings, agents and skills (not its commands, rules or notes). */
 function claudeDirectoryFiles(dir: string): string[] {
   const files: string[] = [];
-  for (const name of ['settings.json', 'settings.local.json']) if (statOrUndefined(join(dir, name))?.isFile()) files.push(join(dir, name));
   if (statOrUndefined(join(dir, 'agents'))?.isDirectory()) pushAll(files, markdownIn(filesUnder(join(dir, 'agents'))));
+  for (const name of ['settings.json', 'settings.local.json']) if (statOrUndefined(join(dir, name))?.isFile()) files.push(join(dir, name));
   if (statOrUndefined(join(dir, 'skills'))?.isDirectory()) pushAll(files, namedIn(filesUnder(join(dir, 'skills')), 'SKILL.md'));
   return files;
 }
@@ -187,10 +187,8 @@ export async function projectHookFiles(root: string, pluginRoots: Set<string> = 
   const files: string[] = [];
   const isFile = (path: string): boolean => statOrUndefined(path)?.isFile() ?? false;
   const isDir = (path: string): boolean => statOrUndefined(path)?.isDirectory() ?? false;
-  if (isDir(join(root, AGENTS_DIR))) pushAll(files, markdownIn(filesUnder(join(root, AGENTS_DIR))));
-  for (const name of ['settings.json', 'settings.local.json'])
-    if (isFile(join(root, '.claude', name))) files.push(join(root, '.claude', name));
-  if (isDir(join(root, '.claude', 'skills'))) pushAll(files, namedIn(filesUnder(join(root, '.claude', 'skills')), 'SKILL.md'));
+  // The project's own `.claude` directory: its agents, settings and skills.
+  pushAll(files, claudeDirectoryFiles(join(root, '.claude')));
   const marketplace = join(root, '.claude-plugin', 'marketplace.json');
   if (isFile(marketplace))
     for (const plugin of await marketplacePluginRoots(marketplace, root))

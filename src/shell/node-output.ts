@@ -81,16 +81,21 @@ export function nodeOutputPrints(program: NodeProgram): Array<{ at: number; prin
   const prints: Array<{ at: number; printed: PrintedText }> = [];
   for (const node of program.nodes) {
     if (node.type !== 'CallExpression' || !isPrint(node.callee as EsNode)) continue;
-    // `JSON.stringify(x) + '\n'` prints the same JSON.
-    let argument = (node.arguments as EsNode[])[0];
-    while (argument?.type === 'BinaryExpression' && argument.operator === '+') argument = argument.left as EsNode;
-    if (argument?.type !== 'CallExpression' || !isMember(argument.callee as EsNode, 'JSON', 'stringify')) continue;
+    const argument = stringifyCall((node.arguments as EsNode[])[0]);
+    if (!argument) continue;
     const value = (argument.arguments as EsNode[])[0];
     const object = value?.type === 'Identifier' ? lastBefore(declared.get(value.name as string), node.start) : value;
     const printed = object && byNode.get(object);
     if (printed) prints.push({ at: node.start, printed });
   }
   return prints;
+}
+
+/** The `JSON.stringify(…)` call a print's argument is, with what `+` adds after it (`JSON.stringify(x) + '\n'`); undefined for anything else. */
+export function stringifyCall(argument: EsNode | undefined): EsNode | undefined {
+  let at = argument;
+  while (at?.type === 'BinaryExpression' && at.operator === '+') at = at.left as EsNode;
+  return at?.type === 'CallExpression' && isMember(at.callee as EsNode, 'JSON', 'stringify') ? at : undefined;
 }
 
 function isPrint(callee: EsNode): boolean {

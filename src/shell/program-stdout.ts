@@ -1,6 +1,6 @@
 import type { EsNode, NodeProgram } from './node-program.js';
 import { isMember } from './node-program.js';
-import { nodeOutputPrints } from './node-output.js';
+import { nodeOutputPrints, stringifyCall } from './node-output.js';
 import { pythonOutputPrints } from './python-output.js';
 import { pythonScopes } from './python-scopes.js';
 
@@ -89,10 +89,7 @@ export function nodeTextBeforeJson(program: NodeProgram): TextBeforeJson[] {
       isMember(callee, 'console', 'info') ||
       (callee.type === 'MemberExpression' && isMember(callee.object as EsNode, 'process', 'stdout'));
     if (!stdout) continue;
-    // `JSON.stringify(x) + '\n'` is JSON too.
-    let argument = (call.arguments as EsNode[])[0];
-    while (argument?.type === 'BinaryExpression') argument = argument.left as EsNode;
-    const isJson = argument?.type === 'CallExpression' && isMember(argument.callee as EsNode, 'JSON', 'stringify');
+    const isJson = stringifyCall((call.arguments as EsNode[])[0]) !== undefined;
     // Its block holds the JSON's print: the block runs on to it.
     const block = node.parent;
     if (isJson || !block || block.start > json || block.end < json) continue;
