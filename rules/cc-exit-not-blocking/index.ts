@@ -1,5 +1,5 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { BLOCKING_EXIT_CODE, blockingEvent, eventSpec, firstBlocking } from '../../src/runtimes/claude-code/contract.js';
+import { BLOCKING_EXIT_CODE, blockingEvent, firstBlocking } from '../../src/runtimes/claude-code/contract.js';
 import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand } from '../../src/shell/commands.js';
 import { jsonDecides } from '../../src/runtimes/claude-code/output-json.js';
@@ -17,7 +17,7 @@ import { pythonOutputPrints } from '../../src/shell/python-output.js';
 import { nodeExits } from '../../src/shell/node-exits.js';
 import { nodeOutputPrints } from '../../src/shell/node-output.js';
 import { parseProgramFile } from '../../src/shell/node-program.js';
-import { foreignSpans, inSpans } from '../../src/shell/program-platforms.js';
+import { foreignSpans, inSpans } from '../../src/runtimes/claude-code/program-platforms.js';
 import type { ProgramLanguage } from '../../src/shell/program-fields.js';
 import type { SyntaxNode, SyntaxTree } from '../../src/shell/parser.js';
 import { statementsAfter } from '../../src/shell/tail-status.js';
@@ -235,12 +235,12 @@ function programExits(file: { language: ProgramLanguage; file: string; text: str
   const { language, text } = file;
   // The parts that serve another agent's hooks (a program that is the hook of several) decide nothing here.
   if (language === 'python') {
-    const foreign = foreignSpans(file, undefined, isClaudeCodeEvent);
+    const foreign = foreignSpans(file, undefined);
     return { exits: pythonExits(text).filter((exit) => !inSpans(foreign, exit.start)), prints: () => pythonOutputPrints(text) };
   }
   const program = parseProgramFile(file);
   if (!program) return { exits: [], prints: () => [] };
-  const foreign = foreignSpans(file, program, isClaudeCodeEvent);
+  const foreign = foreignSpans(file, program);
   return { exits: nodeExits(program).filter((exit) => !inSpans(foreign, exit.start)), prints: () => nodeOutputPrints(program) };
 }
 
@@ -263,5 +263,3 @@ function computedCodes(text: string, tree: SyntaxTree): number[] | undefined {
   const values = variable ? staticTexts(tree, variable[1]!) : undefined;
   return values?.every((v) => /^\d+$/.test(v)) ? [...new Set(values.map(Number))] : undefined;
 }
-
-const isClaudeCodeEvent = (name: string): boolean => eventSpec(name) !== undefined;

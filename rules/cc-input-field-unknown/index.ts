@@ -17,7 +17,7 @@ import { jqInputPaths } from '../../src/shell/jq-paths.js';
 import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandNode } from '../../src/shell/printed-text.js';
 import { codeTest, parseProgramFile } from '../../src/shell/node-program.js';
-import { foreignSpans, inSpans } from '../../src/shell/program-platforms.js';
+import { foreignSpans, inSpans } from '../../src/runtimes/claude-code/program-platforms.js';
 import { type ProgramField, type ProgramLanguage, programInputFields } from '../../src/shell/program-fields.js';
 import { wordText } from '../../src/shell/script-text.js';
 
@@ -92,7 +92,7 @@ export default defineRule({
     // A Node program that does not parse (a syntax error, types in a `.js` file) is not read.
     if (program.language === 'node' && !node) return;
     // The parts that read another agent's input (a program that is the hook of several agents) are not read.
-    const foreign = foreignSpans(program, node, (name) => eventSpec(name) !== undefined);
+    const foreign = foreignSpans(program, node);
     for (const { path, start, end } of programKeys(program.language, program.text, node && codeTest(node)))
       if (!inSpans(foreign, start)) check(path, range(start, end), `.${path.join('.')}`, READS[program.language]);
   },

@@ -23,7 +23,7 @@ import {
 import { pythonOutputs } from '../../src/shell/python-output.js';
 import { nodeOutputs } from '../../src/shell/node-output.js';
 import { parseProgramFile } from '../../src/shell/node-program.js';
-import { foreignSpans, inSpans } from '../../src/shell/program-platforms.js';
+import { foreignSpans, inSpans } from '../../src/runtimes/claude-code/program-platforms.js';
 import type { Range } from '../../src/diagnostics.js';
 import type { Report } from '../../src/engine/rule.js';
 
@@ -102,7 +102,7 @@ export default defineRule({
     if (events.length === 0 || program.inBackground) return;
     const node = program.language === 'node' ? parseProgramFile(program) : undefined;
     const outputs = program.language === 'python' ? pythonOutputs(program.text) : node ? nodeOutputs(node) : [];
-    const foreign = foreignSpans(program, node, (name) => eventSpec(name) !== undefined);
+    const foreign = foreignSpans(program, node);
     for (const printed of outputs) {
       if (inSpans(foreign, printed.offsets[0] ?? 0)) continue;
       const tree = parseTree(printed.text);

@@ -17,6 +17,8 @@ export interface PythonScopes {
   bindingScope(name: string, offset: number): number;
   /** The function of this name the program defines, when it defines one only. */
   functionNamed(name: string): { id: number; parameters: readonly string[] } | undefined;
+  /** Every function the program defines, in order: its name and the range of its parameters and body. */
+  functions(): readonly { name: string; from: number; to: number }[];
   /** The innermost function `offset` is in (its parameters or body, [from, to)), if any. */
   functionAt(offset: number): { id: number; name: string; parameters: readonly string[]; from: number; to: number } | undefined;
   /** Whether `offset` is inside a function's parameter list (`def f(a, b=1):`). */
@@ -103,6 +105,7 @@ function readScopes(program: string): PythonScopes {
     isComment,
     stringEnd: (offset) => ends.get(offset),
     functionNamed: (name) => named.get(name) ?? undefined,
+    functions: () => functions.map((f) => ({ name: f.name, from: f.from, to: f.to })),
     functionAt(offset) {
       const f = innermost(offset);
       return f && { id: f.id, name: f.name, parameters: f.parameters, from: f.from, to: f.to };

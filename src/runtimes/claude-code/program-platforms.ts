@@ -1,5 +1,6 @@
-import { FUNCTIONS, functionName, type EsNode, type NodeProgram } from './node-program.js';
-import { pythonScopes } from './python-scopes.js';
+import { FUNCTIONS, functionName, type EsNode, type NodeProgram } from '../../shell/node-program.js';
+import { pythonScopes } from '../../shell/python-scopes.js';
+import { eventSpec } from './events.js';
 
 /** Fields of Claude Code's hook input that no other agent's input has under these names. */
 const CLAUDE_CODE_FIELDS =
@@ -28,7 +29,6 @@ interface Fn extends Span {
 export function foreignSpans(
   program: { readonly language: 'python' | 'node'; readonly text: string },
   node: NodeProgram | undefined,
-  isClaudeCodeEvent: (name: string) => boolean,
 ): Span[] {
   const text = program.text;
   const stdin = program.language === 'node' ? NODE_STDIN : PYTHON_STDIN;
@@ -43,7 +43,7 @@ export function foreignSpans(
     const body = text.slice(fn.start, fn.end);
     if (!CLAUDE_CODE_FIELDS.test(body)) return true;
     const events = [...body.matchAll(/\bhook_event_name['"\]]?\s*[!=]==?\s*['"](\w+)['"]/g)].map((match) => match[1]!);
-    return events.length > 0 && !events.some(isClaudeCodeEvent);
+    return events.length > 0 && !events.some((name) => eventSpec(name) !== undefined);
   });
   if (foreign.length === 0 || foreign.length === readers.length) return [];
   const spans: Span[] = [...foreign];
@@ -67,13 +67,9 @@ function nodeFunctions(program: NodeProgram): Fn[] {
 }
 
 function pythonFunctions(text: string): Fn[] {
-  const scopes = pythonScopes(text);
-  const functions: Fn[] = [];
-  for (const header of text.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(/gm)) {
-    const scope = scopes.functionAt(header.index + header[0].length);
-    if (scope && scope.name === header[1]) functions.push({ start: header.index, end: scope.to, name: scope.name });
-  }
-  return functions;
+  return pythonScopes(text)
+    .functions()
+    .map((fn) => ({ start: fn.from, end: fn.to, name: fn.name }));
 }
 
 /** Where a function of the program is called by its name. */
