@@ -1,8 +1,7 @@
 import { defineRule } from '../../src/engine/rule.js';
-import { firstStage, pipedFrom, StdinTaint, takesHookStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
-import { commandBase, nodesOfType } from '../../src/shell/analysis.js';
+import { firstStage, pipedFrom, readsStdin, StdinTaint, takesHookStdin } from '../../src/runtimes/claude-code/stdin-taint.js';
+import { commandBase } from '../../src/shell/analysis.js';
 import type { ShellCommand, ShellWord } from '../../src/shell/commands.js';
-import type { SyntaxNode } from '../../src/shell/parser.js';
 import { commandNode } from '../../src/shell/printed-text.js';
 import { isStdinPath } from '../../src/shell/stdin-script.js';
 
@@ -178,17 +177,11 @@ function keyFilteredUpstream(
 function readsHookStdin(command: ShellCommand, taint: StdinTaint): boolean {
   const node = commandNode(command);
   if (!node) return false;
+  // Text from it through a pipe, a here-string or a `< <(…)` (the taint's own reading of the input).
+  if (taint.readsTainted(command)) return true;
   const upstream = pipedFrom(command);
-  if (upstream) return taint.isTainted(upstream) || upstreamReadsHookStdin(upstream);
-  const statement = node.parent?.type === 'redirected_statement' ? node.parent : node;
-  for (const redirect of nodesOfType(statement, ['herestring_redirect'])) if (taint.isTainted(redirect)) return true;
-  return firstStage(node) && takesHookStdin(node);
-}
-
-/** `cat | grep …`, `cat /dev/stdin | sed …`: a stage before that passes the hook's stdin on. */
-function upstreamReadsHookStdin(upstream: SyntaxNode): boolean {
+  if (!upstream) return firstStage(node) && takesHookStdin(node);
+  // `cat | grep …`, `cat /dev/stdin | sed …`: a stage before that passes the hook's stdin on.
   const stage = upstream.type === 'redirected_statement' ? upstream.childForFieldName('body') : upstream;
-  if (stage?.type !== 'command' || stage.childForFieldName('name')?.text !== 'cat') return false;
-  const files = stage.childrenForFieldName('argument').filter((a) => a !== null && !a.text.startsWith('-'));
-  return files.every((f) => f !== null && isStdinPath(f.text)) && firstStage(stage) && takesHookStdin(stage);
+  return stage?.type === 'command' && stage.childForFieldName('name')?.text === 'cat' && firstStage(stage) && readsStdin(stage);
 }

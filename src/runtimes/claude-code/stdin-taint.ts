@@ -114,7 +114,8 @@ export class StdinTaint {
     return false;
   }
 
-  private readsTainted(command: ShellCommand): boolean {
+  /** Whether a command is given text from stdin: piped in, its here-string, a `< <(…)`, or a loop's input around it. */
+  readsTainted(command: ShellCommand): boolean {
     const upstream = pipedFrom(command);
     if ((upstream !== undefined && this.isTainted(upstream)) || this.ownInputTainted(command)) return true;
     // A loop's input: `jq -r .x | while read -r l; …`, `while read -r l; …; done < <(jq -r .x)`.
