@@ -64,11 +64,7 @@ export default defineRule({
             ? (hook.claudeCode.fields.args?.valueRange ?? hook.valueRange)
             : map.mapRange(map.scriptLines.rangeOf(reference.start, reference.end)).range;
         const interpreter = reference.interpreter ?? '';
-        const status = MISSING_STATUS[interpreter] ?? 127;
-        // Exit 2 is a blocking error only where the event has one (on PostToolUse it feeds the error back to
-        // Claude); a hook whose event is not known is taken to.
-        const events = eventsOfHook(hook);
-        const blocks = status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event)));
+        const { status, blocks } = missingExit(hook, interpreter);
         context.report({
           messageId: blocks ? 'missingBlocks' : 'missing',
           data: {
@@ -84,6 +80,17 @@ export default defineRule({
     }
   },
 });
+
+/**
+ * What a hook exits with when the script its interpreter is given is missing, and whether that blocks:
+ * exit 2 is a blocking error only where the event has one (on PostToolUse it feeds the error back to
+ * Claude); a hook whose event is not known is taken to.
+ */
+function missingExit(hook: HookScript, interpreter: string): { status: number; blocks: boolean } {
+  const status = MISSING_STATUS[interpreter] ?? 127;
+  const events = eventsOfHook(hook);
+  return { status, blocks: status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event))) };
+}
 
 /**
  * A path into a user's home (`/home/alice/…`, `/Users/alice/…`, `C:\\Users\\alice\\…`) written in a file
@@ -103,9 +110,7 @@ function reportHomePaths(hook: HookScript, context: Parameters<NonNullable<Rule<
       /(?:^|[\s;&|(])(python3?|perl|uv run|node|bun|deno|ruby|php|bash|sh)\s+(?:-\S+\s+)*["']?$/.exec(
         hook.text.slice(0, match.index),
       )?.[1] ?? '';
-    const status = MISSING_STATUS[interpreter.split(' ')[0]!] ?? 127;
-    const events = eventsOfHook(hook);
-    const blocks = status === 2 && (events.length === 0 || events.some((event) => exit2Blocks(event)));
+    const { status, blocks } = missingExit(hook, interpreter.split(' ')[0]!);
     const effect = blocks
       ? `\`${interpreter}\` exits 2 for a missing file, which Claude Code takes as a block on every call`
       : `exit ${status}, which does not block: a guard is silently off`;
